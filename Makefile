@@ -1,0 +1,29 @@
+# rfp-retrieval: the two commands of the README.
+#   make demo  -> set up, then run the main job on the bundled sample data
+#   make test  -> set up, then run the test suite
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: setup demo test lint ui clean
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[dev]'
+	touch $@
+
+demo: setup
+	$(BIN)/rfp-retrieval run
+
+test: setup
+	$(BIN)/ruff check .
+	$(BIN)/pytest -q
+
+ui: setup
+	$(BIN)/rfp-retrieval ui
+
+clean:
+	rm -rf var .pytest_cache

@@ -1,0 +1,127 @@
+"""Library assets: the past-performance library as validated facet tables and embeddings."""
+
+from __future__ import annotations
+
+import dagster as dg
+import polars as pl
+from dagster_duckdb import DuckDBResource
+from rfp_retrieval.library.frames import entries_frame, rejected_frame, superseded_frame
+from rfp_retrieval.library.ingest import load_library
+
+from assets.previews import markdown_preview
+from resources import EmbeddingModel, ProjectPaths
+from resources.project import SETTINGS, embedding_code_version
+from rfp_retrieval.retrieval.embedding import Embedder
+from rfp_retrieval.retrieval.facets import facet_embeddings_frame
+
+OWNERS = ["team:proposal-ops"]
+
+
+@dg.multi_asset(
+    outs={
+        "pp_entries": dg.AssetOut(
+            description=(
+                "Past-performance library, one row per reference: customer, contract value "
+                "band (USD), period of performance, technology and domain tags, outcome "
+                "metrics. Built from the team's spreadsheets and Markdown write-ups; each "
+                "row lists its data-quality defects."
+            ),
+            kinds={"duckdb", "polars", "python"},
+            owners=OWNERS,
+        ),
+        "pp_rejected_entries": dg.AssetOut(
+            description=(
+                "Library rows that could not be read, with file, row and reason. "
+                "Nothing is dropped silently: fix the source row and re-run."
+            ),
+            kinds={"duckdb", "polars"},
+            owners=OWNERS,
+        ),
+        "pp_superseded_entries": dg.AssetOut(
+            description="Older duplicates of a reference id; the most recently updated row won.",
+            kinds={"duckdb", "polars"},
+            owners=OWNERS,
+        ),
+    },
+    group_name="library",
+)
+def pp_entries(context: dg.AssetExecutionContext, paths: ProjectPaths):
+    """Ingest and normalise the past-performance library folder."""
+    loaded = load_library(paths.library_dir)
+    entries = entries_frame(loaded.entries)
+    rejected = rejected_frame(loaded.rejected)
+    superseded = superseded_frame(loaded.superseded)
+    with_defects = entries.filter(pl.col("defects").list.len() > 0)
+    context.log.info(
+        f"{entries.height} entries, {rejected.height} rejected, {superseded.height} superseded"
+    )
+    preview_cols = ["id", "title", "customer_type", "value_min", "value_max", "end_date"]
+    yield dg.Output(
+        entries,
+        output_name="pp_entries",
+        metadata={
+            "row_count": entries.height,
+            "with_defects": with_defects.height,
+            "library_dir": paths.library_dir,
+            "preview": dg.MetadataValue.md(markdown_preview(entries.select(preview_cols))),
+        },
+    )
+    yield dg.Output(
+        rejected,
+        output_name="pp_rejected_entries",
+        metadata={
+            "row_count": rejected.height,
+            "preview": dg.MetadataValue.md(
+                markdown_preview(rejected.select(["file", "row", "reason"]))
+            ),
+        },
+    )
+    yield dg.Output(
+        superseded, output_name="pp_superseded_entries", metadata={"row_count": superseded.height}
+    )
+
+
+@dg.asset(
+    group_name="library",
+    code_version=embedding_code_version(Embedder(SETTINGS.model).model_id),
+    kinds={"duckdb", "polars", "python"},
+    owners=OWNERS,
+    description=(
+        "One unit vector per library entry and facet (narrative, technical, outcome, plus the "
+        "whole entry for the naive baseline), with the model id stored beside each vector. "
+        "Only new or changed texts are embedded; a model change re-embeds everything."
+    ),
+)
+def pp_facet_embeddings(
+    context: dg.AssetExecutionContext,
+    pp_entries: pl.DataFrame,
+    embedding_model: EmbeddingModel,
+    duckdb: DuckDBResource,
+) -> dg.Output[pl.DataFrame]:
+    """Embed each entry's facets with the configured model."""
+    previous = _previous_embeddings(duckdb)
+    frame, counts = facet_embeddings_frame(pp_entries, embedding_model.embedder, previous)
+    context.log.info(f"embedded {counts['embedded']} facet texts, reused {counts['reused']}")
+    return dg.Output(
+        frame,
+        metadata={
+            "row_count": frame.height,
+            "model": embedding_model.model_id,
+            "dimension": int(frame["dim"][0]) if frame.height else 0,
+            **counts,
+        },
+    )
+
+
+def _previous_embeddings(duckdb: DuckDBResource) -> pl.DataFrame | None:
+    """The stored vectors (to reuse unchanged ones), or None on the first run."""
+    with duckdb.get_connection() as con:
+        exists = con.execute(
+            "SELECT count(*) FROM information_schema.tables "
+            "WHERE table_schema = 'rfp' AND table_name = 'pp_facet_embeddings'"
+        ).fetchone()[0]
+        if not exists:
+            return None
+        return con.sql(
+            "SELECT id, facet, model, text_sha, vector FROM rfp.pp_facet_embeddings"
+        ).pl()

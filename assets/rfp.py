@@ -1,0 +1,168 @@
+"""RFP assets, one partition per uploaded file: document, outline and ScopeQuery."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import dagster as dg
+import numpy as np
+import polars as pl
+from rfp_retrieval.documents.extract import load_document
+from rfp_retrieval.scope import read_scope
+
+from assets.partitions import rfp_partitions
+from assets.previews import markdown_preview
+from resources import EmbeddingModel, ProjectPaths
+from resources.project import SETTINGS, embedding_code_version
+from rfp_retrieval.documents.records import DocumentError
+from rfp_retrieval.documents.tables import document_frame, document_from_frames, outline_frame
+from rfp_retrieval.inbox import find_in_inbox
+from rfp_retrieval.retrieval.embedding import Embedder
+from rfp_retrieval.retrieval.scope_query import QUERY_FACETS, scope_query_frame, scope_texts
+
+OWNERS = ["team:proposal-ops"]
+PARTITION_META = {"partition_expr": "rfp_partition"}
+
+
+class RfpDocumentConfig(dg.Config):
+    """``path``: read this file instead of looking the partition up in the inbox."""
+
+    path: str = ""
+
+
+def _source_path(context: dg.AssetExecutionContext, config: RfpDocumentConfig, inbox: str) -> Path:
+    if config.path:
+        return Path(config.path)
+    found = find_in_inbox(Path(inbox), context.partition_key)
+    if found is None:
+        raise dg.Failure(
+            description=(
+                f"no file in the inbox {inbox} has partition key {context.partition_key!r}; "
+                "it was moved or renamed. Put it back or delete the partition."
+            )
+        )
+    return found
+
+
+@dg.multi_asset(
+    partitions_def=rfp_partitions,
+    group_name="rfp",
+    outs={
+        "rfp_document": dg.AssetOut(
+            kinds={"duckdb", "polars", "python"},
+            owners=OWNERS,
+            metadata=PARTITION_META,
+            description=(
+                "The uploaded RFP as clean text: title, issue date, a one-paragraph summary, "
+                "and the pages that had no text layer. A file that cannot be read fails only "
+                "its own partition."
+            ),
+        ),
+        "rfp_outline": dg.AssetOut(
+            kinds={"duckdb", "polars"},
+            owners=OWNERS,
+            metadata=PARTITION_META,
+            description=(
+                "The RFP's outline: numbered sections (3.4.7, C.3.2, L.4.2.1, IV.B.2...) with "
+                "heading, level, parent and body text, in document order."
+            ),
+        ),
+    },
+)
+def rfp_document(context: dg.AssetExecutionContext, config: RfpDocumentConfig, paths: ProjectPaths):
+    """Extract text and outline from the partition's RFP file (Markdown, text, DOCX, PDF)."""
+    path = _source_path(context, config, paths.inbox_dir)
+    try:
+        doc = load_document(path)
+    except DocumentError as exc:
+        raise dg.Failure(description=str(exc), metadata={"file": str(path)}) from exc
+    key = context.partition_key
+    yield dg.Output(
+        document_frame(key, doc),
+        output_name="rfp_document",
+        metadata={
+            "file": str(path),
+            "title": doc.title,
+            "issue_date": str(doc.issue_date) if doc.issue_date else "not stated",
+            "characters": len(doc.text),
+            "pages_without_text": str(doc.pages_without_text or "none"),
+            "summary": dg.MetadataValue.md(doc.summary or "_no summary_"),
+        },
+    )
+    outline = outline_frame(key, doc)
+    preview = outline.select(["number", "heading", "level", "parent"])
+    yield dg.Output(
+        outline,
+        output_name="rfp_outline",
+        metadata={
+            "row_count": outline.height,
+            "outline": dg.MetadataValue.md(markdown_preview(preview, limit=40)),
+        },
+    )
+
+
+@dg.asset(
+    partitions_def=rfp_partitions,
+    group_name="rfp",
+    code_version=embedding_code_version(Embedder(SETTINGS.model).model_id),
+    kinds={"duckdb", "polars", "python"},
+    owners=OWNERS,
+    metadata=PARTITION_META,
+    description=(
+        "The ScopeQuery read from the RFP's own text: issuing agency and type, the "
+        "past-performance hard filters (recency window, value band in USD, customer types), "
+        "the ranking texts and their vectors, and where in the RFP each filter was stated."
+    ),
+)
+def scope_query(
+    context: dg.AssetExecutionContext,
+    rfp_document: pl.DataFrame,
+    rfp_outline: pl.DataFrame,
+    embedding_model: EmbeddingModel,
+) -> dg.Output[pl.DataFrame]:
+    """Read the scope and embed its narrative, technical, outcome and whole texts."""
+    doc = document_from_frames(rfp_document, rfp_outline)
+    if doc.issue_date:
+        as_of, source = doc.issue_date, "issue date stated in the RFP"
+    else:
+        mtime = Path(doc.path).stat().st_mtime if Path(doc.path).exists() else None
+        as_of = dt.date.fromtimestamp(mtime) if mtime else dt.date.today()
+        source = "file date (the RFP states no issue date)"
+    reading = read_scope(doc, as_of=as_of)
+    texts = scope_texts(reading, doc.title, doc.summary)
+    vectors = embedding_model.embedder.encode([texts[f] for f in QUERY_FACETS])
+    frame = scope_query_frame(
+        context.partition_key,
+        doc.title,
+        reading,
+        texts,
+        np.asarray(vectors),
+        embedding_model.model_id,
+        as_of,
+        source,
+    )
+    row = frame.row(0, named=True)
+    filters = {
+        k: (str(row[k]) if row[k] is not None else None)
+        for k in (
+            "issuer",
+            "issuer_type",
+            "customer_types",
+            "value_min",
+            "value_max",
+            "ended_after",
+            "started_after",
+            "require_prime",
+            "as_of",
+        )
+    }
+    return dg.Output(
+        frame,
+        metadata={
+            "filters": dg.MetadataValue.json(filters),
+            "as_of_source": source,
+            "trace": dg.MetadataValue.json(json.loads(row["trace"])),
+        },
+    )

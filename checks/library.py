@@ -1,0 +1,84 @@
+"""Checks on the library tables and their vectors (failing rows named in the metadata)."""
+
+from __future__ import annotations
+
+import dagster as dg
+import numpy as np
+import polars as pl
+
+from resources import EmbeddingModel
+from rfp_retrieval.library.quality import vague_outcome_ids, validate_entries
+
+
+@dg.asset_check(
+    asset="pp_entries",
+    description=(
+        "Great Expectations suite on the library: ids unique, known customer and vehicle "
+        "types, dates present, start before end, value min <= max. Lists the failing ids."
+    ),
+)
+def pp_entries_quality_suite(pp_entries: pl.DataFrame) -> dg.AssetCheckResult:
+    outcomes = validate_entries(pp_entries)
+    failed = [o for o in outcomes if not o.success]
+    severity = (
+        dg.AssetCheckSeverity.ERROR
+        if any(o.blocking for o in failed)
+        else dg.AssetCheckSeverity.WARN
+    )
+    return dg.AssetCheckResult(
+        passed=not failed,
+        severity=severity,
+        metadata={
+            **{f"{o.expectation}": ", ".join(o.failing_ids) or "ok" for o in outcomes},
+            "failed_expectations": len(failed),
+            "rows": pp_entries.height,
+        },
+    )
+
+
+@dg.asset_check(
+    asset="pp_entries",
+    description=(
+        "Flags references whose outcomes are vague (no number, percentage or measurable "
+        "before/after): reviewers scan outcomes first, so these need a writer's attention."
+    ),
+)
+def pp_entries_vague_outcomes(pp_entries: pl.DataFrame) -> dg.AssetCheckResult:
+    vague = vague_outcome_ids(pp_entries)
+    return dg.AssetCheckResult(
+        passed=not vague,
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={
+            "vague_count": len(vague),
+            "vague_share": round(len(vague) / max(pp_entries.height, 1), 3),
+            "vague_ids": ", ".join(vague) or "none",
+        },
+    )
+
+
+@dg.asset_check(
+    asset="pp_facet_embeddings",
+    description=(
+        "Every stored vector was made by the configured model, has the model's dimension and "
+        "unit length: old and new vectors are never mixed."
+    ),
+)
+def pp_facet_embeddings_match_model(
+    pp_facet_embeddings: pl.DataFrame, embedding_model: EmbeddingModel
+) -> dg.AssetCheckResult:
+    frame = pp_facet_embeddings
+    other = frame.filter(pl.col("model") != embedding_model.model_id)
+    dims = sorted(set(frame["dim"].to_list()))
+    norms = np.linalg.norm(np.asarray(frame["vector"].to_list(), dtype=np.float32), axis=1)
+    off_unit = int(np.sum(np.abs(norms - 1.0) > 1e-3)) if frame.height else 0
+    passed = other.height == 0 and len(dims) <= 1 and off_unit == 0
+    return dg.AssetCheckResult(
+        passed=passed,
+        metadata={
+            "configured_model": embedding_model.model_id,
+            "vectors_of_other_models": other.height,
+            "other_model_ids": ", ".join(sorted(set(other["id"].to_list()))[:50]) or "none",
+            "dimensions": str(dims),
+            "not_unit_length": off_unit,
+        },
+    )

@@ -1,0 +1,72 @@
+"""Dagster resources: the embedding model, project paths and the DuckDB store.
+
+Resources own their clients and import heavy libraries lazily (sentence-transformers costs
+about 9 s to import), so loading the code location stays fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dagster as dg
+from dagster_duckdb import DuckDBResource
+from dagster_duckdb_polars import DuckDBPolarsIOManager
+from pydantic import PrivateAttr
+
+from rfp_retrieval.retrieval.embedding import DEFAULT_MODEL, Embedder
+from rfp_retrieval.settings import Settings
+
+
+class EmbeddingModel(dg.ConfigurableResource):
+    """Sentence-transformers model loaded from a local path (no hub download).
+
+    ``model`` is ``all-MiniLM-L6-v2`` (bundled) or a model folder. The same value is part of
+    the embedding assets' code version, so changing it marks them stale.
+    """
+
+    model: str = DEFAULT_MODEL
+    batch_size: int = 32
+    _embedder: Embedder | None = PrivateAttr(default=None)
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = Embedder(model=self.model, batch_size=self.batch_size)
+        return self._embedder
+
+    @property
+    def model_id(self) -> str:
+        return self.embedder.model_id
+
+
+class ProjectPaths(dg.ConfigurableResource):
+    """Folders the pipeline reads and writes (absolute paths)."""
+
+    library_dir: str
+    answers_dir: str
+    inbox_dir: str
+    output_dir: str
+    ranking_mode: str = "facet+bumps"
+
+    def output_for(self, partition_key: str) -> Path:
+        folder = Path(self.output_dir) / partition_key
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+
+
+def build_resources(settings: Settings) -> dict[str, object]:
+    """The resource dict for ``settings`` (one DuckDB file, absolute path)."""
+    settings.db_path.parent.mkdir(parents=True, exist_ok=True)
+    database = str(settings.db_path)
+    return {
+        "io_manager": DuckDBPolarsIOManager(database=database, schema="rfp"),
+        "duckdb": DuckDBResource(database=database),
+        "embedding_model": EmbeddingModel(model=settings.model),
+        "paths": ProjectPaths(
+            library_dir=str(settings.library_dir),
+            answers_dir=str(settings.answers_dir),
+            inbox_dir=str(settings.inbox_dir),
+            output_dir=str(settings.output_dir),
+            ranking_mode=settings.ranking_mode,
+        ),
+    }

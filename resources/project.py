@@ -1,0 +1,23 @@
+"""The project's settings, resolved once when the code location loads.
+
+The embedding model is read here because it is part of the embedding assets' code version
+(changing it marks them stale in the UI). Settings come from ``rfp-retrieval.yaml`` and
+``RFP_RETRIEVAL_*`` variables; nothing is fetched over the network.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rfp_retrieval.settings import load_settings
+
+PROJECT_DIR = Path(__file__).resolve().parents[1]
+SETTINGS = load_settings(PROJECT_DIR)
+
+# Bump the recipe when the facet texts or chunking change: it re-embeds like a model change.
+EMBEDDING_RECIPE = "facets-1"
+
+
+def embedding_code_version(model_id: str) -> str:
+    """Code version of every asset that stores vectors: model id + embedding recipe."""
+    return f"{model_id}@{EMBEDDING_RECIPE}"

@@ -1,0 +1,410 @@
+"""The ``rfp-retrieval`` command line: the one module of the core that drives Dagster.
+
+``run`` materializes the pipeline's assets through Dagster (a persistent instance under the
+project's ``var/dagster_home``, so the UI shows every run); ``library``, ``parse`` and
+``eval`` call the core directly.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Past-performance references and answer-library passages for every RFP.",
+)
+eval_app = typer.Typer(no_args_is_help=True, help="Measure retrieval against golden sets.")
+app.add_typer(eval_app, name="eval")
+
+console = Console(stderr=True)
+
+ProjectOption = typer.Option(
+    None, "--project", help="Project folder (holds definitions.py); default: found from cwd."
+)
+
+
+def _project_dir(project: Path | None) -> Path:
+    from rfp_retrieval.settings import find_project_dir
+
+    if project is not None:
+        if not (project / "definitions.py").is_file():
+            raise typer.BadParameter(f"{project} has no definitions.py", param_hint="--project")
+        return project.resolve()
+    found = find_project_dir()
+    if found is None:
+        candidate = Path(__file__).resolve().parents[1]
+        if (candidate / "definitions.py").is_file():
+            return candidate
+        raise typer.BadParameter(
+            "no project folder found: run inside the rfp-retrieval checkout or pass --project"
+        )
+    return found
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, dt.date | dt.datetime):
+        return value.isoformat()
+    if isinstance(value, Path):
+        return str(value)
+    raise TypeError(f"not JSON serializable: {type(value).__name__}")
+
+
+def _print_json(payload: Any) -> None:
+    sys.stdout.write(json.dumps(payload, indent=2, default=_json_default) + "\n")
+
+
+def _load_definitions(project_dir: Path, overrides: dict[str, str | None]):
+    """Import the project's ``definitions`` module with settings overrides and DAGSTER_HOME."""
+    for key, value in overrides.items():
+        if value is not None:
+            os.environ[f"RFP_RETRIEVAL_{key.upper()}"] = str(Path(value).resolve())
+    home = Path(os.environ.get("DAGSTER_HOME") or project_dir / "var" / "dagster_home")
+    home.mkdir(parents=True, exist_ok=True)
+    if not (home / "dagster.yaml").exists() and (project_dir / "dagster.yaml").exists():
+        shutil.copy(project_dir / "dagster.yaml", home / "dagster.yaml")
+    os.environ["DAGSTER_HOME"] = str(home)
+    if str(project_dir) not in sys.path:
+        sys.path.insert(0, str(project_dir))
+    return importlib.import_module("definitions")
+
+
+def _failure_message(result: Any) -> str:
+    for event in result.all_events:
+        if event.event_type_value == "STEP_FAILURE":
+            error = event.step_failure_data.error
+            user = event.step_failure_data.user_failure_data
+            if user is not None and user.description:
+                return user.description
+            while (
+                error is not None
+                and error.cause is not None
+                and "dagster" in (error.cls_name or "").lower()
+            ):
+                error = error.cause
+            return (error.message if error else "step failed").strip()
+    return "run failed"
+
+
+def _read_partition(db_path: Path, table: str, key: str) -> list[dict[str, Any]]:
+    import duckdb
+
+    con = duckdb.connect(str(db_path), read_only=True)
+    try:
+        rel = con.execute(f"SELECT * FROM rfp.{table} WHERE rfp_partition = ?", [key])
+        cols = [d[0] for d in rel.description]
+        return [dict(zip(cols, row, strict=True)) for row in rel.fetchall()]
+    finally:
+        con.close()
+
+
+@app.command()
+def run(
+    rfp_files: list[Path] = typer.Argument(None, help="RFP files (default: every inbox file)."),
+    library: Path | None = typer.Option(None, help="Past-performance library folder."),
+    answers: Path | None = typer.Option(None, help="Answer library folder."),
+    db: Path | None = typer.Option(None, help="DuckDB file to store every asset in."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+    project: Path | None = ProjectOption,
+) -> None:
+    """Run the main job through Dagster: library, then one partition per RFP file."""
+    project_dir = _project_dir(project)
+    defs_module = _load_definitions(
+        project_dir, {"library_dir": library, "answers_dir": answers, "db_path": db}
+    )
+    import dagster as dg
+
+    from rfp_retrieval.inbox import partition_key_for, scan_inbox
+    from rfp_retrieval.retrieval.references import references_from_frame
+
+    settings = defs_module.SETTINGS
+    defs = defs_module.defs
+    if not rfp_files:
+        rfp_files = [f.path for f in scan_inbox(settings.inbox_dir).values()]
+    missing = [str(f) for f in rfp_files if not Path(f).is_file()]
+    instance = dg.DagsterInstance.get()
+    console.print(f"[bold]Library[/bold] {settings.library_dir}")
+    lib = defs.resolve_job_def("library_job").execute_in_process(
+        instance=instance, raise_on_error=False
+    )
+    if not lib.success:
+        console.print(f"[red]library failed:[/red] {_failure_message(lib)}")
+        raise typer.Exit(2)
+    job = defs.resolve_job_def("rfp_job")
+    outcomes = []
+    for path in rfp_files:
+        path = Path(path)
+        key = partition_key_for(path.name)
+        item: dict[str, Any] = {
+            "file": str(path),
+            "partition": key,
+            "status": "failed",
+            "error": None,
+            "scope_query": None,
+            "references": [],
+        }
+        outcomes.append(item)
+        if str(path) in missing:
+            item["error"] = f"{path}: file not found"
+            continue
+        console.print(f"[bold]RFP[/bold] {path.name} -> partition {key}")
+        instance.add_dynamic_partitions("rfp_documents", [key])
+        result = job.execute_in_process(
+            instance=instance,
+            partition_key=key,
+            run_config={"ops": {"rfp_document": {"config": {"path": str(path.resolve())}}}},
+            raise_on_error=False,
+        )
+        if not result.success:
+            item["error"] = _failure_message(result)
+            continue
+        import polars as pl
+
+        scope_rows = _read_partition(settings.db_path, "scope_query", key)
+        refs = pl.DataFrame(_read_partition(settings.db_path, "pp_references", key))
+        scope = scope_rows[0]
+        item["status"] = "ok"
+        item["scope_query"] = {
+            k: scope[k]
+            for k in (
+                "issuer",
+                "issuer_type",
+                "customer_types",
+                "value_min",
+                "value_max",
+                "ended_after",
+                "started_after",
+            )
+        }
+        item["scope_query"]["as_of"] = scope["as_of"]
+        item["references"] = references_from_frame(refs) if refs.height else []
+    if as_json:
+        _print_json({"rfps": outcomes})
+    else:
+        _print_run_summary(outcomes)
+    if outcomes and all(o["status"] == "failed" for o in outcomes):
+        raise typer.Exit(1)
+
+
+def _print_run_summary(outcomes: list[dict[str, Any]]) -> None:
+    out = Console()
+    for item in outcomes:
+        if item["status"] != "ok":
+            out.print(f"[red]FAILED[/red] {item['file']}: {item['error']}")
+            continue
+        sq = item["scope_query"]
+        out.print(f"\n[bold]{item['file']}[/bold] (partition {item['partition']})")
+        out.print(
+            f"  issuer: {sq['issuer']} ({sq['issuer_type']}); customer types: "
+            f"{', '.join(sq['customer_types']) or 'any'}; "
+            f"value: {sq['value_min']}..{sq['value_max']} USD; "
+            f"ended after: {sq['ended_after']}; started after: {sq['started_after']}"
+        )
+        table = Table(
+            "rank", "id", "score", "narrative", "technical", "outcome", "bumps", "relaxed"
+        )
+        for rank, ref in enumerate(item["references"], start=1):
+            c = ref["components"]
+            bumps = sum(c.get(k, 0.0) for k in ("recency_bump", "age_penalty", "agency_bump"))
+            table.add_row(
+                str(rank),
+                ref["id"],
+                f"{ref['score']:.3f}",
+                f"{c.get('narrative', 0):.3f}",
+                f"{c.get('technical', 0):.3f}",
+                f"{c.get('outcome', 0):.3f}",
+                f"{bumps:+.2f}",
+                ", ".join(ref["relaxed"]) or "-",
+            )
+        out.print(table)
+    failed = sum(1 for o in outcomes if o["status"] != "ok")
+    out.print(f"\n{len(outcomes) - failed} RFP(s) ok, {failed} failed")
+
+
+@app.command("library")
+def library_command(
+    library: Path | None = typer.Option(None, help="Past-performance library folder."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    project: Path | None = ProjectOption,
+) -> None:
+    """Show the canonical library entries and the rejected rows."""
+    from rfp_retrieval.library.ingest import load_library
+
+    folder = library
+    if folder is None:
+        from rfp_retrieval.settings import load_settings
+
+        folder = load_settings(_project_dir(project)).library_dir
+    loaded = load_library(folder)
+    rejected = [{"file": r.file, "row": r.row, "reason": r.reason} for r in loaded.rejected]
+    if as_json:
+        _print_json({"entries": [e.to_canonical() for e in loaded.entries], "rejected": rejected})
+        return
+    out = Console()
+    table = Table("id", "title", "customer type", "value (USD)", "period", "defects")
+    for e in loaded.entries:
+        v = e.contract.value
+        table.add_row(
+            e.id,
+            e.title[:50],
+            e.customer.type or "?",
+            f"{v.min:,}..{v.max:,}" if v.min is not None and v.max is not None else "unknown",
+            f"{e.contract.start_date} - {e.contract.end_date}",
+            ", ".join(e.defects),
+        )
+    out.print(table)
+    for r in rejected:
+        out.print(f"[red]rejected[/red] {r['file']} row {r['row']}: {r['reason']}")
+    out.print(
+        f"{len(loaded.entries)} entries, {len(rejected)} rejected, "
+        f"{len(loaded.superseded)} superseded"
+    )
+
+
+@app.command()
+def parse(
+    rfp_file: Path = typer.Argument(..., help="An RFP file (Markdown, text, DOCX, PDF)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Print an RFP's outline, past-performance requirements and summary."""
+    from rfp_retrieval.documents.extract import load_document
+    from rfp_retrieval.documents.records import DocumentError
+    from rfp_retrieval.scope import read_scope
+
+    try:
+        doc = load_document(rfp_file)
+    except DocumentError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1) from exc
+    reading = read_scope(doc)
+    by_key = {s.key: s for s in doc.sections}
+    sections = [
+        {
+            "number": s.number,
+            "heading": s.heading,
+            "level": s.level,
+            "parent": (by_key[s.parent].number or by_key[s.parent].heading)
+            if s.parent in by_key
+            else None,
+        }
+        for s in doc.sections
+    ]
+    g = lambda name: getattr(reading, name, None)  # noqa: E731
+    payload = {
+        "sections": sections,
+        "questions": [],
+        "past_performance": {
+            "references_required": g("references_required"),
+            "recency_years": g("recency_years"),
+            "ended_after": g("ended_after"),
+            "started_after": g("started_after"),
+            "value_min": g("value_min"),
+            "value_max": g("value_max"),
+            "customer_types": g("customer_types_required") or [],
+        },
+        "issuer": {"name": g("issuer"), "type": g("issuer_type")},
+        "summary": doc.summary,
+    }
+    if as_json:
+        _print_json(payload)
+        return
+    out = Console()
+    out.print(f"[bold]{doc.title}[/bold]\n{doc.summary}\n")
+    for s in doc.sections:
+        out.print("  " * (s.level - 1) + f"{s.number or ''} {s.heading}".strip())
+    out.print("\n[bold]Past performance[/bold]")
+    for k, v in payload["past_performance"].items():
+        out.print(f"  {k}: {v}")
+
+
+@eval_app.command("past-performance")
+def eval_past_performance(
+    golden: Path = typer.Option(..., help="Golden-set JSONL (DESIGN.md format)."),
+    library: Path | None = typer.Option(None, help="Past-performance library folder."),
+    mode: str = typer.Option("all", help="naive | facet | facet+bumps | all"),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    project: Path | None = ProjectOption,
+) -> None:
+    """Top-3 recall per ranking mode on a golden set (constraints read from each RFP)."""
+    from rfp_retrieval.eval.past_performance import (
+        embed_library,
+        evaluate_modes,
+        load_golden,
+        mode_configs,
+        prepare_scopes,
+    )
+    from rfp_retrieval.library.frames import entries_frame
+    from rfp_retrieval.library.ingest import load_library
+    from rfp_retrieval.retrieval.embedding import Embedder
+    from rfp_retrieval.settings import load_settings
+
+    settings = load_settings(_project_dir(project))
+    try:
+        configs = mode_configs(mode)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--mode") from exc
+    scopes = load_golden(golden)
+    embedder = Embedder(settings.model)
+    entries = entries_frame(load_library(library or settings.library_dir).entries)
+    console.print(f"embedding {entries.height} entries and {len(scopes)} scopes...")
+    vectors = embed_library(entries, embedder)
+    results = evaluate_modes(entries, vectors, prepare_scopes(scopes, embedder), configs)
+    if as_json:
+        _print_json({"modes": results})
+        return
+    out = Console()
+    table = Table("mode", "recall@3 (ideal)", "recall@3 (ideal_alt)", "MRR")
+    for name, r in results.items():
+        alt = r["recall_at_3_alt"]
+        table.add_row(
+            name,
+            f"{r['recall_at_3']:.3f}",
+            f"{alt:.3f}" if alt is not None else "-",
+            f"{r['mrr']:.3f}",
+        )
+    out.print(table)
+
+
+@app.command()
+def ui(
+    port: int = typer.Option(3000, help="Port of the Dagster UI on 127.0.0.1."),
+    project: Path | None = ProjectOption,
+) -> None:
+    """Open the Dagster UI (``dagster dev``) on this project, with its own DAGSTER_HOME."""
+    project_dir = _project_dir(project)
+    home = Path(os.environ.get("DAGSTER_HOME") or project_dir / "var" / "dagster_home")
+    home.mkdir(parents=True, exist_ok=True)
+    if not (home / "dagster.yaml").exists():
+        shutil.copy(project_dir / "dagster.yaml", home / "dagster.yaml")
+    env = {**os.environ, "DAGSTER_HOME": str(home)}
+    dagster = Path(sys.executable).with_name("dagster")
+    cmd = [str(dagster), "dev", "-w", "workspace.yaml", "-h", "127.0.0.1", "-p", str(port)]
+    console.print(f"Dagster UI on http://127.0.0.1:{port} (Ctrl-C to stop)")
+    proc = subprocess.Popen(cmd, cwd=project_dir, env=env)
+    try:
+        proc.wait()
+    except KeyboardInterrupt:
+        proc.send_signal(signal.SIGINT)
+        proc.wait()
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

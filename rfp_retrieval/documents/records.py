@@ -1,0 +1,74 @@
+"""Typed records of an RFP document: its outline and where each piece of text came from."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+
+class DocumentError(Exception):
+    """An RFP file that cannot be read. ``path`` names the file, ``reason`` says what to do.
+
+    Raised for unsupported formats, encrypted or corrupt files, and documents with no text
+    layer. One bad document fails only its own partition.
+    """
+
+    def __init__(self, path: str, reason: str):
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+@dataclass
+class Section:
+    """One node of the RFP outline.
+
+    ``number`` is the label as written (``3.4.7``, ``L.4.2.1``, ``IV.B.2``, ``Sec. 1.04``) or
+    None for an unnumbered heading; ``parent`` is the ``key`` of the enclosing section;
+    ``line`` is the 1-based line of the heading in ``RfpDocument.text``; ``page`` the 1-based PDF
+    page it sits on. ``kind`` is ``"heading"`` for a titled section and ``"paragraph"`` for a
+    numbered paragraph of running text (``3.1.4 Describe your approach...``, ``Question 12. ...``),
+    whose ``heading`` is then its first sentence and whose ``body`` holds the whole paragraph.
+    """
+
+    key: str
+    number: str | None
+    heading: str
+    level: int
+    parent: str | None
+    body: str
+    line: int
+    page: int | None = None
+    kind: str = "heading"
+
+
+@dataclass
+class RfpDocument:
+    """An extracted RFP: clean text, outline, title, issue date and a one-paragraph summary.
+
+    ``pages_without_text`` lists 1-based PDF pages that had no text layer (no OCR is done).
+    ``page_starts`` gives, for a PDF, the 1-based line of ``text`` where each page begins.
+    Markdown and DOCX text is Markdown-flavoured (``#`` headings, ``|``-separated table rows).
+    """
+
+    path: str
+    format: str  # "markdown" | "text" | "docx" | "pdf"
+    title: str
+    text: str
+    sections: list[Section]
+    summary: str
+    issue_date: dt.date | None = None
+    pages_without_text: list[int] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    page_starts: list[int] = field(default_factory=list)
+
+    def section_path(self, key: str) -> list[str]:
+        """Headings from the root down to section ``key`` (inclusive)."""
+        by_key = {s.key: s for s in self.sections}
+        path: list[str] = []
+        node = by_key.get(key)
+        while node is not None:
+            label = f"{node.number} {node.heading}".strip() if node.number else node.heading
+            path.append(label)
+            node = by_key.get(node.parent) if node.parent else None
+        return list(reversed(path))

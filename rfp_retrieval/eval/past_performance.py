@@ -1,0 +1,174 @@
+"""Top-3 recall of the past-performance ranker against a golden set (DESIGN: eval formats).
+
+Golden set: JSONL, one scope a line: ``scope_id``, ``rfp_file`` (relative to the JSONL),
+``as_of`` (recency is judged against it), ``ideal`` (three ids), optional ``ideal_alt``
+(a second labeller) and ``near_miss``. Metric: top-3 recall = mean over scopes of
+|top3 ∩ ideal| / |ideal|; MRR = mean of 1 / rank of the first ideal id in the top 3 (0 if none).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from rfp_retrieval.documents.extract import load_document
+from rfp_retrieval.retrieval.config import MODES, RankingConfig
+from rfp_retrieval.retrieval.embedding import Embedder
+from rfp_retrieval.retrieval.facets import facet_embeddings_frame
+from rfp_retrieval.retrieval.past_performance import EntryVectors, rank_references
+from rfp_retrieval.retrieval.scope_query import (
+    QUERY_FACETS,
+    scope_query_frame,
+    scope_query_from_row,
+    scope_texts,
+)
+from rfp_retrieval.scope import read_scope
+
+
+class GoldenSetError(ValueError):
+    """A golden-set line is malformed (names the file and line)."""
+
+
+@dataclass(frozen=True)
+class GoldenScope:
+    """One labelled scope of a golden set."""
+
+    scope_id: str
+    rfp_file: Path
+    as_of: dt.date
+    ideal: list[str]
+    ideal_alt: list[str] = field(default_factory=list)
+    near_miss: list[str] = field(default_factory=list)
+
+
+def load_golden(path: Path) -> list[GoldenScope]:
+    """Read a golden-set JSONL file.
+
+    Raises:
+        GoldenSetError: a line is not JSON or lacks scope_id, rfp_file, as_of or ideal.
+    """
+    path = Path(path)
+    scopes = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+            scopes.append(
+                GoldenScope(
+                    scope_id=item["scope_id"],
+                    rfp_file=(path.parent / item["rfp_file"]).resolve(),
+                    as_of=dt.date.fromisoformat(item["as_of"]),
+                    ideal=list(item["ideal"]),
+                    ideal_alt=list(item.get("ideal_alt") or []),
+                    near_miss=list(item.get("near_miss") or []),
+                )
+            )
+        except (json.JSONDecodeError, KeyError, ValueError, TypeError) as exc:
+            raise GoldenSetError(f"{path}:{number}: bad golden-set line ({exc})") from exc
+    return scopes
+
+
+def recall_at_k(top: list[str], ideal: list[str]) -> float:
+    """|top ∩ ideal| / |ideal| (0 when ideal is empty)."""
+    return len(set(top) & set(ideal)) / len(ideal) if ideal else 0.0
+
+
+def reciprocal_rank(top: list[str], ideal: list[str]) -> float:
+    """1 / rank of the first ideal id in ``top`` (0 if none)."""
+    for i, pp_id in enumerate(top, start=1):
+        if pp_id in ideal:
+            return 1.0 / i
+    return 0.0
+
+
+@dataclass
+class PreparedScope:
+    """A golden scope read and embedded once, reusable across modes and weight settings."""
+
+    golden: GoldenScope
+    query: Any  # ScopeQuery
+    reading: Any
+
+
+def prepare_scopes(scopes: list[GoldenScope], embedder: Embedder) -> list[PreparedScope]:
+    """Parse each scope's RFP (the product reads every constraint itself) and embed it."""
+    prepared = []
+    for scope in scopes:
+        doc = load_document(scope.rfp_file)
+        reading = read_scope(doc, as_of=scope.as_of)
+        texts = scope_texts(reading, doc.title, doc.summary)
+        vectors = embedder.encode([texts[f] for f in QUERY_FACETS])
+        row = scope_query_frame(
+            scope.scope_id,
+            doc.title,
+            reading,
+            texts,
+            np.asarray(vectors),
+            embedder.model_id,
+            scope.as_of,
+            "golden as_of",
+        ).row(0, named=True)
+        row["as_of"] = scope.as_of
+        prepared.append(PreparedScope(scope, scope_query_from_row(row), reading))
+    return prepared
+
+
+def evaluate_modes(
+    entries: pl.DataFrame,
+    vectors: EntryVectors,
+    prepared: list[PreparedScope],
+    configs: dict[str, RankingConfig],
+) -> dict[str, dict[str, Any]]:
+    """Recall@3 (vs ideal and ideal_alt), MRR and per-scope hits for each named config."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, config in configs.items():
+        per_scope = []
+        for p in prepared:
+            result = rank_references(entries, vectors, p.query, config)
+            top = [r.id for r in result.references]
+            per_scope.append(
+                {
+                    "scope_id": p.golden.scope_id,
+                    "top3": top,
+                    "ideal": p.golden.ideal,
+                    "hits": len(set(top) & set(p.golden.ideal)),
+                    "recall": recall_at_k(top, p.golden.ideal),
+                    "recall_alt": recall_at_k(top, p.golden.ideal_alt)
+                    if p.golden.ideal_alt
+                    else None,
+                    "relaxed": result.relaxed,
+                    "candidates": result.candidate_count,
+                }
+            )
+        n = max(len(per_scope), 1)
+        alts = [s["recall_alt"] for s in per_scope if s["recall_alt"] is not None]
+        out[name] = {
+            "recall_at_3": round(sum(s["recall"] for s in per_scope) / n, 4),
+            "recall_at_3_alt": round(sum(alts) / len(alts), 4) if alts else None,
+            "mrr": round(sum(reciprocal_rank(s["top3"], s["ideal"]) for s in per_scope) / n, 4),
+            "per_scope": per_scope,
+        }
+    return out
+
+
+def mode_configs(mode: str, base: RankingConfig | None = None) -> dict[str, RankingConfig]:
+    """Configs to evaluate for ``--mode`` (a mode name or ``all``)."""
+    base = base or RankingConfig()
+    names = list(MODES) if mode == "all" else [mode]
+    for name in names:
+        if name not in MODES:
+            raise ValueError(f"unknown mode {name!r}; choose one of {MODES} or 'all'")
+    return {name: base.with_mode(name) for name in names}
+
+
+def embed_library(entries: pl.DataFrame, embedder: Embedder) -> EntryVectors:
+    """Facet vectors of every entry (no cache: evaluation embeds what it ranks)."""
+    frame, _ = facet_embeddings_frame(entries, embedder)
+    return EntryVectors.from_frame(frame)

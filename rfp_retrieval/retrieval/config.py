@@ -1,0 +1,80 @@
+"""The one config object for past-performance ranking: facet weights, bumps, relaxation order.
+
+Change a weight or a bump here and nowhere else. Every value names its source.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+MODES = ("naive", "facet", "facet+bumps")
+FACETS = ("narrative", "technical", "outcome")
+
+
+@dataclass(frozen=True)
+class RankingConfig:
+    """Weights and bumps of the past-performance ranker.
+
+    Attributes:
+        mode: ``naive`` (one embedding of the whole entry vs the whole scope, no filters),
+            ``facet`` (hard filters + weighted facet cosines), ``facet+bumps`` (+ bumps).
+        weight_narrative / weight_technical / weight_outcome: facet weights (seed: 0.2/0.3/0.5).
+        recent_bump: added when the work ended within ``recent_months`` of the RFP date or is
+            ongoing (seed: +0.10 within 18 months).
+        old_penalty: added when the work ended more than ``old_years`` before the RFP date
+            (seed: -0.05 older than 5 years).
+        agency_bump: added when the entry's customer is the issuing agency or rolls up to the
+            same department (seed: +0.08 same named agency; rollup FNS -> USDA is ours).
+        relaxation_order: constraints relaxed one at a time when fewer than ``top_k`` entries
+            pass the hard filters (DESIGN: widen value, then recency, then customer type).
+        value_widen_factor: first relaxation of the value band: [min / f, max * f].
+        recency_widen_years: first relaxation of the recency window.
+        top_k: references to return (Section L asks for three).
+    """
+
+    mode: str = "facet+bumps"
+    weight_narrative: float = 0.2
+    weight_technical: float = 0.3
+    weight_outcome: float = 0.5
+    recent_bump: float = 0.10
+    recent_months: int = 18
+    old_penalty: float = -0.05
+    old_years: int = 5
+    agency_bump: float = 0.08
+    relaxation_order: tuple[str, ...] = (
+        "value",
+        "recency",
+        "customer_type",
+        "industry",
+        "role",
+    )
+    value_widen_factor: float = 2.0
+    recency_widen_years: int = 2
+    top_k: int = 3
+    extra: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"unknown ranking mode {self.mode!r}; choose one of {MODES}")
+
+    @property
+    def weights(self) -> dict[str, float]:
+        return {
+            "narrative": self.weight_narrative,
+            "technical": self.weight_technical,
+            "outcome": self.weight_outcome,
+        }
+
+    @property
+    def uses_filters(self) -> bool:
+        return self.mode != "naive"
+
+    @property
+    def uses_bumps(self) -> bool:
+        return self.mode == "facet+bumps"
+
+    def with_mode(self, mode: str) -> RankingConfig:
+        return replace(self, mode=mode)
+
+
+SEED_PRESET = RankingConfig()

@@ -1,0 +1,77 @@
+"""The ``pp_references`` table: one row per chosen reference (or one placeholder row)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import polars as pl
+
+from rfp_retrieval.retrieval.past_performance import RankingResult
+
+COMPONENTS = (
+    "narrative",
+    "technical",
+    "outcome",
+    "weighted_narrative",
+    "weighted_technical",
+    "weighted_outcome",
+    "recency_bump",
+    "age_penalty",
+    "agency_bump",
+    "whole",
+)
+
+REFERENCES_SCHEMA: dict[str, Any] = {
+    "rfp_partition": pl.String,
+    "rank": pl.Int64,
+    "id": pl.String,
+    "title": pl.String,
+    "score": pl.Float64,
+    **{c: pl.Float64 for c in COMPONENTS},
+    "relaxed": pl.List(pl.String),
+    "mode": pl.String,
+    "candidate_count": pl.Int64,
+    "relaxation_steps": pl.List(pl.String),
+    "filter_trace": pl.String,
+    "reason": pl.String,
+}
+
+
+def references_frame(partition: str, result: RankingResult) -> pl.DataFrame:
+    """Rows for one partition. With no reference, one row with rank 0 and ``reason`` set
+    (an empty partition write would leave no table to read downstream)."""
+    shared = {
+        "rfp_partition": partition,
+        "mode": result.mode,
+        "candidate_count": result.candidate_count,
+        "relaxation_steps": list(result.relaxed),
+        "filter_trace": json.dumps(result.filter_trace),
+        "reason": result.reason,
+    }
+    rows = []
+    for ref in result.references:
+        row = {**shared, "rank": ref.rank, "id": ref.id, "title": ref.title, "score": ref.score}
+        row.update({c: ref.components.get(c) for c in COMPONENTS})
+        row["relaxed"] = list(ref.relaxed)
+        rows.append(row)
+    if not rows:
+        rows.append({**shared, "rank": 0, "relaxed": []})
+    return pl.DataFrame(rows, schema=REFERENCES_SCHEMA)
+
+
+def references_from_frame(frame: pl.DataFrame) -> list[dict[str, Any]]:
+    """The references of one partition as JSON-ready dicts (``run --json`` shape)."""
+    out = []
+    for row in frame.filter(pl.col("rank") > 0).sort("rank").iter_rows(named=True):
+        components = {c: row[c] for c in COMPONENTS if row[c] is not None}
+        out.append(
+            {
+                "id": row["id"],
+                "title": row["title"],
+                "score": row["score"],
+                "components": components,
+                "relaxed": list(row["relaxed"] or []),
+            }
+        )
+    return out

@@ -1,0 +1,135 @@
+"""ScopeQuery rows: the RFP's reading (filters, issuer) plus its facet texts and vectors."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from rfp_retrieval.retrieval.past_performance import ScopeFilters, ScopeQuery
+
+QUERY_FACETS = ("narrative", "technical", "outcome", "whole")
+
+SCOPE_QUERY_SCHEMA = {
+    "rfp_partition": pl.String,
+    "title": pl.String,
+    "issuer": pl.String,
+    "issuer_acronym": pl.String,
+    "parent_agency": pl.String,
+    "issuer_type": pl.String,
+    "rfp_date": pl.Date,
+    "as_of": pl.Date,
+    "as_of_source": pl.String,
+    "references_required": pl.Int64,
+    "recency_text": pl.String,
+    "recency_years": pl.Float64,
+    "ended_after": pl.Date,
+    "started_after": pl.Date,
+    "value_text": pl.String,
+    "value_min": pl.Int64,
+    "value_max": pl.Int64,
+    "value_approx": pl.Int64,
+    "customer_types": pl.List(pl.String),
+    "industries": pl.List(pl.String),
+    "require_prime": pl.Boolean,
+    "emphasized_domains": pl.List(pl.String),
+    "text_narrative": pl.String,
+    "text_technical": pl.String,
+    "text_outcome": pl.String,
+    "text_whole": pl.String,
+    "model": pl.String,
+    "vec_narrative": pl.List(pl.Float32),
+    "vec_technical": pl.List(pl.Float32),
+    "vec_outcome": pl.List(pl.Float32),
+    "vec_whole": pl.List(pl.Float32),
+    "trace": pl.String,
+}
+
+
+def _date(value: Any) -> dt.date | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, dt.date):
+        return value
+    return dt.date.fromisoformat(str(value)[:10])
+
+
+def scope_texts(reading: Any, title: str, summary: str) -> dict[str, str]:
+    """The ranking texts of a scope: narrative, technical domain, outcome, and whole.
+
+    Falls back to the document summary when the reading found no text for a facet, so a
+    facet vector is never the embedding of an empty string.
+    """
+    narrative = getattr(reading, "narrative_text", "") or summary or title
+    technical = getattr(reading, "technical_text", "") or narrative
+    outcome = getattr(reading, "outcome_text", "") or narrative
+    whole = "\n".join(t for t in (title, narrative, technical, outcome) if t)
+    return {"narrative": narrative, "technical": technical, "outcome": outcome, "whole": whole}
+
+
+def scope_query_frame(
+    partition: str,
+    title: str,
+    reading: Any,
+    texts: dict[str, str],
+    vectors: np.ndarray,
+    model_id: str,
+    as_of: dt.date,
+    as_of_source: str,
+) -> pl.DataFrame:
+    """One-row ``scope_query`` frame. ``vectors`` is (4, dim) in ``QUERY_FACETS`` order."""
+    g = lambda name, default=None: getattr(reading, name, default)  # noqa: E731
+    row = {
+        "rfp_partition": partition,
+        "title": title,
+        "issuer": g("issuer"),
+        "issuer_acronym": g("issuer_acronym"),
+        "parent_agency": g("parent_agency"),
+        "issuer_type": g("issuer_type"),
+        "rfp_date": _date(g("rfp_date")),
+        "as_of": as_of,
+        "as_of_source": as_of_source,
+        "references_required": g("references_required"),
+        "recency_text": g("recency_text"),
+        "recency_years": float(g("recency_years")) if g("recency_years") is not None else None,
+        "ended_after": _date(g("ended_after")),
+        "started_after": _date(g("started_after")),
+        "value_text": g("value_text"),
+        "value_min": g("value_min"),
+        "value_max": g("value_max"),
+        "value_approx": g("value_approx"),
+        "customer_types": list(g("customer_types_required", []) or []),
+        "industries": list(g("industries_required", []) or []),
+        "require_prime": bool(g("require_prime", False)),
+        "emphasized_domains": list(g("emphasized_domains", []) or []),
+        "model": model_id,
+        "trace": json.dumps(g("trace", []) or [], default=str),
+    }
+    for i, facet in enumerate(QUERY_FACETS):
+        row[f"text_{facet}"] = texts[facet]
+        row[f"vec_{facet}"] = [float(x) for x in vectors[i]]
+    return pl.DataFrame([row], schema=SCOPE_QUERY_SCHEMA)
+
+
+def scope_query_from_row(row: dict[str, Any]) -> ScopeQuery:
+    """Rebuild the ScopeQuery (filters, issuer, as-of date, vectors) from a stored row."""
+    filters = ScopeFilters(
+        customer_types=tuple(row.get("customer_types") or ()),
+        industries=tuple(row.get("industries") or ()),
+        value_min=row.get("value_min"),
+        value_max=row.get("value_max"),
+        started_after=_date(row.get("started_after")),
+        ended_after=_date(row.get("ended_after")),
+        require_prime=bool(row.get("require_prime")),
+    )
+    vectors = {f: np.asarray(row[f"vec_{f}"], dtype=np.float32) for f in QUERY_FACETS}
+    return ScopeQuery(
+        filters=filters,
+        as_of=_date(row["as_of"]),
+        vectors=vectors,
+        issuer=row.get("issuer"),
+        issuer_acronym=row.get("issuer_acronym"),
+    )

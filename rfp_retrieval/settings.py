@@ -1,0 +1,114 @@
+"""Project settings: where the library, answers, inbox and DuckDB file live, and which model.
+
+Read from ``rfp-retrieval.yaml`` in the project folder, then overridden by environment
+variables ``RFP_RETRIEVAL_<FIELD>`` (e.g. ``RFP_RETRIEVAL_MODEL``). Relative paths are
+resolved against the project folder, so the same project works from any current directory.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from rfp_retrieval.retrieval.embedding import DEFAULT_MODEL
+
+CONFIG_FILE = "rfp-retrieval.yaml"
+ENV_PREFIX = "RFP_RETRIEVAL_"
+
+
+class SettingsError(ValueError):
+    """The project config file is malformed or names an unknown setting."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Resolved project settings (all paths absolute).
+
+    Attributes:
+        project_dir: the folder holding ``definitions.py`` (the Dagster code location).
+        library_dir: past-performance library (CSV/XLSX spreadsheets, Markdown write-ups).
+        answers_dir: answer library (Markdown content blocks, Q/A spreadsheets).
+        inbox_dir: folder the sensor watches; one RFP partition per file.
+        db_path: the DuckDB file every asset is stored in.
+        output_dir: briefs and exports written per RFP.
+        model: embedding model name or local path (default: bundled all-MiniLM-L6-v2).
+        ranking_mode: past-performance ranking mode used by the pipeline.
+    """
+
+    project_dir: Path
+    library_dir: Path
+    answers_dir: Path
+    inbox_dir: Path
+    db_path: Path
+    output_dir: Path
+    model: str = DEFAULT_MODEL
+    ranking_mode: str = "facet+bumps"
+
+
+DEFAULTS: dict[str, str] = {
+    "library_dir": "sample/library",
+    "answers_dir": "sample/answers",
+    "inbox_dir": "sample/inbox",
+    "db_path": "var/rfp-retrieval.duckdb",
+    "output_dir": "var/output",
+    "model": DEFAULT_MODEL,
+    "ranking_mode": "facet+bumps",
+}
+PATH_FIELDS = ("library_dir", "answers_dir", "inbox_dir", "db_path", "output_dir")
+
+
+def find_project_dir(start: Path | None = None) -> Path | None:
+    """The nearest folder at or above ``start`` (default: cwd) holding ``definitions.py``."""
+    here = (start or Path.cwd()).resolve()
+    for folder in [here, *here.parents]:
+        if (folder / "definitions.py").is_file():
+            return folder
+    return None
+
+
+def load_settings(project_dir: Path, overrides: dict[str, Any] | None = None) -> Settings:
+    """Settings for ``project_dir``: defaults < ``rfp-retrieval.yaml`` < env < ``overrides``.
+
+    Raises:
+        SettingsError: the config file is not a YAML mapping or names an unknown setting.
+    """
+    project_dir = Path(project_dir).resolve()
+    values: dict[str, Any] = dict(DEFAULTS)
+    config_path = project_dir / CONFIG_FILE
+    if config_path.is_file():
+        loaded = yaml.safe_load(config_path.read_text(encoding="utf-8")) or {}
+        if not isinstance(loaded, dict):
+            raise SettingsError(f"{config_path}: expected a mapping of setting: value")
+        unknown = set(loaded) - set(DEFAULTS)
+        if unknown:
+            raise SettingsError(
+                f"{config_path}: unknown setting(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}"
+            )
+        values.update({k: v for k, v in loaded.items() if v is not None})
+    for name in DEFAULTS:
+        env = os.environ.get(ENV_PREFIX + name.upper())
+        if env:
+            values[name] = env
+    values.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    resolved = {
+        k: (project_dir / Path(v).expanduser()).resolve() if k in PATH_FIELDS else v
+        for k, v in values.items()
+    }
+    return Settings(project_dir=project_dir, **resolved)
+
+
+def settings_with(settings: Settings, **changes: Any) -> Settings:
+    """A copy of ``settings`` with some fields replaced (paths made absolute)."""
+    known = {f.name for f in fields(Settings)}
+    clean = {}
+    for key, value in changes.items():
+        if key not in known:
+            raise SettingsError(f"unknown setting {key!r}")
+        if value is None:
+            continue
+        clean[key] = Path(value).expanduser().resolve() if key in PATH_FIELDS else value
+    return replace(settings, **clean)
