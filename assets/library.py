@@ -5,12 +5,12 @@ from __future__ import annotations
 import dagster as dg
 import polars as pl
 from dagster_duckdb import DuckDBResource
-from rfp_retrieval.library.frames import entries_frame, rejected_frame, superseded_frame
-from rfp_retrieval.library.ingest import load_library
 
 from assets.previews import markdown_preview
 from resources import EmbeddingModel, ProjectPaths
 from resources.project import SETTINGS, embedding_code_version
+from rfp_retrieval.library.frames import entries_frame, rejected_frame, superseded_frame
+from rfp_retrieval.library.ingest import load_library
 from rfp_retrieval.retrieval.embedding import Embedder
 from rfp_retrieval.retrieval.facets import facet_embeddings_frame
 

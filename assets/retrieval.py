@@ -51,8 +51,21 @@ def pp_references(
         pp_entries, EntryVectors.from_frame(pp_facet_embeddings), scope_query_from_row(row), config
     )
     frame = references_frame(context.partition_key, result)
-    table = frame.select(["rank", "id", "title", "score", "narrative", "technical", "outcome",
-                          "recency_bump", "age_penalty", "agency_bump", "relaxed"])
+    table = frame.select(
+        [
+            "rank",
+            "id",
+            "title",
+            "score",
+            "narrative",
+            "technical",
+            "outcome",
+            "recency_bump",
+            "age_penalty",
+            "agency_bump",
+            "relaxed",
+        ]
+    )
     return dg.Output(
         frame,
         metadata={

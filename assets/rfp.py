@@ -9,13 +9,13 @@ from pathlib import Path
 import dagster as dg
 import numpy as np
 import polars as pl
-from rfp_retrieval.documents.extract import load_document
 from rfp_retrieval.scope import read_scope
 
 from assets.partitions import rfp_partitions
 from assets.previews import markdown_preview
 from resources import EmbeddingModel, ProjectPaths
 from resources.project import SETTINGS, embedding_code_version
+from rfp_retrieval.documents.extract import load_document
 from rfp_retrieval.documents.records import DocumentError
 from rfp_retrieval.documents.tables import document_frame, document_from_frames, outline_frame
 from rfp_retrieval.inbox import find_in_inbox
