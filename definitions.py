@@ -12,25 +12,14 @@ import dagster as dg
 from assets import library, retrieval, rfp
 from checks import library as library_checks
 from checks import retrieval as retrieval_checks
+from jobs import library_job, rfp_job
 from resources import build_resources
 from resources.project import SETTINGS
 from rfp_retrieval.settings import Settings
-from sensors.inbox import LIBRARY_JOB, RFP_JOB, rfp_inbox_sensor
+from sensors.inbox import rfp_inbox_sensor
 
 library_assets = dg.load_assets_from_modules([library])
 rfp_assets = dg.load_assets_from_modules([rfp, retrieval])
-
-library_job = dg.define_asset_job(
-    LIBRARY_JOB,
-    selection=dg.AssetSelection.groups("library"),
-    description="Ingest, validate and embed the past-performance library.",
-)
-rfp_job = dg.define_asset_job(
-    RFP_JOB,
-    selection=dg.AssetSelection.groups("rfp", "retrieval"),
-    description="Read one RFP partition and pick its past-performance references.",
-)
-
 
 
 def build_definitions(settings: Settings) -> dg.Definitions:

@@ -1,7 +1,5 @@
 """Library assets: the past-performance library as validated facet tables and embeddings."""
 
-from __future__ import annotations
-
 import dagster as dg
 import polars as pl
 from dagster_duckdb import DuckDBResource

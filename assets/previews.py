@@ -1,7 +1,5 @@
 """Markdown previews for asset metadata (kept small: metadata lives in the event log)."""
 
-from __future__ import annotations
-
 import polars as pl
 
 MAX_PREVIEW_ROWS = 20

@@ -1,7 +1,5 @@
 """Retrieval assets per RFP partition: the three past-performance references to cite."""
 
-from __future__ import annotations
-
 import dagster as dg
 import polars as pl
 

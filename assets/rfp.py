@@ -1,7 +1,5 @@
 """RFP assets, one partition per uploaded file: document, outline and ScopeQuery."""
 
-from __future__ import annotations
-
 import datetime as dt
 import json
 from pathlib import Path
@@ -9,7 +7,6 @@ from pathlib import Path
 import dagster as dg
 import numpy as np
 import polars as pl
-from rfp_retrieval.scope import read_scope
 
 from assets.partitions import rfp_partitions
 from assets.previews import markdown_preview
@@ -21,6 +18,7 @@ from rfp_retrieval.documents.tables import document_frame, document_from_frames,
 from rfp_retrieval.inbox import find_in_inbox
 from rfp_retrieval.retrieval.embedding import Embedder
 from rfp_retrieval.retrieval.scope_query import QUERY_FACETS, scope_query_frame, scope_texts
+from rfp_retrieval.scope import read_scope
 
 OWNERS = ["team:proposal-ops"]
 PARTITION_META = {"partition_expr": "rfp_partition"}

@@ -1,7 +1,5 @@
 """Checks on the library tables and their vectors (failing rows named in the metadata)."""
 
-from __future__ import annotations
-
 import dagster as dg
 import numpy as np
 import polars as pl

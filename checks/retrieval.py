@@ -1,7 +1,5 @@
 """Checks on each RFP partition's ScopeQuery and references."""
 
-from __future__ import annotations
-
 import dagster as dg
 import polars as pl
 

@@ -4,8 +4,6 @@ Resources own their clients and import heavy libraries lazily (sentence-transfor
 about 9 s to import), so loading the code location stays fast.
 """
 
-from __future__ import annotations
-
 from pathlib import Path
 
 import dagster as dg

@@ -5,8 +5,6 @@ The embedding model is read here because it is part of the embedding assets' cod
 ``RFP_RETRIEVAL_*`` variables; nothing is fetched over the network.
 """
 
-from __future__ import annotations
-
 from pathlib import Path
 
 from rfp_retrieval.settings import load_settings

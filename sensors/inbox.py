@@ -6,25 +6,21 @@ would silently drop the re-run after an edit). When the library folder changed, 
 job is requested first so RFP runs rank against the current library.
 """
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
 
 import dagster as dg
 
 from assets.partitions import rfp_partitions
+from jobs import library_job, rfp_job
 from resources import ProjectPaths
 from rfp_retrieval.inbox import scan_inbox
 from rfp_retrieval.library.fingerprint import folder_fingerprint
 
-LIBRARY_JOB = "library_job"
-RFP_JOB = "rfp_job"
-
 
 @dg.sensor(
     name="rfp_inbox_sensor",
-    job_name=RFP_JOB,
+    jobs=[library_job, rfp_job],
     minimum_interval_seconds=30,
     default_status=dg.DefaultSensorStatus.RUNNING,
     description=(
@@ -42,7 +38,7 @@ def rfp_inbox_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths):
     requests: list[dg.RunRequest] = []
     library_fp = folder_fingerprint(Path(paths.library_dir))
     if cursor.get("library") != library_fp:
-        requests.append(dg.RunRequest(run_key=f"library:{library_fp}", job_name=LIBRARY_JOB))
+        requests.append(dg.RunRequest(run_key=f"library:{library_fp}", job_name=library_job.name))
     known = set(context.instance.get_dynamic_partitions(rfp_partitions.name))
     new_keys = sorted(k for k in files if k not in known)
     for key, item in sorted(files.items()):
@@ -52,7 +48,7 @@ def rfp_inbox_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths):
             dg.RunRequest(
                 run_key=f"{key}:{item.mtime_ns}",
                 partition_key=key,
-                job_name=RFP_JOB,
+                job_name=rfp_job.name,
                 tags={"rfp/file": item.path.name},
             )
         )

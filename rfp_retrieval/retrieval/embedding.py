@@ -17,6 +17,8 @@ import numpy as np
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
+_LOADED: dict[str, Any] = {}
+
 # all-MiniLM-L6-v2 reads 256 word pieces; about 170 English words fit in that window.
 CHUNK_WORDS = 170
 
@@ -96,12 +98,16 @@ class Embedder:
         return Path(self.model).name
 
     def load(self) -> Any:
+        """The loaded model (once per process and model path: runs in one process share it)."""
         if self._model is None:
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
-            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-            from sentence_transformers import SentenceTransformer
+            path = str(resolve_model_path(self.model))
+            if path not in _LOADED:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                from sentence_transformers import SentenceTransformer
 
-            self._model = SentenceTransformer(str(resolve_model_path(self.model)), device="cpu")
+                _LOADED[path] = SentenceTransformer(path, device="cpu")
+            self._model = _LOADED[path]
         return self._model
 
     @property

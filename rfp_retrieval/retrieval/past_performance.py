@@ -230,7 +230,8 @@ def apply_hard_filters(
         def passing(widened: dict[str, Any], dropped: list[str]) -> list[str]:
             exprs = {k: v for k, v in _constraint_sql(filters, widened).items() if k not in dropped}
             where = " AND ".join(exprs.values()) or "true"
-            return [r[0] for r in con.execute(f"SELECT id FROM entries WHERE {where} ORDER BY id")]
+            sql = f"SELECT id FROM entries WHERE {where} ORDER BY id"
+            return [r[0] for r in con.execute(sql).fetchall()]
 
         candidates = passing({}, [])
         relaxed: list[str] = []

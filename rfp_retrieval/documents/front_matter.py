@@ -1,0 +1,238 @@
+"""Cover-page facts of an RFP: title, issue date, proposal due date, issuing organisation.
+
+Dates are read as written in US solicitations: ``June 8, 2026``, ``08/03/2026`` (month first),
+``08 JUL 2026``, ``10 NOV 04``, ``22-Jun-2020``, ``2026-09-15``. Two-digit years below 70 are
+20xx, the rest 19xx.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from rfp_retrieval.documents.text import strip_inline_markdown
+
+_MONTHS = {
+    "jan": 1,
+    "feb": 2,
+    "mar": 3,
+    "apr": 4,
+    "may": 5,
+    "jun": 6,
+    "jul": 7,
+    "aug": 8,
+    "sep": 9,
+    "oct": 10,
+    "nov": 11,
+    "dec": 12,
+}
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+DATE_RE = re.compile(
+    r"(?<![\w/])(?:"
+    rf"(?P<mdy_m>{_MONTH})\.?\s+(?P<mdy_d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<mdy_y>\d{{4}})"
+    rf"|(?P<dmy_d>\d{{1,2}})(?:st|nd|rd|th)?[\s\-]*(?P<dmy_m>{_MONTH})\.?[\s\-,]*(?P<dmy_y>\d{{4}}|\d{{2}})"
+    r"|(?P<iso_y>\d{4})-(?P<iso_m>\d{1,2})-(?P<iso_d>\d{1,2})"
+    r"|(?P<us_m>\d{1,2})/(?P<us_d>\d{1,2})/(?P<us_y>\d{4}|\d{2})"
+    r")(?![\w/])",
+    re.I,
+)
+"""A calendar date as written in a solicitation (see module docstring for the forms)."""
+
+
+def _year(text: str) -> int:
+    y = int(text)
+    if len(text) == 2:
+        y += 2000 if y < 70 else 1900
+    return y
+
+
+def _to_date(m: re.Match[str]) -> dt.date | None:
+    g = m.groupdict()
+    try:
+        if g["mdy_m"]:
+            return dt.date(_year(g["mdy_y"]), _MONTHS[g["mdy_m"][:3].lower()], int(g["mdy_d"]))
+        if g["dmy_m"]:
+            return dt.date(_year(g["dmy_y"]), _MONTHS[g["dmy_m"][:3].lower()], int(g["dmy_d"]))
+        if g["iso_y"]:
+            return dt.date(int(g["iso_y"]), int(g["iso_m"]), int(g["iso_d"]))
+        if g["us_m"]:  # US order: month/day/year
+            return dt.date(_year(g["us_y"]), int(g["us_m"]), int(g["us_d"]))
+    except ValueError:
+        return None
+    return None
+
+
+def find_dates(text: str) -> list[tuple[int, int, dt.date]]:
+    """Every valid date in ``text`` as (start, end, date), in order of appearance."""
+    out = []
+    for m in DATE_RE.finditer(text):
+        d = _to_date(m)
+        if d is not None and 1950 <= d.year <= 2100:
+            out.append((m.start(), m.end(), d))
+    return out
+
+
+def parse_date(text: str) -> dt.date | None:
+    """The first date written in ``text``, or None."""
+    found = find_dates(text)
+    return found[0][2] if found else None
+
+
+_SEP = r"[\s*_:|>\-\u2013\u2014]*(?:on\s+)?[\s*_:|]*"
+_ISSUE_LABEL = re.compile(
+    r"(?:\b(?:RFP|RFQ|RFI|Solicitation|Proposal|Notice)\s+)?\b(?:Issue\s+Date|Date\s+of\s+Issue|"
+    r"Date\s+Issued|Issuance\s+Date|Issued|Release\s+Date|Date\s+Released|Released|"
+    r"Posting\s+Date|Date\s+Posted|Posted|Publication\s+Date|Legal\s+Ad\s+Date)\b",
+    re.I,
+)
+_WEAK_DATE_LABEL = re.compile(r"^[\s>*_|]*Date[\s*_]*[:|]", re.I)
+_DUE_LABEL = re.compile(
+    r"\b(?:Proposals?|Quotations?|Quotes?|Offers?|Responses?|Applications?|Bids?)\s+"
+    r"(?:are\s+)?(?:Due\s+Date|Due|Deadline)\b|\bDue\s+Date\s+for\s+(?:Proposals?|Quotes?|"
+    r"Quotations?|Responses?)\b|\b(?:RFQ|RFP)\s+Closing\s+Date\b|\bResponse\s+Due\s+Date\b|"
+    r"\bDeadline\s+for\s+Receipt\s+of\s+Proposals\b|\bProposal\s+Due\s+Date\b",
+    re.I,
+)
+_ONLY_DATE = re.compile(r"^[\s>*_|#]*(?P<d>[^|*_]{6,40}?)[\s*_|]*$")
+
+
+def _labelled_date(lines: list[str], label: re.Pattern[str], limit: int) -> dt.date | None:
+    for i, line in enumerate(lines[:limit]):
+        for m in label.finditer(line):
+            after = line[m.end() :]
+            lead = re.match(_SEP, after)
+            rest = after[lead.end() if lead else 0 :]
+            dm = DATE_RE.match(rest)
+            if dm and _to_date(dm):
+                return _to_date(dm)
+            if not strip_inline_markdown(rest).strip(" :|"):
+                # label alone on its line: the date is on the next non-empty line
+                for nxt in lines[i + 1 : i + 3]:
+                    if nxt.strip():
+                        only = _ONLY_DATE.match(nxt)
+                        if only and DATE_RE.fullmatch(only.group("d").strip()):
+                            return _to_date(DATE_RE.fullmatch(only.group("d").strip()))
+                        break
+    return None
+
+
+def bare_date_line(lines: list[str]) -> dt.date | None:
+    """The first line of ``lines`` that holds nothing but a date (``**February 10, 2017**``)."""
+    for line in lines:
+        only = _ONLY_DATE.match(line)
+        if only:
+            m = DATE_RE.fullmatch(only.group("d").strip().rstrip("."))
+            if m and _to_date(m):
+                return _to_date(m)
+    return None
+
+
+def find_issue_date(lines: list[str]) -> dt.date | None:
+    """The issue date of the solicitation, or None when the text does not state one.
+
+    Reads, in order of preference: a labelled date (``Issue Date``, ``Date of Issue``, ``Date
+    Issued``, ``Issued``, ``Release Date``, ``Posting Date``, ``Legal Ad Date``...) in the first
+    250 lines, a bare ``Date:`` label in the first 80 lines, then a line in the first 40 that
+    holds only a date (cover-page dates, amendment dates).
+    """
+    found = _labelled_date(lines, _ISSUE_LABEL, 250)
+    if found:
+        return found
+    found = _labelled_date(lines, _WEAK_DATE_LABEL, 80)
+    if found:
+        return found
+    return bare_date_line(lines[:40])
+
+
+def find_due_date(lines: list[str]) -> dt.date | None:
+    """The proposal/quotation due date (``Proposals Due:``, ``Proposal Due Date:``...), or None."""
+    return _labelled_date(lines, _DUE_LABEL, len(lines))
+
+
+_TITLE_LABEL = re.compile(r"^[\s>*_|]*(?:TITLE|Title)[\s*_]*:[\s*_]*(?P<t>\S.{2,200})$")
+_ISSUER_LABEL = re.compile(
+    r"^[\s>*_|#]*(?:Issuing\s+(?:Agency|Office|Organi[sz]ation|Activity)|Issued\s+by|"
+    r"Agency\s*/\s*Office|Contracting\s+Agency|Agency)[\s*_]*:[\s*_]*(?P<v>.*)$",
+    re.I,
+)
+
+
+def find_title(lines: list[str], mode: str) -> str:
+    """The document title.
+
+    A ``Title:`` label in the first 40 lines wins; then, in Markdown/DOCX text, the first H1 and
+    else the first heading among the first 40 non-empty lines and before the first numbered
+    heading (``DRAFT`` and similar stamps are skipped); otherwise the first non-empty line.
+    Returns "" for an empty document.
+    """
+    for line in lines[:40]:
+        m = _TITLE_LABEL.match(line)
+        if m:
+            return strip_inline_markdown(m.group("t")).strip()
+    if mode == "markdown":
+        head = _first_content_lines(lines, 40)
+        for pattern in (r"^\s{0,3}#\s+(.*?)\s*#*\s*$", r"^\s{0,3}#{2,6}\s+(.*?)\s*#*\s*$"):
+            for line in head:
+                m = re.match(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$", line)
+                if m and _NUMBERED.match(strip_inline_markdown(m.group(1))):
+                    break  # the outline has started: no title heading before it
+                m = re.match(pattern, line)
+                text = strip_inline_markdown(m.group(1)) if m else ""
+                if text and text.upper() not in _NOT_TITLES:
+                    return text.rstrip(":")
+    for line in lines:
+        if line.strip().startswith("<!--") or line.strip().startswith("!["):
+            continue
+        text = strip_inline_markdown(re.sub(r"^\s{0,3}#{1,6}\s+", "", line))
+        if text:
+            return text
+    return ""
+
+
+_NUMBERED = re.compile(
+    r"^(?:\d{1,2}(?:\.\d+)*\.?|[A-M]\.\d+(?:\.\d+)*\.?|[IVX]+\.|(?:Section|SECTION|Sec\.)\s+\S+)\s"
+)
+_NOT_TITLES = {"DRAFT", "FINAL", "CONFIDENTIAL", "TABLE OF CONTENTS", "CONTENTS"}
+
+
+def _first_content_lines(lines: list[str], n: int) -> list[str]:
+    out = []
+    for line in lines:
+        if line.strip():
+            out.append(line)
+            if len(out) == n:
+                break
+    return out
+
+
+def find_issuer_text(lines: list[str]) -> str | None:
+    """The issuing organisation as written after ``Issuing Agency:`` / ``Issued by:`` labels.
+
+    When the label stands alone (``## ISSUED BY:``), the next one or two non-empty lines are
+    joined with ", ". Returns None when no label is present in the first 80 lines.
+    """
+    for i, line in enumerate(lines[:80]):
+        m = _ISSUER_LABEL.match(line)
+        if not m:
+            continue
+        value = strip_inline_markdown(m.group("v")).strip(" :|")
+        if value:
+            return value
+        parts: list[str] = []
+        for nxt in lines[i + 1 : i + 6]:
+            text = strip_inline_markdown(nxt).strip(" :|")
+            if not text:
+                if parts:
+                    break
+                continue
+            if re.match(r"^#|^\W*[A-Z][\w ]{1,30}:", nxt) and parts:
+                break
+            parts.append(text)
+            if len(parts) == 2:
+                break
+        if parts:
+            return ", ".join(parts)
+    return None

@@ -1,0 +1,190 @@
+"""Plain-text helpers shared by extraction, outline, summary and the ScopeQuery reader.
+
+Everything here is pure string work: removing invisible characters, normalising whitespace,
+stripping inline Markdown, splitting prose into sentences and reading small numbers written
+as words ("five (5)", "twenty-four").
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+# Zero-width and invisible formatting characters seen in Google-Docs and Word exports, and NUL.
+ZERO_WIDTH = dict.fromkeys(
+    map(ord, "\x00\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\ufeff\u00ad")
+)
+_SPACE_LIKE = re.compile(r"[\t\u00a0\u2000-\u200a\u202f\u205f\u3000]")
+_MULTI_SPACE = re.compile(r"(?<=\S) {2,}")
+
+
+def normalise_line(line: str) -> str:
+    """One line with invisible characters removed, odd spaces made plain and inner runs collapsed.
+
+    Leading indentation is kept (Markdown nesting depends on it); trailing space is dropped.
+    """
+    line = line.translate(ZERO_WIDTH)
+    line = _SPACE_LIKE.sub(" ", line)
+    line = _MULTI_SPACE.sub(" ", line)
+    return line.rstrip()
+
+
+_MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_MD_EMPHASIS = re.compile(r"(\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|`)")
+_HTML_TAG = re.compile(r"<[^>]{1,200}>")
+_MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!$|<>])")
+
+
+def strip_inline_markdown(text: str) -> str:
+    """``text`` without emphasis markers, links (their label is kept), HTML tags and escapes."""
+    text = _MD_LINK.sub(r"\1", text)
+    text = _HTML_TAG.sub(" ", text)
+    text = _MD_EMPHASIS.sub("", text)
+    text = _MD_ESCAPE.sub(r"\1", text)
+    text = html.unescape(text)
+    text = re.sub(r"^\s*>\s?", "", text)  # blockquote marker
+    return re.sub(r"\s+", " ", text).strip()
+
+
+_ABBREVIATIONS = (
+    "U.S",
+    "Sec",
+    "No",
+    "Nos",
+    "Inc",
+    "Corp",
+    "Co",
+    "Ltd",
+    "Dept",
+    "Mr",
+    "Ms",
+    "Mrs",
+    "Dr",
+    "St",
+    "vs",
+    "e.g",
+    "i.e",
+    "etc",
+    "approx",
+    "Jan",
+    "Feb",
+    "Mar",
+    "Apr",
+    "Jun",
+    "Jul",
+    "Aug",
+    "Sep",
+    "Sept",
+    "Oct",
+    "Nov",
+    "Dec",
+    "Ft",
+    "Mt",
+    "Ave",
+    "a.m",
+    "p.m",
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9$])")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of a prose passage, in order, whitespace-normalised.
+
+    Splits after ``.``, ``!`` or ``?`` followed by a capital, digit or ``$``; does not split after
+    common abbreviations (``U.S.``, ``Sec.``, ``No.``, ``Inc.``, month abbreviations, ``e.g.``)
+    nor inside numbered labels such as ``L.6.2`` or ``3.1.4``.
+    """
+    text = re.sub(r"\s+", " ", text).strip()
+    if not text:
+        return []
+    out: list[str] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        before = text[start : m.start()]
+        tail = re.search(r"(\S+)$", before)
+        word = tail.group(1) if tail else ""
+        bare = word.rstrip(".!?\"')]")
+        if bare in _ABBREVIATIONS or re.fullmatch(r"[A-Z]", bare):
+            continue
+        # a label such as "L.6.2." or "3.1." at the very start of a sentence is not a sentence
+        if (
+            re.fullmatch(r"(?:[A-Z]|[IVX]+|\d+)(?:\.(?:\d+|[A-Z]))*\.?", word)
+            and not before[: -len(word)].strip()
+        ):
+            continue
+        out.append(text[start : m.start()].strip())
+        start = m.end()
+    out.append(text[start:].strip())
+    return [s for s in out if s]
+
+
+_UNITS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+}
+_TENS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+NUMBER_WORD = (
+    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|"
+    r"five|six|seven|eight|nine))?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+    r"twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|a hundred|one hundred)"
+)
+"""Regex fragment for an English number word from zero to one hundred."""
+
+COUNT = rf"(?:\d+(?:\.\d+)?|{NUMBER_WORD})(?:\s*\(\d+(?:\.\d+)?\))?"
+"""Regex fragment for a count as written in solicitations: ``5``, ``five``, ``five (5)``."""
+
+
+def word_to_number(text: str) -> float | None:
+    """The value of a count written as digits or words (``"five (5)"`` -> 5, ``"twenty-four"``).
+
+    A parenthesised digit wins over the words when both are present. Returns None when ``text``
+    is not a count.
+    """
+    text = text.strip().lower()
+    paren = re.search(r"\((\d+(?:\.\d+)?)\)", text)
+    if paren:
+        return float(paren.group(1))
+    if re.fullmatch(r"\d+(?:\.\d+)?", text):
+        return float(text)
+    text = text.replace("-", " ")
+    if text in ("a hundred", "one hundred"):
+        return 100.0
+    parts = text.split()
+    if not parts:
+        return None
+    total = 0
+    for part in parts:
+        if part in _TENS:
+            total += _TENS[part]
+        elif part in _UNITS:
+            total += _UNITS[part]
+        else:
+            return None
+    return float(total)
