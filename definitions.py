@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dagster as dg
 
-from assets import library, retrieval, rfp
+from assets import library, questions, retrieval, rfp
 from checks import library as library_checks
 from checks import retrieval as retrieval_checks
 from jobs import library_job, rfp_job
@@ -19,7 +19,7 @@ from rfp_retrieval.settings import Settings
 from sensors.inbox import rfp_inbox_sensor
 
 library_assets = dg.load_assets_from_modules([library])
-rfp_assets = dg.load_assets_from_modules([rfp, retrieval])
+rfp_assets = dg.load_assets_from_modules([rfp, questions, retrieval])
 
 
 def build_definitions(settings: Settings) -> dg.Definitions:

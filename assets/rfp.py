@@ -17,7 +17,12 @@ from rfp_retrieval.documents.records import DocumentError
 from rfp_retrieval.documents.tables import document_frame, document_from_frames, outline_frame
 from rfp_retrieval.inbox import find_in_inbox
 from rfp_retrieval.retrieval.embedding import Embedder
-from rfp_retrieval.retrieval.scope_query import QUERY_FACETS, scope_query_frame, scope_texts
+from rfp_retrieval.retrieval.scope_query import (
+    QUERY_FACETS,
+    scope_query_frame,
+    scope_sections,
+    scope_texts,
+)
 from rfp_retrieval.scope import read_scope
 
 OWNERS = ["team:proposal-ops"]
@@ -131,6 +136,10 @@ def scope_query(
     reading = read_scope(doc, as_of=as_of)
     texts = scope_texts(reading, doc.title, doc.summary)
     vectors = embedding_model.embedder.encode([texts[f] for f in QUERY_FACETS])
+    sections = scope_sections(doc)
+    section_vectors = (
+        embedding_model.embedder.encode([t for _, t in sections]) if sections else None
+    )
     frame = scope_query_frame(
         context.partition_key,
         doc.title,
@@ -140,6 +149,8 @@ def scope_query(
         embedding_model.model_id,
         as_of,
         source,
+        [h for h, _ in sections],
+        section_vectors,
     )
     row = frame.row(0, named=True)
     filters = {
@@ -162,5 +173,9 @@ def scope_query(
             "filters": dg.MetadataValue.json(filters),
             "as_of_source": source,
             "trace": dg.MetadataValue.json(json.loads(row["trace"])),
+            "scope_sections": dg.MetadataValue.md(
+                "\n".join(f"- {h}" for h, _ in sections) or "_none found_"
+            ),
+            "emphasized_domains": ", ".join(row["emphasized_domains"]) or "none",
         },
     )

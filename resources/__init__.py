@@ -44,7 +44,7 @@ class ProjectPaths(dg.ConfigurableResource):
     answers_dir: str
     inbox_dir: str
     output_dir: str
-    ranking_mode: str = "facet+bumps"
+    ranking_mode: str = "default"
 
     def output_for(self, partition_key: str) -> Path:
         folder = Path(self.output_dir) / partition_key

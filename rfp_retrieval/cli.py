@@ -32,6 +32,9 @@ app.add_typer(eval_app, name="eval")
 
 console = Console(stderr=True)
 
+# Dagster's console logger prints every event at DEBUG; the CLI prints its own summary.
+QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+
 ProjectOption = typer.Option(
     None, "--project", help="Project folder (holds definitions.py); default: found from cwd."
 )
@@ -138,7 +141,7 @@ def run(
     instance = dg.DagsterInstance.get()
     console.print(f"[bold]Library[/bold] {settings.library_dir}")
     lib = defs.resolve_job_def("library_job").execute_in_process(
-        instance=instance, raise_on_error=False
+        instance=instance, run_config=QUIET_LOGS, raise_on_error=False
     )
     if not lib.success:
         console.print(f"[red]library failed:[/red] {_failure_message(lib)}")
@@ -165,7 +168,10 @@ def run(
         result = job.execute_in_process(
             instance=instance,
             partition_key=key,
-            run_config={"ops": {"rfp_document": {"config": {"path": str(path.resolve())}}}},
+            run_config={
+                **QUIET_LOGS,
+                "ops": {"rfp_document": {"config": {"path": str(path.resolve())}}},
+            },
             raise_on_error=False,
         )
         if not result.success:
@@ -199,6 +205,25 @@ def run(
         raise typer.Exit(1)
 
 
+# Components summed into the score (the raw cosines are shown in the JSON and the UI).
+SHOWN = {
+    "weighted_narrative",
+    "weighted_technical",
+    "weighted_outcome",
+    "weighted_whole",
+    "weighted_section_max",
+    "domain_match",
+    "recency_bump",
+    "age_penalty",
+    "agency_bump",
+    "vague_penalty",
+    "value_penalty",
+    "role_penalty",
+    "industry_penalty",
+    "whole",
+}
+
+
 def _print_run_summary(outcomes: list[dict[str, Any]]) -> None:
     out = Console()
     for item in outcomes:
@@ -213,20 +238,17 @@ def _print_run_summary(outcomes: list[dict[str, Any]]) -> None:
             f"value: {sq['value_min']}..{sq['value_max']} USD; "
             f"ended after: {sq['ended_after']}; started after: {sq['started_after']}"
         )
-        table = Table(
-            "rank", "id", "score", "narrative", "technical", "outcome", "bumps", "relaxed"
-        )
+        table = Table("rank", "id", "title", "score", "score components", "misses")
         for rank, ref in enumerate(item["references"], start=1):
-            c = ref["components"]
-            bumps = sum(c.get(k, 0.0) for k in ("recency_bump", "age_penalty", "agency_bump"))
+            parts = ", ".join(
+                f"{k} {v:+.3f}" for k, v in ref["components"].items() if v and k in SHOWN
+            )
             table.add_row(
                 str(rank),
                 ref["id"],
+                (ref.get("title") or "")[:40],
                 f"{ref['score']:.3f}",
-                f"{c.get('narrative', 0):.3f}",
-                f"{c.get('technical', 0):.3f}",
-                f"{c.get('outcome', 0):.3f}",
-                f"{bumps:+.2f}",
+                parts,
                 ", ".join(ref["relaxed"]) or "-",
             )
         out.print(table)
@@ -276,12 +298,16 @@ def library_command(
 
 @app.command()
 def parse(
-    rfp_file: Path = typer.Argument(..., help="An RFP file (Markdown, text, DOCX, PDF)."),
+    rfp_file: Path = typer.Argument(
+        ..., help="An RFP file (Markdown, text, DOCX, PDF) or a questionnaire (CSV, XLSX, JSON)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    """Print an RFP's outline, past-performance requirements and summary."""
+    """Print an RFP's outline, questions, past-performance requirements and summary."""
     from rfp_retrieval.documents.extract import load_document
+    from rfp_retrieval.documents.questions import find_questions
     from rfp_retrieval.documents.records import DocumentError
+    from rfp_retrieval.documents.section_lm import find_pp_requirements
     from rfp_retrieval.scope import read_scope
 
     try:
@@ -290,6 +316,7 @@ def parse(
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(1) from exc
     reading = read_scope(doc)
+    questions = find_questions(doc)
     by_key = {s.key: s for s in doc.sections}
     sections = [
         {
@@ -305,7 +332,10 @@ def parse(
     g = lambda name: getattr(reading, name, None)  # noqa: E731
     payload = {
         "sections": sections,
-        "questions": [],
+        "questions": [
+            {"label": q.label, "text": q.text, "section_path": q.section_path, "kind": q.kind}
+            for q in questions
+        ],
         "past_performance": {
             "references_required": g("references_required"),
             "recency_years": g("recency_years"),
@@ -323,11 +353,54 @@ def parse(
         return
     out = Console()
     out.print(f"[bold]{doc.title}[/bold]\n{doc.summary}\n")
+    for w in doc.warnings:
+        out.print(f"[yellow]warning:[/yellow] {w}")
+    out.print("[bold]Outline[/bold]")
     for s in doc.sections:
-        out.print("  " * (s.level - 1) + f"{s.number or ''} {s.heading}".strip())
+        out.print("  " * max(0, s.level - 1) + f"{s.number or ''} {s.heading}".strip())
+    out.print(f"\n[bold]Questions and requirements[/bold] ({len(questions)})")
+    for q in questions:
+        where = f"p.{q.page}" if q.page else f"l.{q.line}"
+        out.print(f"  {q.id} [{q.kind}] {q.label or '-'} ({where}) {q.text[:160]}")
     out.print("\n[bold]Past performance[/bold]")
     for k, v in payload["past_performance"].items():
         out.print(f"  {k}: {v}")
+    req = find_pp_requirements(doc)
+    for size in req.sizes:
+        bound = f"{size.min or ''}..{size.max or ''}"
+        pref = " (preferred)" if size.preferred else ""
+        out.print(f"  size {size.measure}: {bound}{pref} [{size.stated.section}]")
+    for rel in req.relevance:
+        out.print(f"  relevance: {rel.sentence[:160]} [{rel.section}]")
+    for t in reading.trace:
+        if t["section"]:
+            out.print(f"  {t['filter']} stated in: {t['section']}")
+
+
+@app.command()
+def matrix(
+    rfp_file: Path = typer.Argument(..., help="An RFP file or a questionnaire."),
+    out: Path = typer.Option(..., "--out", help="Where to write the matrix: .xlsx or .csv."),
+) -> None:
+    """Write the RFP's compliance matrix (one row per question or requirement) to a file."""
+    from rfp_retrieval.documents.extract import load_document
+    from rfp_retrieval.documents.matrix import matrix_rows, write_matrix
+    from rfp_retrieval.documents.records import DocumentError
+
+    if out.suffix.lower() not in (".xlsx", ".csv"):
+        raise typer.BadParameter(f"{out}: write the matrix as .xlsx or .csv", param_hint="--out")
+    try:
+        doc = load_document(rfp_file)
+    except DocumentError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1) from exc
+    rows = matrix_rows(doc)
+    try:
+        written = write_matrix(rows, out, doc.title)
+    except OSError as exc:
+        console.print(f"[red]{out}: cannot write the matrix ({exc})[/red]")
+        raise typer.Exit(1) from exc
+    console.print(f"{len(rows)} row(s) written to {written}")
 
 
 @eval_app.command("past-performance")

@@ -46,7 +46,7 @@ class Settings:
     db_path: Path
     output_dir: Path
     model: str = DEFAULT_MODEL
-    ranking_mode: str = "facet+bumps"
+    ranking_mode: str = "default"
 
 
 DEFAULTS: dict[str, str] = {
@@ -56,7 +56,7 @@ DEFAULTS: dict[str, str] = {
     "db_path": "var/rfp-retrieval.duckdb",
     "output_dir": "var/output",
     "model": DEFAULT_MODEL,
-    "ranking_mode": "facet+bumps",
+    "ranking_mode": "default",
 }
 PATH_FIELDS = ("library_dir", "answers_dir", "inbox_dir", "db_path", "output_dir")
 

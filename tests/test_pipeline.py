@@ -108,16 +108,27 @@ def test_references_have_every_component_and_a_trace(pipeline):
         "s01-md",
     )
     assert [r["rank"] for r in rows] == [1, 2, 3]
+    added = (
+        "weighted_whole",
+        "weighted_outcome",
+        "weighted_section_max",
+        "domain_match",
+        "recency_bump",
+        "age_penalty",
+        "agency_bump",
+        "vague_penalty",
+        "value_penalty",
+        "role_penalty",
+        "industry_penalty",
+    )
     for r in rows:
-        for component in ("narrative", "technical", "outcome", "recency_bump", "agency_bump"):
+        assert r["mode"] == "default"
+        for component in ("whole", "outcome", "section_max", *added):
             assert r[component] is not None
-        expected = (
-            r["weighted_narrative"] + r["weighted_technical"] + r["weighted_outcome"]
-            + r["recency_bump"] + r["age_penalty"] + r["agency_bump"]
-        )
-        assert r["score"] == pytest.approx(expected, abs=1e-5)
+        assert r["score"] == pytest.approx(sum(r[c] for c in added), abs=1e-5)
     trace = json.loads(rows[0]["filter_trace"])
     assert [t["filter"] for t in trace][:4] == ["library", "customer_type", "value", "recency"]
+    assert trace[2]["soft_penalty"] == 0.10
     assert rows[0]["candidate_count"] == trace[-1]["remaining"]
 
 
@@ -133,11 +144,21 @@ def test_cli_run_json_reports_each_file_and_never_stops_on_a_bad_one(tmp_path, s
     env_db = tmp_path / "cli.duckdb"
     proc = subprocess.run(
         [
-            sys.executable, "-m", "rfp_retrieval.cli", "run", "--json",
-            "--db", str(env_db), "--project", str(REPO),
-            str(shared_data / "pp_golden_dev" / "S35.md"), str(bad),
+            sys.executable,
+            "-m",
+            "rfp_retrieval.cli",
+            "run",
+            "--json",
+            "--db",
+            str(env_db),
+            "--project",
+            str(REPO),
+            str(shared_data / "pp_golden_dev" / "S35.md"),
+            str(bad),
         ],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True,
+        text=True,
+        timeout=600,
         env={**__import__("os").environ, "DAGSTER_HOME": str(tmp_path / "home")},
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -147,5 +168,5 @@ def test_cli_run_json_reports_each_file_and_never_stops_on_a_bad_one(tmp_path, s
     assert ok["scope_query"]["customer_types"] == ["local"]
     assert ok["scope_query"]["value_min"] == 2_000_000
     assert len(ok["references"]) == 3
-    assert set(ok["references"][0]["components"]) >= {"narrative", "technical", "outcome"}
+    assert set(ok["references"][0]["components"]) >= {"whole", "outcome", "section_max"}
     assert failed["status"] == "failed" and "empty.pdf" in failed["error"]

@@ -23,19 +23,79 @@ D = dt.date
 def _entries() -> pl.DataFrame:
     rows = [
         # id, type, min, max, start, end, ongoing, role, named, acronym
-        ("PP-1", "federal-civilian", 12_000_000, 12_000_000, D(2021, 1, 1), None, True, "prime",
-         "U.S. Department of Agriculture, Rural Development", "USDA RD"),
-        ("PP-2", "federal-civilian", 20_000_000, 25_000_000, D(2019, 1, 1), D(2025, 6, 30), False,
-         "sub", "Department of Veterans Affairs, VHA", "VHA"),
-        ("PP-3", "federal-defense", 15_000_000, 15_000_000, D(2020, 1, 1), D(2024, 1, 31), False,
-         "prime", "Defense Logistics Agency", "DLA"),
-        ("PP-4", "federal-civilian", 40_000_000, 40_000_000, D(2018, 1, 1), D(2023, 1, 31), False,
-         "prime", "Internal Revenue Service", "IRS"),
-        ("PP-5", "federal-civilian", 11_000_000, 11_000_000, D(2012, 1, 1), D(2016, 12, 31), False,
-         "prime", "Department of Education", "ED"),
+        (
+            "PP-1",
+            "federal-civilian",
+            12_000_000,
+            12_000_000,
+            D(2021, 1, 1),
+            None,
+            True,
+            "prime",
+            "U.S. Department of Agriculture, Rural Development",
+            "USDA RD",
+        ),
+        (
+            "PP-2",
+            "federal-civilian",
+            20_000_000,
+            25_000_000,
+            D(2019, 1, 1),
+            D(2025, 6, 30),
+            False,
+            "sub",
+            "Department of Veterans Affairs, VHA",
+            "VHA",
+        ),
+        (
+            "PP-3",
+            "federal-defense",
+            15_000_000,
+            15_000_000,
+            D(2020, 1, 1),
+            D(2024, 1, 31),
+            False,
+            "prime",
+            "Defense Logistics Agency",
+            "DLA",
+        ),
+        (
+            "PP-4",
+            "federal-civilian",
+            40_000_000,
+            40_000_000,
+            D(2018, 1, 1),
+            D(2023, 1, 31),
+            False,
+            "prime",
+            "Internal Revenue Service",
+            "IRS",
+        ),
+        (
+            "PP-5",
+            "federal-civilian",
+            11_000_000,
+            11_000_000,
+            D(2012, 1, 1),
+            D(2016, 12, 31),
+            False,
+            "prime",
+            "Department of Education",
+            "ED",
+        ),
     ]
-    cols = ["id", "customer_type", "value_min", "value_max", "start_date", "end_date", "ongoing",
-            "role", "customer_named", "customer_acronym"]
+    cols = [
+        "id",
+        "customer_type",
+        "value_min",
+        "value_max",
+        "start_date",
+        "end_date",
+        "ongoing",
+        "role",
+        "customer_named",
+        "customer_acronym",
+    ]
     frame = pl.DataFrame([dict(zip(cols, r, strict=True)) for r in rows])
     return frame.with_columns(
         pl.col("id").alias("title"),
@@ -72,7 +132,7 @@ SIMS = {"PP-1": 0.5, "PP-2": 0.6, "PP-3": 0.9, "PP-4": 0.8, "PP-5": 0.7}
 
 def test_hard_filters_keep_only_entries_meeting_every_constraint():
     ids, misses, trace, relaxed = apply_hard_filters(
-        _entries(), S01_FILTERS, RankingConfig(top_k=2)
+        _entries(), S01_FILTERS, RankingConfig(mode="facet", top_k=2)
     )
     assert ids == ["PP-1", "PP-2"]
     assert relaxed == []
@@ -81,7 +141,9 @@ def test_hard_filters_keep_only_entries_meeting_every_constraint():
 
 
 def test_relaxation_widens_value_first_and_labels_what_each_reference_misses():
-    ids, misses, trace, relaxed = apply_hard_filters(_entries(), S01_FILTERS, RankingConfig())
+    ids, misses, trace, relaxed = apply_hard_filters(
+        _entries(), S01_FILTERS, RankingConfig(mode="facet")
+    )
     # Value widened to 5M..60M lets PP-4 (40M) in; three now qualify.
     assert relaxed == ["value band widened to 5000000..60000000 USD"]
     assert ids == ["PP-1", "PP-2", "PP-4"]
@@ -98,7 +160,9 @@ def test_facet_mode_scores_weighted_cosines_and_breaks_ties_by_id():
     assert top.components["weighted_outcome"] == pytest.approx(0.4, abs=1e-6)
     assert top.relaxed == ["value"]
     tied = rank_references(
-        _entries(), _vectors(dict.fromkeys(SIMS, 0.5)), _query(S01_FILTERS),
+        _entries(),
+        _vectors(dict.fromkeys(SIMS, 0.5)),
+        _query(S01_FILTERS),
         RankingConfig(mode="facet"),
     )
     assert [r.id for r in tied.references] == ["PP-1", "PP-2", "PP-4"]
@@ -142,3 +206,30 @@ def test_empty_library_gives_empty_result_with_reason():
         _entries().head(0), _vectors(SIMS), _query(S01_FILTERS), RankingConfig()
     )
     assert result.references == [] and result.reason == "the library has no entries"
+
+
+def test_default_mode_charges_size_and_role_misses_instead_of_excluding():
+    filters = ScopeFilters(
+        customer_types=("federal-civilian",),
+        value_min=10_000_000,
+        value_max=30_000_000,
+        ended_after=D(2021, 6, 8),
+        require_prime=True,
+    )
+    ids, misses, trace, relaxed = apply_hard_filters(_entries(), filters, RankingConfig())
+    # Recency and customer type stay hard (PP-3 defense, PP-5 too old); size and role do not.
+    assert ids == ["PP-1", "PP-2", "PP-4"]
+    assert misses == {"PP-1": [], "PP-2": ["role"], "PP-4": ["value"]}
+    assert relaxed == []
+    assert [t.get("soft_penalty") for t in trace if t["filter"] in ("value", "role")] == [
+        0.10,
+        0.05,
+    ]
+    result = rank_references(_entries(), _vectors(SIMS), _query(filters), RankingConfig())
+    by_id = {r.id: r for r in result.references}
+    assert by_id["PP-4"].components["value_penalty"] == pytest.approx(-0.10)
+    assert by_id["PP-2"].components["role_penalty"] == pytest.approx(-0.05)
+    assert by_id["PP-1"].components["value_penalty"] == 0.0
+    # whole .4 + outcome .3 + section .3 (no sections: technical vector) of cosine 0.8
+    assert by_id["PP-4"].components["weighted_whole"] == pytest.approx(0.32, abs=1e-6)
+    assert by_id["PP-4"].relaxed == ["value"]

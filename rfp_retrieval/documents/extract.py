@@ -27,6 +27,7 @@ from rfp_retrieval.documents.front_matter import (
     find_title,
 )
 from rfp_retrieval.documents.outline import parse_outline
+from rfp_retrieval.documents.questionnaire import QUESTIONNAIRE_FORMATS, load_questionnaire
 from rfp_retrieval.documents.records import DocumentError, RfpDocument
 from rfp_retrieval.documents.summary import summarize
 from rfp_retrieval.documents.text import normalise_line
@@ -45,8 +46,7 @@ _UNSUPPORTED_HINTS = {
     ".doc": "old Word .doc files are not read; save it as .docx or PDF",
     ".rtf": "save it as .docx or PDF",
     ".odt": "save it as .docx or PDF",
-    ".xlsx": "spreadsheets are questionnaires, not RFP documents; load them with the "
-    "questionnaire reader",
+    ".xls": "old Excel .xls files are not read; save it as .xlsx or CSV",
     ".html": "save the page as PDF or copy its text into a .md file",
     ".htm": "save the page as PDF or copy its text into a .md file",
 }
@@ -55,7 +55,8 @@ _UNSUPPORTED_HINTS = {
 def load_document(path: str | Path) -> RfpDocument:
     """Extract text, outline, title, issue date and summary from one RFP file.
 
-    Supported: ``.md``/``.markdown``, ``.txt``, ``.docx``, ``.pdf``. Returns an ``RfpDocument``
+    Supported: ``.md``/``.markdown``, ``.txt``, ``.docx``, ``.pdf``, and questionnaires as
+    ``.csv``/``.xlsx``/``.json`` (see ``documents.questionnaire``). Returns an ``RfpDocument``
     whose ``text`` is the clean text and whose ``sections`` are the outline in document order.
     Raises ``DocumentError`` (with the path and what to do) for a missing, empty, unsupported,
     corrupt or password-protected file, and for a PDF or DOCX with no text at all.
@@ -67,9 +68,11 @@ def load_document(path: str | Path) -> RfpDocument:
     if not p.is_file():
         raise DocumentError(name, "is a folder, not a file; pass the RFP file itself")
     ext = p.suffix.lower()
-    fmt = FORMATS.get(ext)
+    fmt = FORMATS.get(ext) or QUESTIONNAIRE_FORMATS.get(ext)
     if fmt is None:
-        hint = _UNSUPPORTED_HINTS.get(ext, "save it as PDF, DOCX, Markdown (.md) or text (.txt)")
+        hint = _UNSUPPORTED_HINTS.get(
+            ext, "save it as PDF, DOCX, Markdown (.md), text (.txt), or a CSV/XLSX questionnaire"
+        )
         raise DocumentError(name, f"unsupported file type '{ext or '(no extension)'}': {hint}")
     try:
         size = p.stat().st_size
@@ -77,6 +80,8 @@ def load_document(path: str | Path) -> RfpDocument:
         raise DocumentError(name, f"cannot read the file ({exc}); check its permissions") from exc
     if size == 0:
         raise DocumentError(name, "file is empty (0 bytes); re-download or re-export it")
+    if fmt in QUESTIONNAIRE_FORMATS.values():
+        return load_questionnaire(p, fmt)
 
     warnings: list[str] = []
     pages_without_text: list[int] = []

@@ -216,6 +216,7 @@ class _Candidate:
     hashes: int = 0
     seq_value: int | None = None
     extra: int = 0  # following lines consumed as part of the heading
+    sep: str = " "  # what stands between number and heading as written (" — ", ": ")
 
     @property
     def relative(self) -> bool:
@@ -300,6 +301,17 @@ def _split_title(rest: str) -> tuple[str, str, str]:
     return "", plain, "paragraph"
 
 
+def _separator(after_label: str) -> str:
+    """The separator between a section number and its heading, as written, normalised.
+
+    ``" — "`` / ``" – "`` / ``" - "`` for a dash, ``": "`` for a colon, else a space.
+    """
+    m = re.match(r"^\s*([:\-\u2013\u2014])\s*", after_label)
+    if not m:
+        return " "
+    return ": " if m.group(1) == ":" else f" {m.group(1)} "
+
+
 def _match_number(text: str, mode: str, where: str) -> tuple[NumberingScheme, re.Match[str]] | None:
     """The numbering scheme whose label opens ``text`` (``where``: atx | bold | plain)."""
     for scheme in NUMBERING_SCHEMES:
@@ -341,6 +353,7 @@ def _sequence_value(scheme: NumberingScheme, m: re.Match[str]) -> int | None:
 
 
 _ATX = re.compile(r"^\s{0,3}(?P<hashes>#{1,6})\s+(?P<text>.*?)\s*#*\s*$")
+_BOLD_ONLY = re.compile(r"^\s*\*\*[^*]+\*\*\s*:?\s*$")
 _BOLD_LEAD = re.compile(r"^\s*(?:>\s*)?\*\*(?P<inner>[^*]{1,200}?)\*\*(?P<after>.*)$")
 _LABEL_HEADING = re.compile(r"^(?P<t>[A-Z][A-Za-z0-9&/(),'’\- ]{1,70}?)\s*:$")
 _CAPS_HEADING = re.compile(r"^[A-Z][A-Z0-9&/,()'’\- \u2013\u2014]{2,80}$")
@@ -420,6 +433,7 @@ def _candidate_markdown(lines: list[str], i: int) -> _Candidate | None:
                 "atx",
                 hashes,
                 _sequence_value(scheme, m),
+                sep=_separator(text[m.end() :]),
             )
         return _Candidate(i, None, None, text.rstrip(":").strip(), "", "heading", "atx", hashes)
     if i > 0 and lines[i - 1].strip():
@@ -430,7 +444,7 @@ def _candidate_markdown(lines: list[str], i: int) -> _Candidate | None:
         found = _match_number(inner, "markdown", "bold")
         if found:
             scheme, m = found
-            title = inner[m.end() :].strip().rstrip(".:").strip()
+            title = inner[m.end() :].strip().lstrip("-\u2013\u2014:").strip().rstrip(".:").strip()
             after = bold.group("after").lstrip(".:").strip()
             if title:
                 return _Candidate(
@@ -443,6 +457,7 @@ def _candidate_markdown(lines: list[str], i: int) -> _Candidate | None:
                     "bold",
                     0,
                     _sequence_value(scheme, m),
+                    sep=_separator(inner[m.end() :]),
                 )
             heading, body, kind = _split_title(after)
             return _Candidate(
@@ -456,7 +471,7 @@ def _candidate_markdown(lines: list[str], i: int) -> _Candidate | None:
                 0,
                 _sequence_value(scheme, m),
             )
-        return None
+        return _bold_heading(lines, i, inner, bold.group("after"))
     stripped = re.sub(r"^\s*>\s?", "", line).strip()
     found = _match_number(stripped, "markdown", "plain")
     if not found:
@@ -468,6 +483,28 @@ def _candidate_markdown(lines: list[str], i: int) -> _Candidate | None:
     heading, body, kind = _split_title(rest)
     label = m.group("label")
     return _Candidate(i, label, scheme, heading, body, kind, "plain", 0, _sequence_value(scheme, m))
+
+
+def _bold_heading(lines: list[str], i: int, inner: str, after: str) -> _Candidate | None:
+    """``**Staffing Plan and Key Personnel**`` alone in its paragraph: an unnumbered heading.
+
+    The bold text must read as a title (short, no sentence modal, no final period) and stand
+    alone (blank line after it). It nests one level below the enclosing section.
+    """
+    if after.strip().strip(":").strip():
+        return None
+    if i + 1 < len(lines) and lines[i + 1].strip():
+        return None
+    near = [ln for ln in lines[max(0, i - 3) : i] if ln.strip()][-1:]
+    near += [ln for ln in lines[i + 1 : i + 4] if ln.strip()][:1]
+    if any(_BOLD_ONLY.match(ln) for ln in near):
+        return None  # a run of bold lines is a cover page or a signature block
+    title = strip_inline_markdown(inner).strip().rstrip(":").strip()
+    if not title or _TOC_HEAD.match(title) or not _is_title(title, 10):
+        return None
+    if _MODAL.search(title) or title.endswith("."):
+        return None
+    return _Candidate(i, None, None, title, "", "heading", "bold")
 
 
 def _title_case(text: str) -> bool:
@@ -550,6 +587,7 @@ def _candidate_plain(
                 or re.match(r"^(AND|OR|OF|FOR|TO|THE|IN)\b", nxt)
             ):
                 rest, extra = f"{rest} {nxt}", 1
+        sep = _separator(line[m.end() :])
         heading, body, kind = _split_title(rest)
         if kind == "heading" and wrapped and not body and not extra:
             heading, body, kind = "", rest, "paragraph"
@@ -562,7 +600,7 @@ def _candidate_plain(
                 return None
         if scheme.name in ("section-word", "appendix", "addendum") and kind == "paragraph":
             return None
-        return _Candidate(i, label, scheme, heading, body, kind, "plain", 0, seq, extra)
+        return _Candidate(i, label, scheme, heading, body, kind, "plain", 0, seq, extra, sep)
     if wrapped:
         return None
     ended = (
@@ -701,6 +739,14 @@ def parse_outline(
             skip_to = i + 1 + c.extra
     if mode == "plain":
         cands = _filter_plain(cands, len(lines))
+    else:
+        # bold-only lines before the first numbered section are cover-page lines
+        first_real = next((k for k, c in enumerate(cands) if c.number is not None), 0)
+        cands = [
+            c
+            for k, c in enumerate(cands)
+            if k >= first_real or not (c.source == "bold" and c.number is None)
+        ]
 
     # drop table-of-contents copies: same number later, nothing but links/entries in between
     def body_lines(idx: int, items: list[_Candidate]) -> list[str]:
@@ -792,6 +838,13 @@ def _build_sections(
         if not is_root:
             stack.append((level, key, relative))
         page = page_of_line[c.line] if page_of_line and c.line < len(page_of_line) else None
+        number = c.number.strip() if c.number else None
+        if c.kind == "paragraph":
+            title = ""
+        elif number and heading:
+            title = f"{number}{c.sep}{heading}"
+        else:
+            title = number or heading
         section = Section(
             key=key,
             number=c.number.strip() if c.number else None,
@@ -802,6 +855,7 @@ def _build_sections(
             line=c.line + 1,
             page=page,
             kind=c.kind,
+            title=title,
         )
         sections.append(section)
     return sections

@@ -29,6 +29,9 @@ class Section:
     page it sits on. ``kind`` is ``"heading"`` for a titled section and ``"paragraph"`` for a
     numbered paragraph of running text (``3.1.4 Describe your approach...``, ``Question 12. ...``),
     whose ``heading`` is then its first sentence and whose ``body`` holds the whole paragraph.
+    ``title`` is the heading line as written, number and separator included (``Section L —
+    Instructions to Offerors``, ``4. Technical Questionnaire``); ``RfpDocument.section_path``
+    renders it. Empty for a numbered paragraph (the path then shows ``number heading``).
     """
 
     key: str
@@ -40,6 +43,7 @@ class Section:
     line: int
     page: int | None = None
     kind: str = "heading"
+    title: str = ""
 
 
 @dataclass
@@ -52,7 +56,7 @@ class RfpDocument:
     """
 
     path: str
-    format: str  # "markdown" | "text" | "docx" | "pdf"
+    format: str  # "markdown" | "text" | "docx" | "pdf" | "csv" | "xlsx" | "json"
     title: str
     text: str
     sections: list[Section]
@@ -63,12 +67,46 @@ class RfpDocument:
     page_starts: list[int] = field(default_factory=list)
 
     def section_path(self, key: str) -> list[str]:
-        """Headings from the root down to section ``key`` (inclusive)."""
+        """Headings from the root down to section ``key`` (inclusive), each as written.
+
+        A section renders as its ``title`` (``Section IV — Technical Requirements``), else as
+        ``number heading``; an unknown ``key`` gives ``[]``.
+        """
         by_key = {s.key: s for s in self.sections}
         path: list[str] = []
         node = by_key.get(key)
         while node is not None:
-            label = f"{node.number} {node.heading}".strip() if node.number else node.heading
+            label = node.title or (
+                f"{node.number} {node.heading}".strip() if node.number else node.heading
+            )
             path.append(label)
             node = by_key.get(node.parent) if node.parent else None
         return list(reversed(path))
+
+
+@dataclass
+class Question:
+    """One ask a proposal must answer (a question or a requirement), found in an RFP.
+
+    ``label`` is the label as written (``3.4.7``, ``Q3``, ``(a)``, a questionnaire row id) or
+    None; ``text`` is verbatim from the document; ``section_path`` lists the headings from the
+    root to the enclosing section (as ``RfpDocument.section_path`` renders them);
+    ``kind`` is ``question`` | ``requirement`` | ``table-row`` | ``evaluation-criterion``;
+    ``topic`` is the table column/row header or questionnaire domain that gives a table row
+    its implicit context; ``context`` holds the paragraphs of the section before the question;
+    ``references`` holds the keys of sections the question cross-references ("Section 2.2").
+    ``line``/``page`` locate it (1-based).
+    """
+
+    id: str
+    label: str | None
+    text: str
+    section_key: str | None
+    section_path: list[str]
+    kind: str = "question"
+    topic: str | None = None
+    context: str = ""
+    references: list[str] = field(default_factory=list)
+    parts: list[str] = field(default_factory=list)
+    line: int | None = None
+    page: int | None = None

@@ -1,13 +1,21 @@
-"""RfpDocument <-> table rows (the ``rfp_document`` and ``rfp_outline`` tables)."""
+"""RfpDocument, questions and compliance matrix <-> table rows (the ``rfp_document``,
+``rfp_outline``, ``rfp_questions`` and ``compliance_matrix`` tables).
+
+``document_from_frames(document_frame(k, doc), outline_frame(k, doc))`` gives back ``doc``:
+every field of ``RfpDocument`` and ``Section`` has a column (``page_starts`` as a list of
+1-based lines, ``kind`` and ``title`` per section).
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import asdict
 from typing import Any
 
 import polars as pl
 
-from rfp_retrieval.documents.records import RfpDocument, Section
+from rfp_retrieval.documents.matrix import MatrixRow
+from rfp_retrieval.documents.records import Question, RfpDocument, Section
 
 DOCUMENT_SCHEMA = {
     "rfp_partition": pl.String,
@@ -20,6 +28,7 @@ DOCUMENT_SCHEMA = {
     "pages_without_text": pl.List(pl.Int64),
     "warnings": pl.List(pl.String),
     "section_count": pl.Int64,
+    "page_starts": pl.List(pl.Int64),
 }
 
 OUTLINE_SCHEMA = {
@@ -33,6 +42,8 @@ OUTLINE_SCHEMA = {
     "body": pl.String,
     "line": pl.Int64,
     "page": pl.Int64,
+    "kind": pl.String,
+    "title": pl.String,
 }
 
 
@@ -49,6 +60,7 @@ def document_frame(partition: str, doc: RfpDocument) -> pl.DataFrame:
         "pages_without_text": list(doc.pages_without_text),
         "warnings": list(doc.warnings),
         "section_count": len(doc.sections),
+        "page_starts": list(doc.page_starts),
     }
     return pl.DataFrame([row], schema=DOCUMENT_SCHEMA)
 
@@ -67,6 +79,8 @@ def outline_frame(partition: str, doc: RfpDocument) -> pl.DataFrame:
             "body": s.body,
             "line": s.line,
             "page": s.page,
+            "kind": s.kind,
+            "title": s.title,
         }
         for i, s in enumerate(doc.sections)
     ]
@@ -95,6 +109,8 @@ def document_from_frames(document: pl.DataFrame, outline: pl.DataFrame) -> RfpDo
             body=r["body"] or "",
             line=int(r["line"]),
             page=r["page"],
+            kind=r.get("kind") or "heading",
+            title=r.get("title") or "",
         )
         for r in outline.sort("position").iter_rows(named=True)
     ]
@@ -108,4 +124,88 @@ def document_from_frames(document: pl.DataFrame, outline: pl.DataFrame) -> RfpDo
         issue_date=issue,
         pages_without_text=list(row.get("pages_without_text") or []),
         warnings=list(row.get("warnings") or []),
+        page_starts=list(row.get("page_starts") or []),
     )
+
+
+QUESTION_SCHEMA = {
+    "rfp_partition": pl.String,
+    "id": pl.String,
+    "label": pl.String,
+    "text": pl.String,
+    "section_key": pl.String,
+    "section_path": pl.List(pl.String),
+    "kind": pl.String,
+    "topic": pl.String,
+    "context": pl.String,
+    "references": pl.List(pl.String),
+    "parts": pl.List(pl.String),
+    "line": pl.Int64,
+    "page": pl.Int64,
+}
+"""Columns of the ``rfp_questions`` table: one row per ``records.Question``."""
+
+MATRIX_SCHEMA = {
+    "rfp_partition": pl.String,
+    "id": pl.String,
+    "label": pl.String,
+    "section_path": pl.String,
+    "text": pl.String,
+    "kind": pl.String,
+    "topic": pl.String,
+    "page": pl.Int64,
+    "line": pl.Int64,
+}
+"""Columns of the ``compliance_matrix`` table (``documents.matrix.MatrixRow`` + partition)."""
+
+
+def questions_frame(partition: str, questions: list[Question]) -> pl.DataFrame:
+    """One row per question, in document order, for the ``rfp_questions`` table."""
+    rows = [
+        {
+            "rfp_partition": partition,
+            "id": q.id,
+            "label": q.label,
+            "text": q.text,
+            "section_key": q.section_key,
+            "section_path": list(q.section_path),
+            "kind": q.kind,
+            "topic": q.topic,
+            "context": q.context,
+            "references": list(q.references),
+            "parts": list(q.parts),
+            "line": q.line,
+            "page": q.page,
+        }
+        for q in questions
+    ]
+    return pl.DataFrame(rows, schema=QUESTION_SCHEMA)
+
+
+def questions_from_frame(frame: pl.DataFrame) -> list[Question]:
+    """The ``records.Question`` items stored in an ``rfp_questions`` frame, in id order."""
+    out = []
+    for r in frame.sort("id").iter_rows(named=True):
+        out.append(
+            Question(
+                id=r["id"],
+                label=r["label"],
+                text=r["text"] or "",
+                section_key=r["section_key"],
+                section_path=list(r["section_path"] or []),
+                kind=r["kind"] or "question",
+                topic=r["topic"],
+                context=r["context"] or "",
+                references=list(r["references"] or []),
+                parts=list(r["parts"] or []),
+                line=r["line"],
+                page=r["page"],
+            )
+        )
+    return out
+
+
+def matrix_frame(partition: str, rows: list[MatrixRow]) -> pl.DataFrame:
+    """One row per compliance-matrix row for the ``compliance_matrix`` table."""
+    data = [{"rfp_partition": partition, **asdict(r)} for r in rows]
+    return pl.DataFrame(data, schema=MATRIX_SCHEMA)

@@ -26,6 +26,7 @@ from rfp_retrieval.retrieval.scope_query import (
     QUERY_FACETS,
     scope_query_frame,
     scope_query_from_row,
+    scope_sections,
     scope_texts,
 )
 from rfp_retrieval.scope import read_scope
@@ -105,6 +106,8 @@ def prepare_scopes(scopes: list[GoldenScope], embedder: Embedder) -> list[Prepar
         reading = read_scope(doc, as_of=scope.as_of)
         texts = scope_texts(reading, doc.title, doc.summary)
         vectors = embedder.encode([texts[f] for f in QUERY_FACETS])
+        sections = scope_sections(doc)
+        section_vectors = embedder.encode([t for _, t in sections]) if sections else None
         row = scope_query_frame(
             scope.scope_id,
             doc.title,
@@ -114,6 +117,8 @@ def prepare_scopes(scopes: list[GoldenScope], embedder: Embedder) -> list[Prepar
             embedder.model_id,
             scope.as_of,
             "golden as_of",
+            [h for h, _ in sections],
+            section_vectors,
         ).row(0, named=True)
         row["as_of"] = scope.as_of
         prepared.append(PreparedScope(scope, scope_query_from_row(row), reading))

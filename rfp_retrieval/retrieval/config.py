@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-MODES = ("naive", "facet", "facet+bumps")
+MODES = ("naive", "facet", "facet+bumps", "default")
+DEFAULT_MODE = "default"
 FACETS = ("narrative", "technical", "outcome")
 
 
@@ -30,9 +31,20 @@ class RankingConfig:
         value_widen_factor: first relaxation of the value band: [min / f, max * f].
         recency_widen_years: first relaxation of the recency window.
         top_k: references to return (Section L asks for three).
+
+    The ``default`` mode (measured, see benchmarks/README.md): eligibility rules stay hard
+    (recency, customer type, start date; graded relaxation when fewer than ``top_k`` pass),
+    while size, prime role and industry are relevancy judgments a veteran trades off, so a
+    miss costs ``penalty_value`` / ``penalty_role`` / ``penalty_industry`` instead of
+    excluding the entry. Its score is ``default_weight_whole`` x whole-entry cosine +
+    ``default_weight_outcome`` x outcome cosine + ``default_weight_section`` x the best cosine
+    between the entry and any one scope-of-work section (so an RFP with many areas is not
+    averaged into a generic text) + ``domain_weight`` x share of the RFP's emphasized domain
+    tags the entry carries + bumps (recency, age, agency) + ``vague_penalty`` when the
+    entry's outcomes have no measurable result.
     """
 
-    mode: str = "facet+bumps"
+    mode: str = DEFAULT_MODE
     weight_narrative: float = 0.2
     weight_technical: float = 0.3
     weight_outcome: float = 0.5
@@ -51,6 +63,16 @@ class RankingConfig:
     value_widen_factor: float = 2.0
     recency_widen_years: int = 2
     top_k: int = 3
+    default_weight_whole: float = 0.4
+    default_weight_outcome: float = 0.3
+    default_weight_section: float = 0.3
+    domain_weight: float = 0.1
+    default_recent_bump: float = 0.02
+    default_old_penalty: float = -0.02
+    vague_penalty: float = -0.03
+    penalty_value: float = 0.10
+    penalty_role: float = 0.05
+    penalty_industry: float = 0.05
     extra: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -71,10 +93,22 @@ class RankingConfig:
 
     @property
     def uses_bumps(self) -> bool:
-        return self.mode == "facet+bumps"
+        return self.mode in ("facet+bumps", "default")
+
+    @property
+    def soft_constraints(self) -> dict[str, float]:
+        """Constraints that cost a penalty instead of excluding (``default`` mode only)."""
+        if self.mode != "default":
+            return {}
+        return {
+            "value": self.penalty_value,
+            "role": self.penalty_role,
+            "industry": self.penalty_industry,
+        }
 
     def with_mode(self, mode: str) -> RankingConfig:
         return replace(self, mode=mode)
 
 
-SEED_PRESET = RankingConfig()
+SEED_PRESET = RankingConfig(mode="facet+bumps")
+PRODUCT_DEFAULT = RankingConfig(mode=DEFAULT_MODE)

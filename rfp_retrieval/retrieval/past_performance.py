@@ -62,7 +62,9 @@ class ScopeFilters:
 class ScopeQuery:
     """One RFP's query (seed 1: ScopeQuery): filters, issuer, as-of date and facet vectors.
 
-    ``vectors`` maps ``narrative``/``technical``/``outcome``/``whole`` to unit vectors (dim,).
+    ``vectors`` maps ``narrative``/``technical``/``outcome``/``whole`` to unit vectors (dim,);
+    ``section_vectors`` (m, dim) holds one unit vector per scope-of-work section;
+    ``emphasized_domains`` the library domain tags the RFP emphasizes.
     """
 
     filters: ScopeFilters
@@ -70,6 +72,8 @@ class ScopeQuery:
     vectors: dict[str, np.ndarray]
     issuer: str | None = None
     issuer_acronym: str | None = None
+    section_vectors: np.ndarray | None = None
+    emphasized_domains: tuple[str, ...] = ()
 
 
 @dataclass
@@ -205,6 +209,9 @@ def apply_hard_filters(
 ) -> tuple[list[str], dict[str, list[str]], list[dict[str, Any]], list[str]]:
     """Pass 1 in DuckDB SQL, with graded relaxation.
 
+    Constraints in ``config.soft_constraints`` (``default`` mode: value, role, industry)
+    are reported in the misses but do not exclude; the ranker charges their penalty.
+
     Returns ``(candidate ids, misses per id, filter trace, relaxation steps taken)``.
     ``misses`` maps each candidate to the ORIGINAL constraints it fails (empty when it passes
     them all); the trace lists each constraint with the number of entries still standing.
@@ -222,13 +229,29 @@ def apply_hard_filters(
         trace: list[dict[str, Any]] = [{"filter": "library", "remaining": len(rows)}]
         remaining = set(misses_all)
         for name in names:
+            if name in config.soft_constraints:
+                trace.append(
+                    {
+                        "filter": name,
+                        "value": _describe(filters, name),
+                        "remaining": len(remaining),
+                        "soft_penalty": config.soft_constraints[name],
+                    }
+                )
+                continue
             remaining = {i for i in remaining if name not in misses_all[i]}
             trace.append(
                 {"filter": name, "value": _describe(filters, name), "remaining": len(remaining)}
             )
 
+        soft = set(config.soft_constraints)
+
         def passing(widened: dict[str, Any], dropped: list[str]) -> list[str]:
-            exprs = {k: v for k, v in _constraint_sql(filters, widened).items() if k not in dropped}
+            exprs = {
+                k: v
+                for k, v in _constraint_sql(filters, widened).items()
+                if k not in dropped and k not in soft
+            }
             where = " AND ".join(exprs.values()) or "true"
             sql = f"SELECT id FROM entries WHERE {where} ORDER BY id"
             return [r[0] for r in con.execute(sql).fetchall()]
@@ -237,6 +260,8 @@ def apply_hard_filters(
         relaxed: list[str] = []
         if len(candidates) < config.top_k:
             for label, widened, dropped in _relaxation_steps(filters, config):
+                if all(k in soft for k in [*widened, *dropped]):
+                    continue
                 relaxed.append(label)
                 candidates = passing(widened, dropped)
                 trace.append({"filter": f"relaxed: {label}", "remaining": len(candidates)})
@@ -317,6 +342,59 @@ def same_customer(row: dict[str, Any], issuer: str | None, issuer_acronym: str |
     return bool(root(issuer)) and root(issuer) == root(row.get("customer_named"))
 
 
+def _score_default(
+    rows: dict[str, dict[str, Any]],
+    candidates: list[str],
+    idx: np.ndarray,
+    vectors: EntryVectors,
+    scope: ScopeQuery,
+    config: RankingConfig,
+    misses: dict[str, list[str]],
+) -> list[tuple[float, str, dict[str, float]]]:
+    """Scores of the ``default`` mode (see ``RankingConfig``), every component kept."""
+    whole = vectors.matrices["whole"][idx] @ scope.vectors["whole"]
+    outcome = vectors.matrices["outcome"][idx] @ scope.vectors["outcome"]
+    sections = scope.section_vectors
+    if sections is None or len(sections) == 0:
+        sections = scope.vectors["technical"][None, :]
+    section_max = (vectors.matrices["whole"][idx] @ np.asarray(sections).T).max(axis=1)
+    emphasized = set(scope.emphasized_domains)
+    soft = config.soft_constraints
+    scored = []
+    for j, pp_id in enumerate(candidates):
+        row = rows[pp_id]
+        comps = {
+            "whole": float(whole[j]),
+            "outcome": float(outcome[j]),
+            "section_max": float(section_max[j]),
+        }
+        comps["weighted_whole"] = config.default_weight_whole * comps["whole"]
+        comps["weighted_outcome"] = config.default_weight_outcome * comps["outcome"]
+        comps["weighted_section_max"] = config.default_weight_section * comps["section_max"]
+        domains = set(row.get("domains") or [])
+        share = len(domains & emphasized) / len(emphasized) if emphasized else 0.0
+        comps["domain_match"] = config.domain_weight * share
+        end = row.get("end_date")
+        recent = bool(row.get("ongoing")) or (
+            end is not None and end >= scope.as_of - relativedelta(months=config.recent_months)
+        )
+        old = (
+            end is not None
+            and not row.get("ongoing")
+            and end < scope.as_of - relativedelta(years=config.old_years)
+        )
+        comps["recency_bump"] = config.default_recent_bump if recent else 0.0
+        comps["age_penalty"] = config.default_old_penalty if old else 0.0
+        agency = same_customer(row, scope.issuer, scope.issuer_acronym)
+        comps["agency_bump"] = config.agency_bump if agency else 0.0
+        comps["vague_penalty"] = config.vague_penalty if row.get("outcome_vague") else 0.0
+        for name, penalty in soft.items():
+            comps[f"{name}_penalty"] = -penalty if name in misses.get(pp_id, []) else 0.0
+        total = sum(v for k, v in comps.items() if k not in ("whole", "outcome", "section_max"))
+        scored.append((total, pp_id, comps))
+    return scored
+
+
 def rank_references(
     entries: pl.DataFrame,
     vectors: EntryVectors,
@@ -350,6 +428,8 @@ def rank_references(
         sims = vectors.matrices["whole"][idx] @ scope.vectors["whole"] if len(idx) else []
         for pp_id, sim in zip(candidates, sims, strict=True):
             scored.append((float(sim), pp_id, {"whole": float(sim)}))
+    elif config.mode == "default":
+        scored = _score_default(rows, candidates, idx, vectors, scope, config, misses)
     else:
         sims = {f: vectors.matrices[f][idx] @ scope.vectors[f] for f in FACETS}
         weights = config.weights

@@ -13,13 +13,21 @@ COMPONENTS = (
     "narrative",
     "technical",
     "outcome",
+    "whole",
+    "section_max",
     "weighted_narrative",
     "weighted_technical",
     "weighted_outcome",
+    "weighted_whole",
+    "weighted_section_max",
+    "domain_match",
     "recency_bump",
     "age_penalty",
     "agency_bump",
-    "whole",
+    "vague_penalty",
+    "value_penalty",
+    "role_penalty",
+    "industry_penalty",
 )
 
 REFERENCES_SCHEMA: dict[str, Any] = {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from typing import Any
 
 import numpy as np
@@ -45,8 +46,40 @@ SCOPE_QUERY_SCHEMA = {
     "vec_technical": pl.List(pl.Float32),
     "vec_outcome": pl.List(pl.Float32),
     "vec_whole": pl.List(pl.Float32),
+    "section_headings": pl.List(pl.String),
+    "vec_sections": pl.List(pl.List(pl.Float32)),
     "trace": pl.String,
 }
+
+# Sections that say how to bid, not what the work is (Section L/M, pricing, admin).
+_NOT_SCOPE = re.compile(
+    r"past performance|evaluat|instruction|submission|format|section [lm]\b|proposal|award|"
+    r"pricing|price|contract type|period of performance|points? of contact|background",
+    re.I,
+)
+MIN_SECTION_CHARS = 150
+MAX_SECTIONS = 24
+
+
+def scope_sections(doc: Any) -> list[tuple[str, str]]:
+    """(heading, text) of each scope-of-work section of an RfpDocument.
+
+    Sections whose path names past performance, evaluation, instructions, pricing or other
+    administration are skipped, as are bodies under 150 characters; at most 24 are kept
+    (the longest). Each section is later embedded on its own so an RFP with many technical
+    areas is matched area by area instead of as one averaged text (seed 1: ambiguous scopes).
+    """
+    picked = []
+    for section in doc.sections:
+        path = " > ".join(doc.section_path(section.key))
+        body = (section.body or "").strip()
+        if _NOT_SCOPE.search(path) or len(body) < MIN_SECTION_CHARS:
+            continue
+        picked.append((section.heading, f"{section.heading}. {body}"))
+    if len(picked) > MAX_SECTIONS:
+        longest = sorted(picked, key=lambda item: -len(item[1]))[:MAX_SECTIONS]
+        picked = [item for item in picked if item in longest]
+    return picked
 
 
 def _date(value: Any) -> dt.date | None:
@@ -79,8 +112,11 @@ def scope_query_frame(
     model_id: str,
     as_of: dt.date,
     as_of_source: str,
+    section_headings: list[str] | None = None,
+    section_vectors: np.ndarray | None = None,
 ) -> pl.DataFrame:
-    """One-row ``scope_query`` frame. ``vectors`` is (4, dim) in ``QUERY_FACETS`` order."""
+    """One-row ``scope_query`` frame. ``vectors`` is (4, dim) in ``QUERY_FACETS`` order;
+    ``section_vectors`` is (m, dim), one per scope-of-work section."""
     g = lambda name, default=None: getattr(reading, name, default)  # noqa: E731
     row = {
         "rfp_partition": partition,
@@ -107,6 +143,10 @@ def scope_query_frame(
         "emphasized_domains": list(g("emphasized_domains", []) or []),
         "model": model_id,
         "trace": json.dumps(g("trace", []) or [], default=str),
+        "section_headings": list(section_headings or []),
+        "vec_sections": [
+            [float(x) for x in v] for v in (section_vectors if section_vectors is not None else [])
+        ],
     }
     for i, facet in enumerate(QUERY_FACETS):
         row[f"text_{facet}"] = texts[facet]
@@ -126,10 +166,13 @@ def scope_query_from_row(row: dict[str, Any]) -> ScopeQuery:
         require_prime=bool(row.get("require_prime")),
     )
     vectors = {f: np.asarray(row[f"vec_{f}"], dtype=np.float32) for f in QUERY_FACETS}
+    sections = row.get("vec_sections") or []
     return ScopeQuery(
         filters=filters,
         as_of=_date(row["as_of"]),
         vectors=vectors,
         issuer=row.get("issuer"),
         issuer_acronym=row.get("issuer_acronym"),
+        section_vectors=np.asarray(sections, dtype=np.float32) if len(sections) else None,
+        emphasized_domains=tuple(row.get("emphasized_domains") or ()),
     )

@@ -1,0 +1,90 @@
+"""RFP question assets, one partition per uploaded file: the questions and the compliance matrix."""
+
+import dagster as dg
+import polars as pl
+
+from assets.partitions import rfp_partitions
+from assets.previews import markdown_preview
+from resources import ProjectPaths
+from rfp_retrieval.documents.matrix import matrix_rows, write_matrix
+from rfp_retrieval.documents.questions import find_questions
+from rfp_retrieval.documents.tables import (
+    document_from_frames,
+    matrix_frame,
+    questions_frame,
+    questions_from_frame,
+)
+
+OWNERS = ["team:proposal-ops"]
+PARTITION_META = {"partition_expr": "rfp_partition"}
+
+
+@dg.asset(
+    partitions_def=rfp_partitions,
+    group_name="rfp",
+    kinds={"duckdb", "polars", "python"},
+    owners=OWNERS,
+    metadata=PARTITION_META,
+    description=(
+        "Every ask in the RFP: numbered prompts, Describe/Provide/Explain sentences, questions, "
+        "shall/must requirements, evaluation criteria and questionnaire rows, each with its "
+        "label as written, verbatim text, section path, topic, preceding context, "
+        "cross-referenced sections and lettered parts."
+    ),
+)
+def rfp_questions(
+    context: dg.AssetExecutionContext, rfp_document: pl.DataFrame, rfp_outline: pl.DataFrame
+) -> dg.Output[pl.DataFrame]:
+    """Find the questions and requirements of the partition's RFP."""
+    doc = document_from_frames(rfp_document, rfp_outline)
+    frame = questions_frame(context.partition_key, find_questions(doc))
+    counts = frame.group_by("kind").len().sort("kind")
+    return dg.Output(
+        frame,
+        metadata={
+            "row_count": frame.height,
+            "by_kind": dg.MetadataValue.json(dict(counts.iter_rows())),
+            "questions": dg.MetadataValue.md(
+                markdown_preview(frame.select(["id", "label", "kind", "text"]))
+            ),
+        },
+    )
+
+
+@dg.asset(
+    partitions_def=rfp_partitions,
+    group_name="rfp",
+    kinds={"duckdb", "polars", "excel"},
+    owners=OWNERS,
+    metadata=PARTITION_META,
+    description=(
+        "The compliance matrix: one row per question or requirement (id, label, section path, "
+        "text, kind, page or line), stored in DuckDB and written as CSV and XLSX to the "
+        "partition's output folder for the proposal team."
+    ),
+)
+def compliance_matrix(
+    context: dg.AssetExecutionContext,
+    rfp_document: pl.DataFrame,
+    rfp_outline: pl.DataFrame,
+    rfp_questions: pl.DataFrame,
+    paths: ProjectPaths,
+) -> dg.Output[pl.DataFrame]:
+    """Build the matrix from the stored questions and export it next to the brief."""
+    doc = document_from_frames(rfp_document, rfp_outline)
+    rows = matrix_rows(doc, questions_from_frame(rfp_questions))
+    folder = paths.output_for(context.partition_key)
+    csv_path = write_matrix(rows, folder / "compliance_matrix.csv", doc.title)
+    xlsx_path = write_matrix(rows, folder / "compliance_matrix.xlsx", doc.title)
+    frame = matrix_frame(context.partition_key, rows)
+    return dg.Output(
+        frame,
+        metadata={
+            "row_count": frame.height,
+            "csv": dg.MetadataValue.path(str(csv_path)),
+            "xlsx": dg.MetadataValue.path(str(xlsx_path)),
+            "matrix": dg.MetadataValue.md(
+                markdown_preview(frame.select(["id", "label", "section_path", "kind", "text"]))
+            ),
+        },
+    )

@@ -1,0 +1,1 @@
+"""The answer library: reusable content blocks and past questionnaire answers (no Dagster)."""

@@ -1,0 +1,154 @@
+"""The compliance matrix of an RFP: one row per question or requirement, exported to CSV/XLSX.
+
+Every commercial proposal tool ships one: the proposal manager's checklist of everything the
+response must address, where the RFP says it (section path, page or line), and blank columns
+for the writer to fill in (where the proposal answers it, and whether it complies).
+
+Rows come from ``documents.questions.find_questions`` in document order. The XLSX file has a
+header row, frozen panes, an autofilter and wrapped text; the CSV is UTF-8 with a BOM so
+Excel opens it with the right encoding.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from rfp_retrieval.documents.questions import find_questions
+from rfp_retrieval.documents.records import Question, RfpDocument
+
+MATRIX_COLUMNS = ("id", "label", "section_path", "text", "kind", "topic", "page", "line")
+"""Columns of a compliance-matrix row, in export order."""
+
+WRITER_COLUMNS = ("proposal_section", "compliant", "owner", "notes")
+"""Blank columns added to the exported files for the proposal team to fill in."""
+
+SECTION_SEPARATOR = " > "
+
+
+@dataclass(frozen=True)
+class MatrixRow:
+    """One compliance-matrix row.
+
+    ``section_path`` is the path joined with `` > ``; ``page`` is the 1-based PDF page (None
+    for other formats) and ``line`` the 1-based line of the clean text.
+    """
+
+    id: str
+    label: str | None
+    section_path: str
+    text: str
+    kind: str
+    topic: str | None
+    page: int | None
+    line: int | None
+
+
+def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> list[MatrixRow]:
+    """The compliance matrix of ``doc`` (``questions`` defaults to ``find_questions(doc)``).
+
+    One row per question, requirement, evaluation criterion and response-table row, in
+    document order. A compound question's lettered parts are appended to its text as
+    ``(a) ...; (b) ...`` so the row stays self-contained.
+    """
+    found = find_questions(doc) if questions is None else questions
+    rows = []
+    for q in found:
+        text = q.text
+        if q.parts:
+            text = text + " " + " ".join(f"({chr(97 + i)}) {p}" for i, p in enumerate(q.parts))
+        rows.append(
+            MatrixRow(
+                id=q.id,
+                label=q.label,
+                section_path=SECTION_SEPARATOR.join(q.section_path),
+                text=text,
+                kind=q.kind,
+                topic=q.topic,
+                page=q.page,
+                line=q.line,
+            )
+        )
+    return rows
+
+
+def write_matrix(rows: list[MatrixRow], path: str | Path, title: str = "") -> Path:
+    """Write ``rows`` to ``path`` as ``.csv`` or ``.xlsx`` (chosen by the suffix).
+
+    The writer columns (``WRITER_COLUMNS``) are added empty. Creates the parent folder.
+    Returns the path written. Raises ``ValueError`` for another suffix (say ``.csv`` or
+    ``.xlsx``) and ``OSError`` when the file cannot be written.
+    """
+    out = Path(path)
+    suffix = out.suffix.lower()
+    if suffix not in (".csv", ".xlsx"):
+        raise ValueError(
+            f"{out}: a compliance matrix is written as .csv or .xlsx, not {suffix or 'no suffix'}"
+        )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if suffix == ".csv":
+        _write_csv(rows, out)
+    else:
+        _write_xlsx(rows, out, title)
+    return out
+
+
+def _cells(row: MatrixRow) -> list[object]:
+    data = asdict(row)
+    return [data[c] if data[c] is not None else "" for c in MATRIX_COLUMNS] + [
+        "" for _ in WRITER_COLUMNS
+    ]
+
+
+def _write_csv(rows: list[MatrixRow], path: Path) -> None:
+    with path.open("w", encoding="utf-8-sig", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow([*MATRIX_COLUMNS, *WRITER_COLUMNS])
+        for row in rows:
+            writer.writerow(_cells(row))
+
+
+_WIDTHS = {
+    "id": 8,
+    "label": 12,
+    "section_path": 40,
+    "text": 80,
+    "kind": 18,
+    "topic": 24,
+    "page": 6,
+    "line": 7,
+    "proposal_section": 18,
+    "compliant": 11,
+    "owner": 14,
+    "notes": 30,
+}
+
+
+def _write_xlsx(rows: list[MatrixRow], path: Path, title: str) -> None:
+    from openpyxl import Workbook
+    from openpyxl.styles import Alignment, Font, PatternFill
+    from openpyxl.utils import get_column_letter
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = "Compliance Matrix"
+    header = [*MATRIX_COLUMNS, *WRITER_COLUMNS]
+    sheet.append(header)
+    for row in rows:
+        sheet.append(_cells(row))
+    bold = Font(bold=True)
+    fill = PatternFill("solid", fgColor="DDEBF7")
+    for j, name in enumerate(header, start=1):
+        cell = sheet.cell(row=1, column=j)
+        cell.font, cell.fill = bold, fill
+        sheet.column_dimensions[get_column_letter(j)].width = _WIDTHS.get(name, 14)
+    wrap = Alignment(wrap_text=True, vertical="top")
+    for line in sheet.iter_rows(min_row=2):
+        for cell in line:
+            cell.alignment = wrap
+    sheet.freeze_panes = "A2"
+    sheet.auto_filter.ref = sheet.dimensions
+    if title:
+        book.properties.title = f"Compliance matrix: {title}"[:250]
+    book.save(path)

@@ -1,0 +1,219 @@
+"""Answer-library retrieval: hybrid dense + BM25 per query, fused across a query set.
+
+Per query (seed 2 step 5, DESIGN.md "Rewriting"):
+
+- dense: cosine (in [-1, 1]) between the query vector and each block vector (unit vectors
+  from the configured ``Embedder``);
+- lexical: BM25 (bm25s, Lucene variant) over stemmed title + topic + tags + body;
+- the two rankings are fused by reciprocal rank fusion: ``w_dense / (k + rank_dense) +
+  w_bm25 / (k + rank_bm25)``.
+
+Across the query set (original + rewrite + paraphrases + parts) the per-query rankings are
+fused again by weighted reciprocal rank fusion, ``sum_q w_q / (k + rank_q)``, so a block
+found by several queries outranks one found by a single phrasing (seed 2: "the ranker
+prioritizes blocks that retrieved well across multiple paraphrases"). Every passage keeps its
+rank under each query.
+
+Confidence and the retrieval floor: a question's confidence is the cosine between its top
+passage and the closest query of its set; below ``RetrievalConfig.floor`` the question is
+flagged "needs SME" instead of being silently answered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from rfp_retrieval.rewrite.records import Query
+from rfp_retrieval.rewrite.terms import index_tokens
+
+NEEDS_SME = "needs SME"
+
+
+@dataclass(frozen=True)
+class RetrievalConfig:
+    """Every retrieval weight in one place.
+
+    ``rrf_k``: the reciprocal-rank-fusion constant (60, Cormack et al. 2009);
+    ``dense_weight`` / ``lexical_weight``: per-query fusion weights of the two retrievers;
+    ``top_k``: passages returned per question; ``depth``: ranks kept per query (a block below
+    it contributes nothing for that query); ``floor``: minimum confidence (cosine in [-1, 1])
+    below which a question needs an SME.
+    """
+
+    rrf_k: int = 60
+    dense_weight: float = 1.0
+    lexical_weight: float = 1.0
+    top_k: int = 10
+    depth: int = 100
+    floor: float = 0.45
+
+
+@dataclass
+class Passage:
+    """One retrieved block for a question.
+
+    ``score`` is the fused RRF score (higher is better, > 0); ``rank`` is 1-based;
+    ``query_ranks`` maps each query key (``original``, ``rewrite``, ``paraphrase_1``,
+    ``part_2``...) to the block's 1-based hybrid rank under that query (None beyond
+    ``depth``); ``cosine`` is the best cosine in [-1, 1] between the block and any query;
+    ``bm25`` the best BM25 score (>= 0).
+    """
+
+    block_id: str
+    title: str
+    rank: int
+    score: float
+    cosine: float
+    bm25: float
+    query_ranks: dict[str, int | None] = field(default_factory=dict)
+
+
+@dataclass
+class AnswerResult:
+    """The passages for one question and whether they clear the retrieval floor.
+
+    ``confidence`` is the cosine (in [-1, 1]) between the top passage and its closest query;
+    ``agreement`` the share (in [0, 1]) of the query-set weight whose own top 3 holds the top
+    passage; ``status`` is ``ok`` or ``needs SME``.
+    """
+
+    passages: list[Passage]
+    confidence: float
+    agreement: float
+    status: str
+
+
+class AnswerIndex:
+    """Dense vectors and a BM25 index over the usable blocks of an answer library.
+
+    ``ids``, ``titles`` and ``texts`` are aligned with the rows of ``vectors`` (shape
+    (n_blocks, dim), unit float32).
+    """
+
+    def __init__(
+        self,
+        ids: Sequence[str],
+        titles: Sequence[str],
+        texts: Sequence[str],
+        vectors: np.ndarray,
+    ):
+        if len(ids) != len(texts) or len(ids) != len(vectors):
+            raise ValueError(
+                f"answer index: {len(ids)} ids, {len(texts)} texts and {len(vectors)} vectors; "
+                "re-materialize answer_block_embeddings so every block has one vector"
+            )
+        import bm25s
+
+        self.ids = list(ids)
+        self.titles = list(titles)
+        self.texts = list(texts)
+        self.vectors = np.asarray(vectors, dtype=np.float32)
+        self._bm25 = bm25s.BM25()
+        corpus = [index_tokens(t) or ["_empty_"] for t in self.texts]
+        self._bm25.index(corpus, show_progress=False)
+        self._vocab = set(self._bm25.vocab_dict)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def bm25_scores(self, text: str) -> np.ndarray:
+        """BM25 score (>= 0) of every block for ``text``, shape (n_blocks,)."""
+        tokens = [t for t in index_tokens(text) if t in self._vocab]
+        if not tokens or not self.ids:
+            return np.zeros(len(self.ids), dtype=np.float32)
+        return np.asarray(self._bm25.get_scores(tokens), dtype=np.float32)
+
+    def search(
+        self,
+        queries: Sequence[Query],
+        query_vectors: np.ndarray,
+        config: RetrievalConfig | None = None,
+    ) -> AnswerResult:
+        """Fuse the hybrid rankings of ``queries`` (vectors aligned, unit rows).
+
+        Returns the top ``config.top_k`` passages with their per-query ranks, the confidence
+        and the floor verdict. An empty index gives no passages and ``needs SME``.
+        """
+        config = config or RetrievalConfig()
+        n = len(self.ids)
+        if n == 0 or not queries:
+            return AnswerResult([], 0.0, 0.0, NEEDS_SME)
+        k = config.rrf_k
+        fused = np.zeros(n, dtype=np.float64)
+        ranks: dict[str, np.ndarray] = {}
+        best_cos = np.full(n, -1.0, dtype=np.float32)
+        best_bm25 = np.zeros(n, dtype=np.float32)
+        cos_by_query: list[np.ndarray] = []
+        top3_weight = np.zeros(n, dtype=np.float64)
+        total_weight = sum(q.weight for q in queries) or 1.0
+        for query, vector in zip(queries, query_vectors, strict=True):
+            cos = self.vectors @ np.asarray(vector, dtype=np.float32)
+            bm = self.bm25_scores(query.text)
+            hybrid = config.dense_weight / (k + _ranks(cos)) + config.lexical_weight / (
+                k + _ranks(bm)
+            )
+            if not bm.any():
+                hybrid = config.dense_weight / (k + _ranks(cos))
+            query_rank = _ranks(hybrid)
+            ranks[query.key] = query_rank
+            contribution = np.where(query_rank <= config.depth, query.weight / (k + query_rank), 0)
+            fused += contribution
+            top3_weight += np.where(query_rank <= 3, query.weight, 0.0)
+            best_cos = np.maximum(best_cos, cos)
+            best_bm25 = np.maximum(best_bm25, bm)
+            cos_by_query.append(cos)
+        order = np.lexsort((np.arange(n), -fused))[: config.top_k]
+        passages = [
+            Passage(
+                block_id=self.ids[i],
+                title=self.titles[i],
+                rank=r,
+                score=round(float(fused[i]), 6),
+                cosine=round(float(best_cos[i]), 4),
+                bm25=round(float(best_bm25[i]), 4),
+                query_ranks={
+                    key: (int(rk[i]) if rk[i] <= config.depth else None)
+                    for key, rk in ranks.items()
+                },
+            )
+            for r, i in enumerate(order, start=1)
+        ]
+        top = int(order[0])
+        confidence = round(float(best_cos[top]), 4)
+        agreement = round(float(top3_weight[top] / total_weight), 4)
+        status = "ok" if confidence >= config.floor else NEEDS_SME
+        return AnswerResult(passages, confidence, agreement, status)
+
+
+def _ranks(scores: np.ndarray) -> np.ndarray:
+    """1-based ranks of ``scores`` (highest first; ties broken by position)."""
+    order = np.lexsort((np.arange(len(scores)), -scores))
+    ranks = np.empty(len(scores), dtype=np.int64)
+    ranks[order] = np.arange(1, len(scores) + 1)
+    return ranks
+
+
+def retrieve_answers(
+    index: AnswerIndex,
+    query_sets: Sequence[Sequence[Query]],
+    embedder: Any,
+    config: RetrievalConfig | None = None,
+) -> list[AnswerResult]:
+    """Search every query set (one per question), embedding all queries in one batch.
+
+    ``embedder`` is an ``Embedder`` (or anything with ``encode(list[str]) -> (n, dim)``).
+    Returns one ``AnswerResult`` per query set, in order.
+    """
+    texts = [q.text for qs in query_sets for q in qs]
+    vectors = embedder.encode(texts) if texts else np.zeros((0, 1), dtype=np.float32)
+    results: list[AnswerResult] = []
+    cursor = 0
+    for qs in query_sets:
+        block = vectors[cursor : cursor + len(qs)]
+        cursor += len(qs)
+        results.append(index.search(list(qs), block, config))
+    return results

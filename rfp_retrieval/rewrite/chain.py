@@ -1,0 +1,258 @@
+"""The rewrite chain for one question (seed 2), with every step logged.
+
+1. specificity check: a specific question skips steps 2-4 and is retrieved as written;
+2. inherit context (``context.inherit_context``, window per ``ContextConfig``);
+3. rewrite, decompose and paraphrase (the configured rewriter; offline when none, and as the
+   fallback when an LLM's output is invalid or its API fails);
+4. query set: original (always kept: seed 2 "keeping the original always wins") + rewrite +
+   three paraphrases + parts, each with its fusion weight.
+
+A specific compound question still gets its parts (``ChainConfig.decompose_specific``): the
+parts carry no inherited context, so they cannot drift, and the undivided question stays in
+the set. Rewriting "off" (``original_only``) is the query set of the original alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from rfp_retrieval.documents.records import Question, RfpDocument
+from rfp_retrieval.rewrite.context import ContextConfig, QuestionContext, inherit_context
+from rfp_retrieval.rewrite.decompose import decompose
+from rfp_retrieval.rewrite.offline import OfflineRewriter
+from rfp_retrieval.rewrite.records import (
+    Query,
+    RewriteOutput,
+    RewriteRequest,
+    RewrittenQuestion,
+)
+from rfp_retrieval.rewrite.specificity import SPECIFICITY_THRESHOLD, check_specificity
+from rfp_retrieval.rewrite.validate import validate_output
+
+ASK_KINDS = ("question", "table-row")
+"""Question kinds that get a rewrite and answer passages (requirements and evaluation
+criteria are compliance-matrix rows, not asks of the answer library)."""
+
+
+class Rewriter(Protocol):
+    """Anything that turns a ``RewriteRequest`` into a ``RewriteOutput`` (``name`` is logged).
+
+    ``rewrite`` may raise ``RewriterError``; the chain then falls back to the offline rewriter.
+    """
+
+    name: str
+
+    def rewrite(self, request: RewriteRequest) -> RewriteOutput: ...
+
+
+class RewriterError(RuntimeError):
+    """A rewriter could not produce output (API failure after retries, unusable response)."""
+
+
+@dataclass(frozen=True)
+class QueryWeights:
+    """Fusion weight of each query role (reciprocal rank fusion numerators, >= 0).
+
+    Defaults: the original and the rewrite count fully, each paraphrase and part half. The
+    original outweighs any single paraphrase, so a rewrite that drifts cannot bury what the
+    question literally asked (seed 2: "the original sometimes carries vocabulary signal").
+    """
+
+    original: float = 1.0
+    rewrite: float = 1.0
+    paraphrase: float = 0.5
+    part: float = 0.5
+
+
+@dataclass(frozen=True)
+class ChainConfig:
+    """Settings of the whole chain (one object, one place to change a rule)."""
+
+    context: ContextConfig = field(default_factory=ContextConfig)
+    specificity_threshold: float = SPECIFICITY_THRESHOLD
+    decompose_specific: bool = True
+    weights: QueryWeights = field(default_factory=QueryWeights)
+
+
+def original_only(question: Question) -> RewrittenQuestion:
+    """The "rewriting off" record: the verbatim question is the only query."""
+    return RewrittenQuestion(
+        question_id=question.id,
+        label=question.label,
+        original=question.text,
+        section_path=list(question.section_path),
+        kind=question.kind,
+        specificity=check_specificity(question.text).score,
+        skipped=True,
+        context=QuestionContext(),
+        rewrite=question.text,
+        parts=[],
+        paraphrases=[],
+        queries=[Query("original", question.text, 1.0)],
+        rewriter="none",
+        steps=["rewriting off: the question as written is the only query"],
+    )
+
+
+def rewrite_question(
+    question: Question,
+    doc: RfpDocument | None,
+    rewriter: Rewriter | None = None,
+    config: ChainConfig | None = None,
+) -> RewrittenQuestion:
+    """Run the chain on ``question`` (from ``doc``) and return the logged result.
+
+    ``rewriter`` defaults to the offline rewriter. Never raises for a rewriter failure: the
+    offline rewriter takes over and the question is flagged.
+    """
+    config = config or ChainConfig()
+    offline = OfflineRewriter()
+    rewriter = rewriter or offline
+    steps: list[str] = []
+    flags: list[str] = []
+    verdict = check_specificity(question.text, config.specificity_threshold)
+    specific = verdict.specific and not (question.topic and verdict.score < 1.0)
+    steps.append(
+        f"1 specificity {verdict.score:.2f} "
+        f"({'specific: skip the rewrite' if specific else 'rewrite'}); "
+        + "; ".join(verdict.reasons)
+    )
+    weights = config.weights
+    queries = [Query("original", question.text, weights.original)]
+    if specific:
+        parts: list[str] = []
+        if config.decompose_specific:
+            pieces = decompose(question.text)
+            parts = list(question.parts) or pieces.parts
+            steps.extend(f"2 decompose: {line}" for line in pieces.log)
+        queries += _part_queries(parts, weights)
+        steps.append(f"5 query set: {len(queries)} queries (original + {len(parts)} parts)")
+        return RewrittenQuestion(
+            question_id=question.id,
+            label=question.label,
+            original=question.text,
+            section_path=list(question.section_path),
+            kind=question.kind,
+            specificity=verdict.score,
+            skipped=True,
+            context=QuestionContext(),
+            rewrite=question.text,
+            parts=parts,
+            paraphrases=[],
+            queries=queries,
+            rewriter="none",
+            steps=steps,
+        )
+    context = inherit_context(question, doc, config.context)
+    steps.append("2 context: " + _describe_context(context))
+    request = RewriteRequest(
+        question=question.text,
+        context=context,
+        kind=question.kind,
+        parts=tuple(question.parts),
+    )
+    output, producer = _run_rewriter(rewriter, offline, request, flags, steps)
+    steps.extend(f"3 {producer}: {line}" for line in output.log)
+    steps.append(f"3 rewrite: {output.rewrite}")
+    if output.parts:
+        steps.append("4 parts: " + " | ".join(output.parts))
+    steps.extend(f"4 paraphrase {i}: {p}" for i, p in enumerate(output.paraphrases, start=1))
+    if output.rewrite.strip() and output.rewrite.strip() != question.text.strip():
+        queries.append(Query("rewrite", output.rewrite, weights.rewrite))
+    queries += [
+        Query(f"paraphrase_{i}", p, weights.paraphrase)
+        for i, p in enumerate(output.paraphrases, start=1)
+    ]
+    queries += _part_queries(output.parts, weights)
+    steps.append(
+        f"5 query set: {len(queries)} queries (original + rewrite + "
+        f"{len(output.paraphrases)} paraphrases + {len(output.parts)} parts)"
+    )
+    return RewrittenQuestion(
+        question_id=question.id,
+        label=question.label,
+        original=question.text,
+        section_path=list(question.section_path),
+        kind=question.kind,
+        specificity=verdict.score,
+        skipped=False,
+        context=context,
+        rewrite=output.rewrite,
+        parts=list(output.parts),
+        paraphrases=list(output.paraphrases),
+        queries=queries,
+        rewriter=producer,
+        flags=flags,
+        steps=steps,
+        input_tokens=output.input_tokens,
+        output_tokens=output.output_tokens,
+        cost_usd=output.cost_usd,
+        cached=output.cached,
+    )
+
+
+def rewrite_questions(
+    questions: Iterable[Question],
+    doc: RfpDocument | None,
+    rewriter: Rewriter | None = None,
+    config: ChainConfig | None = None,
+    kinds: tuple[str, ...] = ASK_KINDS,
+) -> list[RewrittenQuestion]:
+    """``rewrite_question`` for every question whose kind is in ``kinds``, in order."""
+    return [
+        rewrite_question(q, doc, rewriter, config) for q in questions if q.kind in kinds
+    ]
+
+
+def _part_queries(parts: list[str], weights: QueryWeights) -> list[Query]:
+    return [Query(f"part_{i}", p, weights.part) for i, p in enumerate(parts, start=1)]
+
+
+def _run_rewriter(
+    rewriter: Rewriter,
+    offline: OfflineRewriter,
+    request: RewriteRequest,
+    flags: list[str],
+    steps: list[str],
+) -> tuple[RewriteOutput, str]:
+    if rewriter.name == offline.name:
+        return offline.rewrite(request), offline.name
+    try:
+        output = rewriter.rewrite(request)
+    except RewriterError as exc:
+        flags.append(f"rewriter-failed: {exc}")
+        steps.append(f"3 {rewriter.name} failed ({exc}); offline rewriter used")
+        return offline.rewrite(request), f"offline (fallback: {rewriter.name} failed)"
+    problems = validate_output(request, output)
+    if problems:
+        flags.append("llm-output-invalid: " + "; ".join(problems))
+        steps.append(f"3 {rewriter.name} output rejected ({'; '.join(problems)}); offline used")
+        fallback = offline.rewrite(request)
+        fallback.input_tokens = output.input_tokens
+        fallback.output_tokens = output.output_tokens
+        fallback.cost_usd = output.cost_usd
+        return fallback, f"offline (fallback: {rewriter.name} output invalid)"
+    return output, output.producer or rewriter.name
+
+
+def _describe_context(ctx: QuestionContext) -> str:
+    pieces = []
+    if ctx.topic:
+        pieces.append(f"topic {ctx.topic!r}")
+    elif ctx.heading:
+        pieces.append(f"heading {ctx.heading!r}")
+    if ctx.outline:
+        pieces.append("outline " + " > ".join(ctx.outline))
+    if ctx.references:
+        pieces.append(
+            "references " + ", ".join(f"{r.key} {r.heading}".strip() for r in ctx.references)
+        )
+    if ctx.paragraphs:
+        pieces.append(f"earlier paragraphs [{ctx.paragraphs}]")
+    if ctx.subject:
+        pieces.append(f"subject {ctx.subject!r}")
+    if ctx.skipped:
+        pieces.append("skipped structural " + ", ".join(repr(s) for s in ctx.skipped))
+    return "; ".join(pieces) or "none found"

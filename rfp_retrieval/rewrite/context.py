@@ -1,0 +1,281 @@
+"""Inherited context of a question (seed 2, step 1, and the gaps it lists as open).
+
+Seed 2 gives the rewriter "the question stem, the section heading, two levels of document
+outline above it, and a one-paragraph document summary", and found longer context worse
+("we cut to two levels of outline plus the document summary"). The window is a setting
+(``ContextConfig.outline_levels``). Beyond the seed:
+
+- paragraph context: a short keyword summary of the section's earlier paragraphs (the
+  requirements 3.4.1-3.4.6 above "3.4.7 Describe your approach");
+- cross-references: "the peak volumes described in Section 2.4" inherits the heading and a
+  keyword summary of Section 2.4 ("the retrieval target is the system, not the section");
+- table rows: the row's topic (questionnaire domain, column or row header) is the heading.
+
+Structural headings ("Section L — Instructions to Offerors", "Volume II — Technical
+Approach", "4. Technical Questionnaire") say where an answer goes, not what it is about; they
+are skipped and the skip is logged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from rfp_retrieval.documents.records import Question, RfpDocument, Section
+from rfp_retrieval.rewrite.specificity import ABSTRACT_WORDS
+from rfp_retrieval.rewrite.terms import QUESTION_WORDS, STOPWORDS, stem_words, words
+from rfp_retrieval.rewrite.thesaurus import THESAURUS, find_concepts
+
+STRUCTURAL_WORDS: frozenset[str] = frozenset(
+    """section sections volume volumes part parts factor factors attachment attachments
+    appendix exhibit technical approach instructions instruction conditions notices notice
+    offerors offeror quoters quoter proposal proposals content contents response responses
+    item items questionnaire questionnaires scope work statement description specifications
+    specification general requirements requirement submission preparation format evaluation
+    criteria award basis overview introduction background summary executive solicitation
+    questions question other information offeror's offerors' to of and the for""".split()
+)
+"""Words of headings that place an answer in the proposal rather than name its topic."""
+
+BOILERPLATE_WORDS: frozenset[str] = frozenset(
+    """shall must should will contractor contractors offeror offerors quoter quoters vendor
+    vendors department agency government state respond following order provide provided
+    proposal proposals volume section item items numbered response responses described
+    describe listed identified including include includes required requirement requirements
+    approved approval later days than fewer less more least each all any such other per
+    within no not only also may one two three four five six seven eight nine ten""".split()
+)
+"""Procurement boilerplate: never a topic of the paragraph context summary."""
+
+_LABEL = re.compile(
+    r"^\s*(?:"
+    r"(?:Section|Part|Volume|Factor|Attachment|Appendix|Exhibit|Question|Article)\s+"
+    r"[A-Z0-9IVXLC]+(?:[.-][A-Z0-9]+)*\.?"
+    r"|(?:[A-Z]{1,3}|[0-9]+|[IVXLC]+)(?:\.[A-Z0-9]+)+\.?"
+    r"|[0-9]+\.?"
+    r")(?=[\s—–:-])\s*(?:[—–:-]\s*)?"
+)
+_VOLUME = re.compile(
+    r"^\s*(?:Volume|Factor|Part|Section)\s+[A-Z0-9IVX]+\s*[—–:-]\s*", re.I
+)
+
+
+@dataclass(frozen=True)
+class ContextConfig:
+    """How much context a question inherits (seed 2: two outline levels plus the summary).
+
+    ``outline_levels``: topical headings above the question's own heading (0 = heading
+    only); ``use_summary``: give the rewriter the document summary (the offline rewriter
+    uses the document's subject line from it); ``paragraph_words`` / ``reference_words``:
+    length of the keyword summaries of earlier paragraphs and cross-referenced sections
+    (0 turns each off).
+    """
+
+    outline_levels: int = 2
+    use_summary: bool = True
+    paragraph_words: int = 10
+    reference_words: int = 16
+
+
+@dataclass
+class ReferencedSection:
+    """A section the question points to: its key, clean heading and keyword summary."""
+
+    key: str
+    heading: str
+    summary: str
+
+
+@dataclass
+class QuestionContext:
+    """What the question inherits, each piece shown in the rewrite log.
+
+    ``heading``: nearest topical heading (numbering stripped; for a table row its topic);
+    ``outline``: topical headings above it, nearest first; ``summary``: the document's
+    one-paragraph summary; ``subject``: the document subject from its title; ``paragraphs``:
+    keyword summary of the section's earlier paragraphs; ``references``: cross-referenced
+    sections; ``skipped``: structural headings left out.
+    """
+
+    heading: str = ""
+    outline: list[str] = field(default_factory=list)
+    summary: str = ""
+    subject: str = ""
+    paragraphs: str = ""
+    references: list[ReferencedSection] = field(default_factory=list)
+    topic: str = ""
+    skipped: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-JSON form (for the rewrite log and the LLM cache key)."""
+        return asdict(self)
+
+
+def clean_heading(text: str) -> str:
+    """A heading without its numbering label: "3.4 Data Migration" -> "Data Migration",
+    "L.4.2 Volume II — Technical Approach" -> "Technical Approach"."""
+    out = (text or "").strip().lstrip("#").strip()
+    for _ in range(3):
+        new = _VOLUME.sub("", _LABEL.sub("", out, count=1), count=1).strip()
+        if new == out or not new:
+            break
+        out = new
+    return out.strip(" .:—–-")
+
+
+def is_structural(heading: str) -> bool:
+    """True when every word of ``heading`` is a structural word (see ``STRUCTURAL_WORDS``)."""
+    tokens = [w.lower() for w in words(heading)]
+    return not tokens or all(t in STRUCTURAL_WORDS or t.isdigit() for t in tokens)
+
+
+def document_subject(title: str) -> str:
+    """The subject of a solicitation from its title: the part after the last ':' or dash,
+    without parenthesised acronyms ("... DHHS-RFP-2026-0417: Integrated Eligibility and Case
+    Management System (IECMS) Modernization" -> "Integrated Eligibility and Case Management
+    System Modernization")."""
+    subject = re.split(r":\s+|\s+[—–]\s+", title or "")[-1]
+    subject = re.sub(r"\s*\([A-Z0-9&/-]{2,}\)", "", subject)
+    return " ".join(subject.split())
+
+
+def keyword_summary(text: str, max_words: int, exclude: str = "") -> str:
+    """A short keyword summary of ``text``: its thesaurus concepts first, then its most
+    frequent topical words, at most ``max_words`` words, in order of first appearance.
+
+    Sentences that ask something (end in "?", or start with an instruction verb or a
+    "Question N." label) are left out: they are other questions, not context. Words already
+    in ``exclude`` (the question and heading) and procurement boilerplate are skipped.
+    Returns "" when nothing topical is left or ``max_words`` is 0.
+    """
+    if max_words <= 0 or not text:
+        return ""
+    sentences = re.split(r"(?<=[.?!])\s+|\n+", text)
+    kept = []
+    for sentence in sentences:
+        s = _LABEL.sub("", sentence.strip(), count=1)
+        first = (words(s)[:1] or [""])[0].lower()
+        if not s or s.endswith("?") or first in QUESTION_WORDS or first == "question":
+            continue
+        kept.append(s)
+    body = " ".join(kept)
+    if not body:
+        return ""
+    seen = set(stem_words(exclude))
+    tokens = words(body)
+    picked: list[tuple[int, str]] = []
+    used: set[str] = set()
+    budget = max_words
+    for start, end, group, _ in find_concepts(body):
+        phrase = " ".join(tokens[start:end])
+        stems = set(stem_words(phrase))
+        if stems <= seen or stems <= used or THESAURUS[group][0] in ("work",):
+            continue
+        if len(phrase.split()) > budget:
+            break
+        picked.append((start, phrase))
+        used |= stems
+        budget -= len(phrase.split())
+    counts: Counter[str] = Counter()
+    first_pos: dict[str, tuple[int, str]] = {}
+    for i, token in enumerate(tokens):
+        low = token.lower()
+        if (
+            low in STOPWORDS
+            or low in BOILERPLATE_WORDS
+            or low in ABSTRACT_WORDS
+            or low in QUESTION_WORDS
+            or not re.search(r"[a-z]", low)
+            or len(low) < 3
+        ):
+            continue
+        stem = stem_words(low)[0]
+        if stem in seen or stem in used:
+            continue
+        counts[stem] += 1
+        first_pos.setdefault(stem, (i, token))
+    for stem, _ in sorted(counts.items(), key=lambda kv: (-kv[1], first_pos[kv[0]][0])):
+        if budget <= 0:
+            break
+        picked.append(first_pos[stem])
+        used.add(stem)
+        budget -= 1
+    return ", ".join(p for _, p in sorted(picked))
+
+
+def inherit_context(
+    question: Question, doc: RfpDocument | None, config: ContextConfig | None = None
+) -> QuestionContext:
+    """The context ``question`` inherits from ``doc`` under ``config``.
+
+    ``doc`` may be None (a question given on its own): then only the question's own
+    ``section_path``, ``topic`` and ``context`` are used. Never raises for a missing section
+    or reference key (they are simply not inherited).
+    """
+    config = config or ContextConfig()
+    ctx = QuestionContext(topic=(question.topic or "").strip())
+    path = list(question.section_path or [])
+    if doc is not None and path and _same(path[0], doc.title):
+        path = path[1:]
+    if path and question.label and clean_heading(path[-1]).startswith(question.text[:30]):
+        path = path[:-1]
+    topical: list[str] = []
+    for entry in reversed(path):
+        heading = clean_heading(entry)
+        if not heading:
+            continue
+        if is_structural(heading):
+            ctx.skipped.append(entry)
+            continue
+        if heading not in topical:
+            topical.append(heading)
+    if ctx.topic:
+        ctx.heading = ctx.topic
+        ctx.outline = [h for h in topical if h != ctx.topic][: config.outline_levels]
+    elif topical:
+        ctx.heading = topical[0]
+        ctx.outline = topical[1 : 1 + config.outline_levels]
+    if config.use_summary and doc is not None:
+        ctx.summary = doc.summary or ""
+        ctx.subject = document_subject(doc.title)
+    exclude = " ".join([question.text, ctx.heading, *ctx.outline])
+    ctx.paragraphs = keyword_summary(question.context or "", config.paragraph_words, exclude)
+    if doc is not None and config.reference_words > 0:
+        by_key = {s.key: s for s in doc.sections}
+        for key in question.references or []:
+            section = by_key.get(key)
+            if section is None:
+                continue
+            text = _section_text(section, doc.sections)
+            heading = clean_heading(section.heading) if section.kind == "heading" else ""
+            ctx.references.append(
+                ReferencedSection(
+                    key=key,
+                    heading=heading,
+                    summary=keyword_summary(
+                        text, config.reference_words, " ".join([question.text, heading])
+                    ),
+                )
+            )
+    return ctx
+
+
+def _same(a: str, b: str) -> bool:
+    return " ".join(a.split()).lower() == " ".join((b or "").split()).lower()
+
+
+def _section_text(section: Section, sections: list[Section]) -> str:
+    """A section's body plus the bodies of the sections nested under it."""
+    parts = [section.body or ""]
+    inside = False
+    for s in sections:
+        if s.key == section.key:
+            inside = True
+            continue
+        if inside:
+            if s.level <= section.level:
+                break
+            parts.append(s.body or "")
+    return "\n".join(p for p in parts if p)

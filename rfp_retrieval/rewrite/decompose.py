@@ -1,0 +1,192 @@
+"""Decompose compound questions into parts (seed 2, step 2), without over-splitting.
+
+"Describe your approach to migration and your data validation methodology" becomes
+"Describe your approach to migration" + "Describe your data validation methodology". The seed's
+open problem is over-splitting: "Discuss your security and compliance posture" names one
+thing that one block may answer jointly. Rules, applied in order:
+
+1. Sentences: "Is data encrypted at rest? If so, describe the algorithm..." splits at the
+   question mark; a leading "If so," / "If yes," is dropped from the follow-up.
+2. Clauses: an ``and`` followed by a new instruction ("and describe", "and how", "and your",
+   "and were") starts a new part; the new part borrows the instruction verb when it has none.
+   ", including X" becomes its own part.
+3. Phrases at the end of a clause: "at rest and in transit" (a repeated preposition) shares
+   the head ("encryption at rest" + "encryption in transit"); "support tiers and hours of
+   coverage" (two multi-word noun phrases) splits. A single word before ``and`` is a shared
+   modifier or verb and is kept whole: "security and compliance posture", "cost and schedule
+   performance", "validated and reconciled", "generates, translates, and tracks".
+
+A part needs at least one topical word; otherwise it is merged back ("..., and by whom?").
+The undivided question is always retrieved as well (seed 2), so a block that answers the
+parts jointly is not lost; ``parts`` lists only the pieces.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rfp_retrieval.rewrite.specificity import ABSTRACT_WORDS
+from rfp_retrieval.rewrite.terms import QUESTION_WORDS, STOPWORDS, content_words
+
+PREPOSITIONS = frozenset(
+    "in at on for during from with to by when within across under into after before".split()
+)
+_CLAUSE_STARTERS = (
+    QUESTION_WORDS
+    | frozenset("how what where when whether which who why".split())
+    | frozenset("your are were is was does do did can will has have".split())
+)
+_VERBISH = frozenset(
+    "will would is are was were be been being can could should shall may must has have had "
+    "does do did".split()
+)
+_DETERMINERS = frozenset("the a an its their your our his her this these those".split())
+_FOLLOW_UP = re.compile(r"^(?:if\s+(?:so|yes|not|applicable)|otherwise)\s*,?\s*", re.I)
+
+
+@dataclass
+class Decomposition:
+    """Parts of a compound question (empty when it is not compound) and the rule trace."""
+
+    parts: list[str] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+
+    @property
+    def compound(self) -> bool:
+        return len(self.parts) >= 2
+
+
+def decompose(text: str) -> Decomposition:
+    """Split ``text`` into parts by the rules of the module docstring.
+
+    Returns a ``Decomposition``: ``parts`` (each a standalone query, original wording kept)
+    and ``log`` (one line per split made or refused, shown in the rewrite log).
+    """
+    result = Decomposition()
+    sentences = [s for s in re.split(r"(?<=[?.!])\s+", text.strip()) if s]
+    pieces: list[str] = []
+    for i, sentence in enumerate(sentences):
+        body = _FOLLOW_UP.sub("", sentence).strip() if i else sentence.strip()
+        if i and not _topical(body):
+            result.log.append(f"kept {sentence!r} with the previous sentence: no topic of its own")
+            continue
+        if i:
+            result.log.append(f"sentence split before {sentence!r}")
+        pieces.extend(_split_clauses(body, result.log))
+    parts: list[str] = []
+    for piece in pieces:
+        parts.extend(_split_phrases(piece, result.log))
+    parts = [_tidy(p) for p in parts if _topical(p)]
+    deduped: list[str] = []
+    for p in parts:
+        if p.lower() not in (d.lower() for d in deduped):
+            deduped.append(p)
+    result.parts = deduped if len(deduped) >= 2 else []
+    return result
+
+
+def _topical(text: str) -> bool:
+    return any(w.lower() not in ABSTRACT_WORDS for w in content_words(text))
+
+
+def _tidy(text: str) -> str:
+    text = re.sub(r"\s+", " ", text).strip(" ,;")
+    text = text[0].upper() + text[1:] if text else text
+    return text
+
+
+def _leading_verb(text: str) -> str:
+    """The instruction verb a clause starts with ("Describe"), or ""."""
+    first = text.split()[0] if text.split() else ""
+    return first if first.lower() in QUESTION_WORDS else ""
+
+
+def _split_clauses(sentence: str, log: list[str]) -> list[str]:
+    core = sentence.rstrip("?.! ")
+    end = sentence[len(core) :]
+    including = re.split(r",\s+including\s+", core, maxsplit=1)
+    clauses: list[str] = []
+    if len(including) == 2 and _topical(including[1]):
+        verb = _leading_verb(including[0])
+        log.append(f"', including' split: {including[1]!r} is its own part")
+        clauses = [including[0], f"{verb} {including[1]}".strip()]
+    else:
+        clauses = [core]
+    out: list[str] = []
+    for clause in clauses:
+        out.extend(_split_on_and_clause(clause, log))
+    return [c + end if c is out[-1] else c for c in out]
+
+
+def _split_on_and_clause(clause: str, log: list[str]) -> list[str]:
+    tokens = clause.split()
+    for i, token in enumerate(tokens):
+        if token.lower() != "and" or i == 0 or i + 1 >= len(tokens):
+            continue
+        nxt = tokens[i + 1].lower().strip(",")
+        if nxt not in _CLAUSE_STARTERS:
+            continue
+        left = " ".join(tokens[:i]).rstrip(",")
+        right = " ".join(tokens[i + 1 :])
+        if not _topical(right) or not _topical(left):
+            continue
+        verb = _leading_verb(left)
+        if nxt in ("your",) and verb:
+            right = f"{verb} {right}"
+        log.append(f"clause split at 'and {tokens[i + 1]}'")
+        return [left, *_split_on_and_clause(right, log)]
+    return [clause]
+
+
+def _split_phrases(clause: str, log: list[str]) -> list[str]:
+    """Split a coordination at the end of ``clause`` (rule 3)."""
+    core = clause.rstrip("?.! ")
+    tokens = core.split()
+    positions = [i for i, t in enumerate(tokens) if t.lower() == "and"]
+    if not positions:
+        return [clause]
+    i = positions[-1]
+    left_tokens, right_tokens = tokens[:i], tokens[i + 1 :]
+    right = " ".join(right_tokens)
+    if not right_tokens or any(t.lower() in _VERBISH for t in right_tokens):
+        return [clause]
+    first = right_tokens[0].lower()
+    if first in PREPOSITIONS:
+        # "encryption at rest and in transit": the head before the last preposition is shared.
+        for j in range(len(left_tokens) - 1, 0, -1):
+            if left_tokens[j].lower() in PREPOSITIONS:
+                head = " ".join(left_tokens[:j])
+                log.append(f"shared head {head!r}: split {' '.join(tokens[j:])!r}")
+                return [" ".join(left_tokens).rstrip(","), f"{head} {right}"]
+        return [clause]
+    if first in QUESTION_WORDS:
+        return [clause]
+    last_np = _last_noun_phrase(left_tokens)
+    before = left_tokens[len(left_tokens) - len(last_np) - 1].lower() if last_np else ""
+    if len(last_np) < 2 or len(right_tokens) < 2 or before in _VERBISH:
+        phrase = " ".join(last_np + ["and"] + right_tokens)
+        log.append(f"kept {phrase!r} whole: a shared modifier or verb, answered jointly")
+        return [clause]
+    prefix_tokens = left_tokens[: len(left_tokens) - len(last_np)]
+    if first in _DETERMINERS:
+        while prefix_tokens and prefix_tokens[-1].lower() in _DETERMINERS:
+            prefix_tokens = prefix_tokens[:-1]
+    prefix = " ".join(prefix_tokens)
+    log.append(f"noun phrases split: {' '.join(last_np)!r} / {right!r}")
+    return [" ".join(left_tokens).rstrip(","), f"{prefix} {right}"]
+
+
+def _last_noun_phrase(tokens: list[str]) -> list[str]:
+    """The words after the last stopword, preposition or instruction verb (at most 4)."""
+    phrase: list[str] = []
+    for token in reversed(tokens):
+        low = token.lower().strip(",")
+        if token.endswith(",") and phrase:
+            break
+        if low in STOPWORDS or low in PREPOSITIONS or low in QUESTION_WORDS or "'" in low:
+            break
+        phrase.insert(0, token.strip(","))
+        if len(phrase) == 4:
+            break
+    return phrase
