@@ -13,16 +13,30 @@ from rfp_retrieval.eval.past_performance import (
 )
 from rfp_retrieval.library.frames import entries_frame
 from rfp_retrieval.library.ingest import load_library
+from rfp_retrieval.retrieval.config import RankingConfig
+from rfp_retrieval.retrieval.past_performance import rank_references
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def results(shared_data, embedder):
+def dev(shared_data, embedder):
     scopes = load_golden(shared_data / "pp_golden_dev" / "golden.jsonl")
     entries = entries_frame(load_library(shared_data / "library").entries)
     vectors = embed_library(entries, embedder)
-    return evaluate_modes(entries, vectors, prepare_scopes(scopes, embedder), mode_configs("all"))
+    return entries, vectors, {p.golden.scope_id: p for p in prepare_scopes(scopes, embedder)}
+
+
+@pytest.fixture(scope="module")
+def results(dev):
+    entries, vectors, prepared = dev
+    return evaluate_modes(entries, vectors, list(prepared.values()), mode_configs("all"))
+
+
+def _default_top3(dev, scope_id):
+    entries, vectors, prepared = dev
+    result = rank_references(entries, vectors, prepared[scope_id].query, RankingConfig())
+    return result, [(r.id, r.relaxed) for r in result.references]
 
 
 def test_metric_definitions():
@@ -35,6 +49,36 @@ def test_filtered_modes_beat_the_naive_single_embedding(results):
     assert results["naive"]["recall_at_3"] < results["facet"]["recall_at_3"]
     assert results["naive"]["recall_at_3"] < results["facet+bumps"]["recall_at_3"]
     assert len(results["facet"]["per_scope"]) == 15
+
+
+def test_default_mode_beats_the_seed_preset_and_naive(results):
+    assert results["default"]["recall_at_3"] == pytest.approx(0.7111, abs=1e-4)
+    assert results["facet+bumps"]["recall_at_3"] < results["default"]["recall_at_3"]
+    assert results["naive"]["recall_at_3"] < results["facet"]["recall_at_3"]
+
+
+def test_ambiguous_scopes_cover_each_emphasized_area(dev):
+    # S24 lists eleven technical areas; the title, the two long areas and Section M's
+    # points table emphasize cyber defense and ICAM: one reference for each comes first.
+    _, _, prepared = dev
+    assert prepared["S24"].reading.emphasized_domains == ["cybersecurity", "identity-access"]
+    result, top = _default_top3(dev, "S24")
+    assert [pp_id for pp_id, _ in top[:2]] == ["PP-151", "PP-091"]
+    # S08 lists eleven task areas; grants management carries the emphasis.
+    assert prepared["S08"].reading.emphasized_domains == ["grants-management"]
+    _, top = _default_top3(dev, "S08")
+    assert top == [("PP-096", []), ("PP-157", []), ("PP-067", [])]
+
+
+def test_narrow_scopes_label_the_near_misses_they_return(dev):
+    # S09 asks for $40M-$70M contact centers: the two strongest matches below the band are
+    # returned with the value constraint they miss, not silently.
+    result, top = _default_top3(dev, "S09")
+    assert top == [("PP-142", []), ("PP-079", ["value"]), ("PP-158", ["value"])]
+    assert result.references[1].components["value_penalty"] == pytest.approx(-0.10)
+    # S29 (state Medicaid E&E, $50M-$80M) has few compliant entries.
+    result, top = _default_top3(dev, "S29")
+    assert top == [("PP-105", ["value"]), ("PP-098", []), ("PP-178", ["value"])]
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ silent unfiltered search.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -342,6 +343,24 @@ def same_customer(row: dict[str, Any], issuer: str | None, issuer_acronym: str |
     return bool(root(issuer)) and root(issuer) == root(row.get("customer_named"))
 
 
+def value_miss_severity(row: dict[str, Any], filters: ScopeFilters) -> float:
+    """How far an entry's value (USD) falls outside the RFP's band, in [0.25, 1].
+
+    1.0 means at least a factor of two outside (or unknown); a near miss such as $14M
+    against a $25M minimum costs less. Measured as log2 of the ratio to the nearest bound.
+    """
+    low = row.get("value_min") or row.get("value_max")
+    high = row.get("value_max") or row.get("value_min")
+    if not low or not high:
+        return 1.0
+    ratio = 1.0
+    if filters.value_min and high < filters.value_min:
+        ratio = filters.value_min / high
+    elif filters.value_max and low > filters.value_max:
+        ratio = low / filters.value_max
+    return min(1.0, max(0.25, math.log2(ratio)))
+
+
 def _score_default(
     rows: dict[str, dict[str, Any]],
     candidates: list[str],
@@ -389,7 +408,10 @@ def _score_default(
         comps["agency_bump"] = config.agency_bump if agency else 0.0
         comps["vague_penalty"] = config.vague_penalty if row.get("outcome_vague") else 0.0
         for name, penalty in soft.items():
-            comps[f"{name}_penalty"] = -penalty if name in misses.get(pp_id, []) else 0.0
+            missed = name in misses.get(pp_id, [])
+            if missed and name == "value":
+                penalty *= value_miss_severity(row, scope.filters)
+            comps[f"{name}_penalty"] = -penalty if missed else 0.0
         total = sum(v for k, v in comps.items() if k not in ("whole", "outcome", "section_max"))
         scored.append((total, pp_id, comps))
     return scored
