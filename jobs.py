@@ -4,14 +4,25 @@ import dagster as dg
 
 LIBRARY_JOB = "library_job"
 RFP_JOB = "rfp_job"
+EVALUATION_JOB = "evaluation_job"
 
 library_job = dg.define_asset_job(
     LIBRARY_JOB,
-    selection=dg.AssetSelection.groups("library"),
-    description="Ingest, validate and embed the past-performance library.",
+    selection=dg.AssetSelection.groups("library", "answers"),
+    description="Ingest, validate and embed the past-performance library and answer library.",
 )
 rfp_job = dg.define_asset_job(
     RFP_JOB,
-    selection=dg.AssetSelection.groups("rfp", "retrieval"),
-    description="Read one RFP partition and pick its past-performance references.",
+    selection=dg.AssetSelection.groups("rfp", "retrieval", "report"),
+    description=(
+        "Read one RFP partition, pick its past-performance references and write its brief."
+    ),
+)
+evaluation_job = dg.define_asset_job(
+    EVALUATION_JOB,
+    selection=dg.AssetSelection.groups("evaluation"),
+    description=(
+        "Score every ranking mode on the golden set(s) (recall@3, MRR, hits per scope) and "
+        "export the writers' overrides as golden-set lines."
+    ),
 )

@@ -7,6 +7,13 @@ from assets.partitions import rfp_partitions
 from assets.previews import markdown_preview
 from resources import ProjectPaths
 from rfp_retrieval.retrieval.config import RankingConfig
+from rfp_retrieval.retrieval.overrides import (
+    OverrideError,
+    apply_overrides,
+    load_overrides,
+    override_path,
+    vague_outcome_review,
+)
 from rfp_retrieval.retrieval.past_performance import EntryVectors, rank_references
 from rfp_retrieval.retrieval.references import references_frame
 from rfp_retrieval.retrieval.scope_query import scope_query_from_row
@@ -24,7 +31,9 @@ OWNERS = ["team:proposal-ops"]
         "The three past-performance references to cite for this RFP, each with every score "
         "component (narrative, technical and outcome cosine, recency and agency bumps), the "
         "constraints it misses if a filter had to be relaxed, the candidate count and the "
-        "filter trace. A writer can override any pick."
+        "filter trace. A writer can override any pick with overrides/<partition>.yaml: the "
+        "replaced pick stays (rank empty, overridden_by set) and the new one carries "
+        "override_by/at/reason."
     ),
 )
 def pp_references(
@@ -34,7 +43,8 @@ def pp_references(
     pp_facet_embeddings: pl.DataFrame,
     paths: ProjectPaths,
 ) -> dg.Output[pl.DataFrame]:
-    """Rank the library against the partition's ScopeQuery (hard filters, facets, bumps)."""
+    """Rank the library against the partition's ScopeQuery (hard filters, facets, bumps),
+    then apply the writer's overrides file if there is one."""
     row = scope_query.row(0, named=True)
     stale = pp_facet_embeddings.filter(pl.col("model") != row["model"]).height
     if stale:
@@ -45,10 +55,23 @@ def pp_references(
             )
         )
     config = RankingConfig(mode=paths.ranking_mode)
-    result = rank_references(
-        pp_entries, EntryVectors.from_frame(pp_facet_embeddings), scope_query_from_row(row), config
-    )
-    frame = references_frame(context.partition_key, result)
+    vectors = EntryVectors.from_frame(pp_facet_embeddings)
+    query = scope_query_from_row(row)
+    result = rank_references(pp_entries, vectors, query, config)
+    source = override_path(paths.overrides_dir, context.partition_key)
+    try:
+        overrides = load_overrides(source, set(pp_entries["id"].to_list()))
+        frame = apply_overrides(
+            references_frame(context.partition_key, result),
+            overrides,
+            result,
+            pp_entries,
+            vectors,
+            query,
+            config,
+        )
+    except OverrideError as exc:
+        raise dg.Failure(description=str(exc)) from exc
     table = frame.select(
         [
             "rank",
@@ -62,16 +85,48 @@ def pp_references(
             "age_penalty",
             "agency_bump",
             "relaxed",
+            "overridden_by",
+            "override_by",
         ]
     )
     return dg.Output(
         frame,
         metadata={
             "mode": result.mode,
+            "overrides": len(overrides),
+            **({"overrides_file": str(source)} if overrides else {}),
             "candidate_count": result.candidate_count,
             "relaxed": ", ".join(result.relaxed) or "none",
             "top3": dg.MetadataValue.md(markdown_preview(table)),
             "filter_trace": dg.MetadataValue.json(result.filter_trace),
             **({"reason": result.reason} if result.reason else {}),
+        },
+    )
+
+
+@dg.asset(
+    partitions_def=rfp_partitions,
+    group_name="retrieval",
+    kinds={"duckdb", "polars"},
+    owners=OWNERS,
+    metadata={"partition_expr": "rfp_partition"},
+    description=(
+        "Review list for writers: the references cited for this RFP whose outcomes state no "
+        "measurable result (no number, percentage, before/after or unit), with the outcome "
+        "text and the library file and row to edit."
+    ),
+)
+def pp_reference_review(
+    pp_references: pl.DataFrame, pp_entries: pl.DataFrame
+) -> dg.Output[pl.DataFrame]:
+    """The cited references of this partition whose library outcomes are vague."""
+    review = vague_outcome_review(pp_references, pp_entries)
+    preview = review.select(["rank", "id", "title", "outcome_metrics", "outcome_narrative"])
+    return dg.Output(
+        review,
+        metadata={
+            "vague_references": review.height,
+            "ids": ", ".join(review["id"].to_list()) or "none",
+            "review": dg.MetadataValue.md(markdown_preview(preview)),
         },
     )

@@ -11,6 +11,7 @@ from dagster_duckdb import DuckDBResource
 from dagster_duckdb_polars import DuckDBPolarsIOManager
 from pydantic import PrivateAttr
 
+from resources.rewriter import QuestionRewriter
 from rfp_retrieval.retrieval.embedding import DEFAULT_MODEL, Embedder
 from rfp_retrieval.settings import Settings
 
@@ -45,6 +46,8 @@ class ProjectPaths(dg.ConfigurableResource):
     inbox_dir: str
     output_dir: str
     ranking_mode: str = "default"
+    overrides_dir: str = "overrides"
+    golden_dir: str = "sample/golden"
 
     def output_for(self, partition_key: str) -> Path:
         folder = Path(self.output_dir) / partition_key
@@ -60,11 +63,14 @@ def build_resources(settings: Settings) -> dict[str, object]:
         "io_manager": DuckDBPolarsIOManager(database=database, schema="rfp"),
         "duckdb": DuckDBResource(database=database),
         "embedding_model": EmbeddingModel(model=settings.model),
+        "rewriter": QuestionRewriter(cache_dir=str(settings.db_path.parent)),
         "paths": ProjectPaths(
             library_dir=str(settings.library_dir),
             answers_dir=str(settings.answers_dir),
             inbox_dir=str(settings.inbox_dir),
             output_dir=str(settings.output_dir),
             ranking_mode=settings.ranking_mode,
+            overrides_dir=str(settings.overrides_dir),
+            golden_dir=str(settings.golden_dir),
         ),
     }

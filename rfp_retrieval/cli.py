@@ -40,6 +40,29 @@ ProjectOption = typer.Option(
 )
 
 
+ConfigOption = typer.Option(
+    None,
+    "--config",
+    help="A project folder's rfp-retrieval.yaml (from `rfp-retrieval init`); sets "
+    "RFP_RETRIEVAL_CONFIG. Dagster's run history then lives in its folder's var/dagster_home.",
+)
+
+
+def _use_config(config: Path | None) -> None:
+    """Point the settings at ``config`` (env ``RFP_RETRIEVAL_CONFIG``) and, unless
+    DAGSTER_HOME is set, keep the run history next to it."""
+    if config is None:
+        return
+    config = config.expanduser().resolve()
+    if not config.is_file():
+        raise typer.BadParameter(
+            f"{config}: no such file; create a project folder with `rfp-retrieval init DIR`",
+            param_hint="--config",
+        )
+    os.environ["RFP_RETRIEVAL_CONFIG"] = str(config)
+    os.environ.setdefault("DAGSTER_HOME", str(config.parent / "var" / "dagster_home"))
+
+
 def _project_dir(project: Path | None) -> Path:
     from rfp_retrieval.settings import find_project_dir
 
@@ -122,9 +145,11 @@ def run(
     db: Path | None = typer.Option(None, help="DuckDB file to store every asset in."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
     project: Path | None = ProjectOption,
+    config: Path | None = ConfigOption,
 ) -> None:
     """Run the main job through Dagster: library, then one partition per RFP file."""
     project_dir = _project_dir(project)
+    _use_config(config)
     defs_module = _load_definitions(
         project_dir, {"library_dir": library, "answers_dir": answers, "db_path": db}
     )
@@ -158,6 +183,7 @@ def run(
             "error": None,
             "scope_query": None,
             "references": [],
+            "brief": None,
         }
         outcomes.append(item)
         if str(path) in missing:
@@ -197,6 +223,8 @@ def run(
         }
         item["scope_query"]["as_of"] = scope["as_of"]
         item["references"] = references_from_frame(refs) if refs.height else []
+        brief_rows = _read_partition(settings.db_path, "response_brief", key)
+        item["brief"] = brief_rows[0]["html_path"] if brief_rows else None
     if as_json:
         _print_json({"rfps": outcomes})
     else:
@@ -252,6 +280,8 @@ def _print_run_summary(outcomes: list[dict[str, Any]]) -> None:
                 ", ".join(ref["relaxed"]) or "-",
             )
         out.print(table)
+        if item.get("brief"):
+            out.print(f"  brief: {item['brief']}")
     failed = sum(1 for o in outcomes if o["status"] != "ok")
     out.print(f"\n{len(outcomes) - failed} RFP(s) ok, {failed} failed")
 
@@ -451,13 +481,78 @@ def eval_past_performance(
     out.print(table)
 
 
+@eval_app.command("answers")
+def eval_answers(
+    qrels: Path = typer.Option(..., help="Answer qrels JSONL (DESIGN.md format)."),
+    answers: Path | None = typer.Option(None, help="Answer library folder."),
+    rewrite: str = typer.Option("both", help="on | off | both"),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    project: Path | None = ProjectOption,
+) -> None:
+    """recall@5, MRR@10 and nDCG@10 of answer retrieval, with and without rewriting.
+
+    The documents are read and parsed by the product; a question the parser cannot find
+    counts as a miss. Rewriting uses the offline rewriter, so the figures are reproducible.
+    """
+    from rfp_retrieval.answers.ingest import load_answer_library
+    from rfp_retrieval.eval.answers import (
+        QrelsError,
+        build_index,
+        evaluate_answers,
+        load_qrels,
+        prepare_questions,
+    )
+    from rfp_retrieval.retrieval.embedding import Embedder
+    from rfp_retrieval.settings import load_settings
+
+    modes = {"on": ("on",), "off": ("off",), "both": ("on", "off")}.get(rewrite)
+    if modes is None:
+        raise typer.BadParameter("use on, off or both", param_hint="--rewrite")
+    settings = load_settings(_project_dir(project))
+    try:
+        labelled = load_qrels(qrels)
+        library = load_answer_library(answers or settings.answers_dir)
+    except (QrelsError, FileNotFoundError) as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1) from exc
+    prepared = prepare_questions(labelled)
+    for doc, reason in prepared.errors.items():
+        console.print(f"[yellow]{doc}: {reason} (its questions count as misses)[/yellow]")
+    embedder = Embedder(settings.model)
+    console.print(
+        f"{len(labelled)} questions, {sum(q is not None for q in prepared.matched.values())} "
+        f"found by the parser; embedding {len(library.usable())} blocks..."
+    )
+    runs = evaluate_answers(prepared, build_index(library.blocks, embedder), embedder, modes)
+    if as_json:
+        _print_json({"runs": runs})
+        return
+    out = Console()
+    table = Table("rewrite", "type", "questions", "recall@5", "hit@5", "MRR@10", "nDCG@10")
+    for mode, r in runs.items():
+        rows = [("all", r), *r["by_type"].items()]
+        for name, m in rows:
+            table.add_row(
+                mode,
+                name,
+                str(m["questions"]),
+                f"{m['recall_at_5']:.3f}",
+                f"{m['hit_rate_at_5']:.3f}",
+                f"{m['mrr_at_10']:.3f}",
+                f"{m['ndcg_at_10']:.3f}",
+            )
+    out.print(table)
+
+
 @app.command()
 def ui(
     port: int = typer.Option(3000, help="Port of the Dagster UI on 127.0.0.1."),
     project: Path | None = ProjectOption,
+    config: Path | None = ConfigOption,
 ) -> None:
     """Open the Dagster UI (``dagster dev``) on this project, with its own DAGSTER_HOME."""
     project_dir = _project_dir(project)
+    _use_config(config)
     home = Path(os.environ.get("DAGSTER_HOME") or project_dir / "var" / "dagster_home")
     home.mkdir(parents=True, exist_ok=True)
     if not (home / "dagster.yaml").exists():
@@ -472,6 +567,35 @@ def ui(
     except KeyboardInterrupt:
         proc.send_signal(signal.SIGINT)
         proc.wait()
+
+
+@app.command()
+def init(
+    folder: Path = typer.Argument(..., help="The project folder to create (new or empty)."),
+) -> None:
+    """Create a working project folder: inbox, library, answers, overrides and a config."""
+    from rfp_retrieval.project_folder import InitError, init_project
+
+    sample = Path(__file__).resolve().parents[1] / "sample"
+    try:
+        created = init_project(folder, sample)
+    except (InitError, FileNotFoundError) as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1) from exc
+    root = folder.expanduser().resolve()
+    out = Console(soft_wrap=True)
+    for path in created:
+        out.print(f"created {path}")
+    config = root / "rfp-retrieval.yaml"
+    out.print(
+        "\n[bold]Next:[/bold]\n"
+        f"  1. Replace {root / 'library'} and {root / 'answers'} with your own content "
+        "(the copies are the bundled samples).\n"
+        f"  2. Drop an RFP into {root / 'inbox'}.\n"
+        f"  3. rfp-retrieval run --config {config}\n"
+        f"     (or: rfp-retrieval ui --config {config}, and turn on rfp_inbox_sensor)\n"
+        f"  4. Open {root / 'output'}/<rfp>/brief.html in a browser."
+    )
 
 
 def main() -> None:

@@ -1,8 +1,10 @@
 """Project settings: where the library, answers, inbox and DuckDB file live, and which model.
 
-Read from ``rfp-retrieval.yaml`` in the project folder, then overridden by environment
-variables ``RFP_RETRIEVAL_<FIELD>`` (e.g. ``RFP_RETRIEVAL_MODEL``). Relative paths are
-resolved against the project folder, so the same project works from any current directory.
+Read from ``rfp-retrieval.yaml`` in the project folder (or the file named by
+``RFP_RETRIEVAL_CONFIG``, e.g. one written by ``rfp-retrieval init``), then overridden by
+environment variables ``RFP_RETRIEVAL_<FIELD>`` (e.g. ``RFP_RETRIEVAL_MODEL``). Relative paths
+in a config file are resolved against that file's folder, other relative paths against the
+project folder, so the same project works from any current directory.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from rfp_retrieval.retrieval.embedding import DEFAULT_MODEL
 
 CONFIG_FILE = "rfp-retrieval.yaml"
 ENV_PREFIX = "RFP_RETRIEVAL_"
+CONFIG_ENV = "RFP_RETRIEVAL_CONFIG"
+"""Environment variable naming an explicit config file (``rfp-retrieval run --config``)."""
 
 
 class SettingsError(ValueError):
@@ -37,6 +41,8 @@ class Settings:
         output_dir: briefs and exports written per RFP.
         model: embedding model name or local path (default: bundled all-MiniLM-L6-v2).
         ranking_mode: past-performance ranking mode used by the pipeline.
+        overrides_dir: writers' reference overrides, one ``<partition-key>.yaml`` per RFP.
+        golden_dir: golden-set JSONL files the ``retrieval_evaluation`` asset runs.
     """
 
     project_dir: Path
@@ -47,6 +53,8 @@ class Settings:
     output_dir: Path
     model: str = DEFAULT_MODEL
     ranking_mode: str = "default"
+    overrides_dir: Path = Path("overrides")
+    golden_dir: Path = Path("sample/golden")
 
 
 DEFAULTS: dict[str, str] = {
@@ -57,8 +65,33 @@ DEFAULTS: dict[str, str] = {
     "output_dir": "var/output",
     "model": DEFAULT_MODEL,
     "ranking_mode": "default",
+    "overrides_dir": "overrides",
+    "golden_dir": "sample/golden",
 }
-PATH_FIELDS = ("library_dir", "answers_dir", "inbox_dir", "db_path", "output_dir")
+PATH_FIELDS = (
+    "library_dir",
+    "answers_dir",
+    "inbox_dir",
+    "db_path",
+    "output_dir",
+    "overrides_dir",
+    "golden_dir",
+)
+SETTING_HELP: dict[str, str] = {
+    "library_dir": "Past-performance library: CSV/XLSX spreadsheets and Markdown write-ups.",
+    "answers_dir": "Answer library: Markdown content blocks and past Q/A spreadsheets.",
+    "inbox_dir": "Drop RFPs here (Markdown, text, DOCX, PDF); each file becomes a partition.",
+    "db_path": "The DuckDB file every table is stored in (one writer at a time).",
+    "output_dir": "Per-RFP exports: brief.html, brief.md, compliance matrix.",
+    "model": (
+        "Embedding model: all-MiniLM-L6-v2 (bundled) or a local sentence-transformers folder. "
+        "Changing it marks the embeddings stale; re-run the library and every RFP."
+    ),
+    "ranking_mode": "Past-performance ranking: default, naive, facet or facet+bumps.",
+    "overrides_dir": "Writers' reference overrides, one <partition-key>.yaml per RFP.",
+    "golden_dir": "Golden-set JSONL files the retrieval_evaluation asset runs.",
+}
+"""One line per setting, written as comments by ``rfp-retrieval init``."""
 
 
 def find_project_dir(start: Path | None = None) -> Path | None:
@@ -71,14 +104,26 @@ def find_project_dir(start: Path | None = None) -> Path | None:
 
 
 def load_settings(project_dir: Path, overrides: dict[str, Any] | None = None) -> Settings:
-    """Settings for ``project_dir``: defaults < ``rfp-retrieval.yaml`` < env < ``overrides``.
+    """Settings for ``project_dir``: defaults < config file < env < ``overrides``.
+
+    The config file is ``$RFP_RETRIEVAL_CONFIG`` when set, else ``project_dir /
+    rfp-retrieval.yaml`` (optional). Relative paths in it resolve against its folder.
 
     Raises:
-        SettingsError: the config file is not a YAML mapping or names an unknown setting.
+        SettingsError: the config file is not a YAML mapping, names an unknown setting, or
+            ``RFP_RETRIEVAL_CONFIG`` names a file that does not exist.
     """
     project_dir = Path(project_dir).resolve()
     values: dict[str, Any] = dict(DEFAULTS)
     config_path = project_dir / CONFIG_FILE
+    explicit = os.environ.get(CONFIG_ENV)
+    if explicit:
+        config_path = Path(explicit).expanduser().resolve()
+        if not config_path.is_file():
+            raise SettingsError(
+                f"{CONFIG_ENV}={explicit}: no such config file; create one with "
+                "`rfp-retrieval init DIR` or unset the variable"
+            )
     if config_path.is_file():
         loaded = yaml.safe_load(config_path.read_text(encoding="utf-8")) or {}
         if not isinstance(loaded, dict):
@@ -88,7 +133,13 @@ def load_settings(project_dir: Path, overrides: dict[str, Any] | None = None) ->
             raise SettingsError(
                 f"{config_path}: unknown setting(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}"
             )
-        values.update({k: v for k, v in loaded.items() if v is not None})
+        values.update(
+            {
+                k: (config_path.parent / Path(str(v)).expanduser()) if k in PATH_FIELDS else v
+                for k, v in loaded.items()
+                if v is not None
+            }
+        )
     for name in DEFAULTS:
         env = os.environ.get(ENV_PREFIX + name.upper())
         if env:

@@ -4,8 +4,10 @@ Text is cleaned the same way for every format: zero-width characters removed, wh
 normalised, blank-line runs collapsed. PDFs additionally lose their running page headers and
 footers and bare page numbers, and get line-end hyphenation repaired (``modern-`` / ``ization``
 -> ``modernization``, while ``firm-`` / ``fixed-price`` stays ``firm-fixed-price``). DOCX is
-rendered as Markdown-flavoured text (``#`` headings from Word heading styles, tables as rows of
-cells joined with `` | ``) so Markdown and Word versions of one RFP outline the same way.
+rendered as Markdown-flavoured text (``#`` headings from Word heading styles, Word's automatic
+numbers rebuilt from the numbering definitions (``docx_numbering``), bold-only paragraphs as
+``**text**``, tables as rows of cells joined with `` | ``) so Markdown and Word versions of one
+RFP outline the same way.
 
 Every failure to read a file raises ``DocumentError`` naming the file and saying what to do; no
 other exception type escapes ``load_document`` for a bad input file.
@@ -20,12 +22,14 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from rfp_retrieval.documents.docx_numbering import NumberingTracker
 from rfp_retrieval.documents.front_matter import (
     bare_date_line,
     find_issue_date,
     find_issuer_text,
     find_title,
 )
+from rfp_retrieval.documents.layout import LineStyle, page_lines
 from rfp_retrieval.documents.outline import parse_outline
 from rfp_retrieval.documents.questionnaire import QUESTIONNAIRE_FORMATS, load_questionnaire
 from rfp_retrieval.documents.records import DocumentError, RfpDocument
@@ -87,10 +91,11 @@ def load_document(path: str | Path) -> RfpDocument:
     pages_without_text: list[int] = []
     furniture: list[str] = []
     page_of_line: list[int] | None = None
+    style_of_line: list[LineStyle | None] | None = None
     if fmt == "pdf":
-        pages, pages_without_text, pdf_warnings = _pdf_pages(p)
+        pages, pages_without_text, pdf_warnings, page_styles = _pdf_pages(p)
         warnings += pdf_warnings
-        lines, page_of_line, furniture = _clean_pages(pages)
+        lines, page_of_line, furniture, style_of_line = _clean_pages(pages, page_styles)
     elif fmt == "docx":
         lines = _clean_markdown(_docx_lines(p))
     else:
@@ -101,15 +106,17 @@ def load_document(path: str | Path) -> RfpDocument:
         else:
             page_texts = raw.split("\f")
             if len(page_texts) > 1:
-                lines, page_of_line, furniture = _clean_pages([t.splitlines() for t in page_texts])
+                lines, page_of_line, furniture, _ = _clean_pages(
+                    [t.splitlines() for t in page_texts]
+                )
             else:
-                lines, page_of_line, _ = _clean_pages([raw.splitlines()])
+                lines, page_of_line, _, _ = _clean_pages([raw.splitlines()])
                 page_of_line = None
     if not any(line.strip() for line in lines):
         raise DocumentError(name, "contains no text; check that the right file was uploaded")
 
     mode = "markdown" if fmt in ("markdown", "docx") else "plain"
-    sections = parse_outline(lines, mode, page_of_line)
+    sections = parse_outline(lines, mode, page_of_line, style_of_line)
     title = find_title(lines, mode)
     issue_date = find_issue_date(lines)
     if issue_date is None and furniture:
@@ -206,16 +213,23 @@ def _clean_markdown(raw_lines: list[str]) -> list[str]:
     text = "\n".join(raw_lines)
     text = _HTML_COMMENT.sub("", text)
     text = _HTML_TABLE.sub(_html_table_to_rows, text)
+    # a line break inside a pipe-table cell stays inside its row
+    text = re.sub(
+        r"(?m)^(\s*\|.*)$",
+        lambda m: re.sub(r"\s*<br\s*/?>\s*", " ", m.group(1), flags=re.I),
+        text,
+    )
     text = re.sub(r"<br\s*/?>", "\n", text, flags=re.I)
     text = re.sub(r"</?(?:span|div|p|sup|sub|u|font)\b[^>]*>", "", text, flags=re.I)
     out: list[str] = []
-    raw = _setext_to_atx(text.splitlines())
+    raw = _pandoc_tables(_join_empty_atx(_setext_to_atx(text.splitlines())))
     for line in raw:
         if _RULE_LINE.match(line) or _SIMPLE_TABLE_RULE.match(line):
             continue
         line = _MD_ESCAPE.sub(r"\1", line)
         line = html.unescape(line)
         line = re.sub(r"^(\s*)(?:>\s?)+", r"\1", line)  # blockquote markers
+        line = re.sub(r"^(\s*[-*+]\s+)(?:>\s?)+", r"\1", line)  # "  - > item" (pandoc)
         out.append(normalise_line(line))
     return _collapse_blank(out)
 
@@ -234,6 +248,149 @@ def _setext_to_atx(lines: list[str]) -> list[str]:
             out.append(("# " if m.group(1)[0] == "=" else "## ") + prev)
             continue
         out.append(line)
+    return out
+
+
+_EMPTY_ATX = re.compile(r"^\s{0,3}(#{1,6})\s*$")
+
+
+_GRID_RULE = re.compile(r"^\s*\+(?:[-=:]+\+)+\s*$")
+_COLUMN_RULE = re.compile(r"^\s*-{2,}(?:\s+-{2,})+\s*$")
+_FULL_RULE = re.compile(r"^\s*-{10,}\s*$")
+
+
+def _pandoc_tables(lines: list[str]) -> list[str]:
+    """Pandoc grid tables (``+---+``) and simple / multiline tables (``---- ----`` column
+    rules) as ``| a | b |`` rows, one row per table row, multi-line cells joined.
+
+    A pandoc hard break (trailing backslash) inside a cell becomes a space. Lines that are not
+    part of such a table pass through unchanged.
+    """
+    out: list[str] = []
+    i = 0
+    n = len(lines)
+    while i < n:
+        if _GRID_RULE.match(lines[i]):
+            j = i
+            while j < n and (_GRID_RULE.match(lines[j]) or lines[j].lstrip().startswith("|")):
+                j += 1
+            out += _grid_rows(lines[i:j])
+            i = j
+            continue
+        if _COLUMN_RULE.match(lines[i]):
+            table, start = _simple_table(lines, i)
+            if table:
+                del out[len(out) - (i - start) :]  # the header lines already copied
+                out += ["", *table[0], ""]
+                i = table[1]
+                continue
+        out.append(lines[i])
+        i += 1
+    return out
+
+
+def _cell_text(parts: list[str]) -> str:
+    text = " ".join(p.strip().rstrip("\\").strip() for p in parts if p.strip())
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _grid_rows(block: list[str]) -> list[str]:
+    rule = next(ln for ln in block if _GRID_RULE.match(ln))
+    bounds = [k for k, ch in enumerate(rule) if ch == "+"]
+    rows: list[str] = []
+    current: list[list[str]] = []
+
+    def flush() -> None:
+        if current:
+            cells = [_cell_text([row[c] for row in current]) for c in range(len(bounds) - 1)]
+            if any(cells):
+                rows.append("| " + " | ".join(cells) + " |")
+            current.clear()
+
+    for line in block:
+        if _GRID_RULE.match(line):
+            flush()
+            continue
+        padded = line.ljust(bounds[-1] + 1)
+        current.append([padded[bounds[c] + 1 : bounds[c + 1]] for c in range(len(bounds) - 1)])
+    flush()
+    return ["", *rows, ""]
+
+
+def _simple_table(lines: list[str], at: int) -> tuple[tuple[list[str], int] | None, int]:
+    """((rows, end index), first line index) of the pandoc simple/multiline table whose column
+    rule is ``lines[at]``; (None, at) when it is not one."""
+    spans = [(m.start(), m.end()) for m in re.finditer(r"-{2,}", lines[at])]
+    header: list[str] = []
+    k = at - 1
+    while k >= 0 and lines[k].strip() and not _FULL_RULE.match(lines[k]):
+        header.insert(0, lines[k])
+        k -= 1
+    multiline = k >= 0 and bool(_FULL_RULE.match(lines[k]))
+    start = k if multiline else k + 1
+    rows: list[list[str]] = []
+    current: list[str] = []
+    j = at + 1
+    while j < len(lines):
+        line = lines[j]
+        if _FULL_RULE.match(line) or _COLUMN_RULE.match(line):
+            j += 1
+            break
+        if not line.strip():
+            if current:
+                rows.append(current)
+                current = []
+            if not multiline:
+                break
+            j += 1
+            continue
+        current.append(line)
+        if not multiline:
+            rows.append(current)
+            current = []
+        j += 1
+    if current:
+        rows.append(current)
+    if not rows:
+        return None, at
+
+    def cells(physical: list[str]) -> list[str]:
+        out = []
+        for c, (a, _) in enumerate(spans):
+            end = spans[c + 1][0] if c + 1 < len(spans) else None
+            begin = a if c else 0
+            out.append(_cell_text([ln[begin:end] if len(ln) > begin else "" for ln in physical]))
+        return out
+
+    table = ["| " + " | ".join(cells(header)) + " |"] if header else []
+    table += ["| " + " | ".join(cells(row)) + " |" for row in rows]
+    return (table, j), start
+
+
+def _join_empty_atx(lines: list[str]) -> list[str]:
+    """``####`` alone on a line with its text on the next line (a pandoc export slip) is one
+    heading: ``#### 9.6.4 Phase 2 - Oral Interview``."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        broken = re.match(r"^(\s{0,3}#{1,6}\s.*?)\\\s*$", lines[i])
+        if broken and i + 1 < len(lines) and lines[i + 1].strip():
+            # "### **\\" + "Rules**": a heading broken by a pandoc hard line break
+            out.append(f"{broken.group(1).rstrip()} {lines[i + 1].strip()}")
+            i += 2
+            continue
+        m = _EMPTY_ATX.match(lines[i])
+        if (
+            m
+            and i + 1 < len(lines)
+            and lines[i + 1].strip()
+            and not lines[i + 1].lstrip().startswith(("#", "|", "<"))
+        ):
+            out.append(f"{m.group(1)} {lines[i + 1].strip()}")
+            i += 2
+            continue
+        out.append(lines[i])
+        i += 1
     return out
 
 
@@ -275,6 +432,15 @@ def _walk(child, parent, qn, paragraph_cls, table_cls) -> Iterator[object]:
                 yield from _walk(sub, parent, qn, paragraph_cls, table_cls)
 
 
+def _all_bold(paragraph) -> bool:
+    """Every run with text is bold (directly or through its character style)."""
+    runs = [r for r in paragraph.runs if r.text.strip()]
+    return bool(runs) and all(
+        r.bold or (r.style is not None and r.style.font is not None and r.style.font.bold)
+        for r in runs
+    )
+
+
 def _docx_lines(p: Path) -> list[str]:
     """A DOCX body as Markdown-flavoured lines: ``#`` headings from styles, tables as pipe rows."""
     name = str(p)
@@ -288,6 +454,7 @@ def _docx_lines(p: Path) -> list[str]:
         import docx
 
         document = docx.Document(str(p))
+        numbering = NumberingTracker(document)
         lines: list[str] = []
         for block in _iter_block_items(document):
             if block.__class__.__name__ == "Table":
@@ -307,16 +474,19 @@ def _docx_lines(p: Path) -> list[str]:
                 continue
             style = (block.style.name if block.style is not None else "") or ""
             heading = re.match(r"Heading\s*(\d)", style, re.I)
+            kind, label = numbering.label(block)
+            if kind == "number" and not text.startswith(label):
+                text = f"{label} {text}"  # Word's automatic number, rebuilt
             if style.lower() == "title":
                 lines.append("# " + text)
             elif heading:
                 lines.append("#" * min(6, max(1, int(heading.group(1)))) + " " + text)
-            elif (
-                "list" in style.lower()
-                or block._p.pPr is not None
-                and block._p.pPr.numPr is not None
-            ):
+            elif kind == "number":
+                lines.append(text)
+            elif kind == "bullet" or "list" in style.lower():
                 lines.append("- " + text)
+            elif _all_bold(block) and len(text.split()) <= 12:
+                lines.append(f"**{text}**")  # a bold paragraph, as Markdown writes it
             else:
                 lines.append(text)
             lines.append("")
@@ -335,8 +505,11 @@ def _docx_lines(p: Path) -> list[str]:
 # PDF
 
 
-def _pdf_pages(p: Path) -> tuple[list[list[str]], list[int], list[str]]:
-    """Text lines of each PDF page, 1-based pages without text, and warnings."""
+def _pdf_pages(
+    p: Path,
+) -> tuple[list[list[str]], list[int], list[str], list[list[LineStyle | None]]]:
+    """Text lines of each PDF page, 1-based pages without text, warnings, and the style of
+    each line (``layout.page_lines``: font size, weight, paragraph gaps as blank lines)."""
     name = str(p)
     head = _read_bytes(p)[:1024]
     if b"%PDF-" not in head:
@@ -351,14 +524,16 @@ def _pdf_pages(p: Path) -> tuple[list[list[str]], list[int], list[str]]:
         from pdfminer.pdfdocument import PDFPasswordIncorrect
 
         pages: list[list[str]] = []
+        styles: list[list[LineStyle | None]] = []
         empty: list[int] = []
         with pdfplumber.open(str(p), password=password) as pdf:
             for number, page in enumerate(pdf.pages, start=1):
-                text = page.extract_text() or ""
-                text = re.sub(r"\(cid:\d+\)", "", text)
-                if not text.strip():
+                found = page_lines(page)
+                if not any(text.strip() for text, _ in found):
                     empty.append(number)
-                pages.append(text.splitlines())
+                pages.append([text for text, _ in found])
+                styles.append([style for _, style in found])
+                page.flush_cache()  # keep memory flat on long documents
     except PDFPasswordIncorrect as exc:
         raise DocumentError(
             name,
@@ -385,7 +560,7 @@ def _pdf_pages(p: Path) -> tuple[list[list[str]], list[int], list[str]]:
     if empty:
         shown = ", ".join(map(str, empty[:10])) + ("..." if len(empty) > 10 else "")
         warnings.append(f"{len(empty)} page(s) without a text layer (not OCR'd): {shown}")
-    return pages, empty, warnings
+    return pages, empty, warnings, styles
 
 
 def _pdf_password(p: Path) -> str:
@@ -426,14 +601,19 @@ def _furniture_key(line: str) -> str:
     return re.sub(r"\d+", "#", re.sub(r"\s+", " ", line.strip().lower()))
 
 
-def _clean_pages(pages: list[list[str]]) -> tuple[list[str], list[int], list[str]]:
-    """Clean page texts into one list of lines with the page of each line.
+def _clean_pages(
+    pages: list[list[str]], styles: list[list[LineStyle | None]] | None = None
+) -> tuple[list[str], list[int], list[str], list[LineStyle | None]]:
+    """Clean page texts into one list of lines with the page and style of each line.
 
     Removes bare page numbers at the top or bottom of a page, and lines repeated at the top or
     bottom of at least half the pages (three pages or more): running headers and footers.
-    Returns (lines, page_of_line, removed header/footer lines).
+    Repairs words split by letter spacing (``S EALED``) and line-end hyphenation. ``styles``
+    (PDF only) runs parallel to ``pages``. Returns (lines, page_of_line, removed header/footer
+    lines, style_of_line).
     """
     normalised = [[normalise_line(line) for line in page] for page in pages]
+    page_styles = styles or [[None] * len(page) for page in pages]
     repeated: set[str] = set()
     if len(normalised) >= 3:
         counts: Counter[str] = Counter()
@@ -443,8 +623,8 @@ def _clean_pages(pages: list[list[str]]) -> tuple[list[str], list[int], list[str
         threshold = max(3, math.ceil(0.5 * len(normalised)))
         repeated = {k for k, c in counts.items() if c >= threshold and k.strip("# ")}
     removed: list[str] = []
-    items: list[tuple[str, int]] = []
-    for number, page in enumerate(normalised, start=1):
+    items: list[tuple[str, int, LineStyle | None]] = []
+    for number, (page, pstyles) in enumerate(zip(normalised, page_styles, strict=True), start=1):
         content_idx = [i for i, ln in enumerate(page) if ln.strip()]
         edges = set(content_idx[:3] + content_idx[-3:])
         for i, line in enumerate(page):
@@ -456,24 +636,58 @@ def _clean_pages(pages: list[list[str]]) -> tuple[list[str], list[int], list[str
                 if _furniture_key(line) in repeated:
                     removed.append(line)
                     continue
-            items.append((line, number))
+            items.append((line, number, pstyles[i] if i < len(pstyles) else None))
+    items = _repair_split_words(items)
     items = _repair_hyphenation(items)
     lines: list[str] = []
     page_of_line: list[int] = []
-    for line, number in items:
+    style_of_line: list[LineStyle | None] = []
+    for line, number, style in items:
         if not line.strip():
             if lines and lines[-1] == "":
                 continue
-            line = ""
+            line, style = "", None
         lines.append(line)
         page_of_line.append(number)
+        style_of_line.append(style)
     while lines and lines[-1] == "":
         lines.pop()
         page_of_line.pop()
+        style_of_line.pop()
     while lines and lines[0] == "":
         lines.pop(0)
         page_of_line.pop(0)
-    return lines, page_of_line, removed
+        style_of_line.pop(0)
+    return lines, page_of_line, removed, style_of_line
+
+
+_SPLIT_CAPS = re.compile(r"\b([A-Z]) ([A-Z]{2,})\b")
+
+
+def _repair_split_words(
+    items: list[tuple[str, int, LineStyle | None]],
+) -> list[tuple[str, int, LineStyle | None]]:
+    """Join capitals split by PDF letter spacing: ``S EALED`` -> ``SEALED``.
+
+    A single capital followed by a capitalised run is joined when the joined word occurs
+    elsewhere in the document (any case) and the run alone does not (``A VENDOR`` stays).
+    """
+    vocabulary: set[str] = set()
+    for line, _, _ in items:  # words seen whole, outside the split pairs themselves
+        vocabulary.update(w.lower() for w in _WORD.findall(_SPLIT_CAPS.sub(" ", line)))
+
+    def join(m: re.Match[str]) -> str:
+        head, tail = m.group(1), m.group(2)
+        if (head + tail).lower() in vocabulary and tail.lower() not in vocabulary:
+            return head + tail
+        return m.group(0)
+
+    out = []
+    for line, page, style in items:
+        if _SPLIT_CAPS.search(line):
+            line = _SPLIT_CAPS.sub(join, line)
+        out.append((line, page, style))
+    return out
 
 
 # Parts that make a real hyphenated compound when split at a line end.
@@ -490,7 +704,7 @@ _COMPOUND_SECOND = frozenset(
 _WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
 
 
-def _repair_hyphenation(items: list[tuple[str, int]]) -> list[tuple[str, int]]:
+def _repair_hyphenation(items: list[tuple]) -> list[tuple]:
     """Join words split by a hyphen at a line end, keeping real compounds hyphenated.
 
     A split ``A-`` / ``B`` becomes ``AB`` when ``AB`` occurs elsewhere in the document or no
@@ -500,12 +714,12 @@ def _repair_hyphenation(items: list[tuple[str, int]]) -> list[tuple[str, int]]:
     ``3``).
     """
     vocabulary: Counter[str] = Counter()
-    for line, _ in items:
+    for line, *_ in items:
         for w in _WORD.findall(line):
             vocabulary[w.lower()] += 1
     out = list(items)
     for i in range(len(out) - 1):
-        line, page = out[i]
+        line, *rest_i = out[i]
         m = re.search(r"(?:^|(?<=[\s(\"“/]))([A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)-$", line)
         if not m or line.endswith("--"):
             continue
@@ -514,7 +728,7 @@ def _repair_hyphenation(items: list[tuple[str, int]]) -> list[tuple[str, int]]:
             j += 1
         if j >= len(out) or j != i + 1:
             continue
-        nxt, nxt_page = out[j]
+        nxt, *rest_j = out[j]
         lead = re.match(r"^(\s*)(\S+)(.*)$", nxt)
         if not lead:
             continue
@@ -525,8 +739,8 @@ def _repair_hyphenation(items: list[tuple[str, int]]) -> list[tuple[str, int]]:
         first, second = m.group(1), head.group(0)
         keep = _keep_hyphen(first, second, vocabulary)
         joined = first + ("-" if keep else "") + token
-        out[i] = (line[: m.start(1)] + joined, page)
-        out[j] = (lead.group(3).lstrip(), nxt_page)
+        out[i] = (line[: m.start(1)] + joined, *rest_i)
+        out[j] = (lead.group(3).lstrip(), *rest_j)
     return out
 
 

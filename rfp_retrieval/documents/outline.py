@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rfp_retrieval.documents.layout import LineStyle, body_size
 from rfp_retrieval.documents.records import Section
 from rfp_retrieval.documents.text import strip_inline_markdown
 
@@ -69,6 +70,13 @@ def _decimal_depth(label: str) -> int:
     if len(parts) >= 2 and all(p == "0" for p in parts[1:]):
         return 1  # "1.0" and "1.0.0" are the top level
     return len(parts)
+
+
+def _ucf_depth(label: str) -> int:
+    """``C.3.2`` -> 3; ``B1.`` -> 2 (the letter is level 1 even without its dot)."""
+    if re.match(r"^[A-M]\d", label):
+        return 1 + _dotted_depth(label[1:])
+    return _dotted_depth(label)
 
 
 def _dotted_depth(label: str) -> int:
@@ -156,14 +164,16 @@ NUMBERING_SCHEMES: tuple[NumberingScheme, ...] = (
         "decimal",
         lambda label: _dotted_depth(label.split(None, 1)[-1].replace("Sec.", "")),
     ),
-    # C.3.2 / L.4.2.1 / M.4 / A.1.1.  (Uniform Contract Format: section letter, then numbers)
+    # C.3.2 / L.4.2.1 / M.4 / A.1.1. / B1.  (Uniform Contract Format: section letter, then
+    # numbers; the GSA FPDS-NG RFP writes "B1. Contract Type" without the first dot)
     NumberingScheme(
         "ucf",
         re.compile(
-            r"(?P<label>(?P<id>[A-M])\.\d{1,3}(?:\.\d{1,3}){0,4}\.?)(?=\s|$|[\u2013\u2014])"
+            r"(?P<label>(?P<id>[A-M])(?:\.\d{1,3}(?:\.\d{1,3}){0,4}\.?(?=\s|$|[\u2013\u2014])"
+            r"|\d{1,2}(?:\.\d{1,3}){0,3}\.(?=\s+[A-Z])))"
         ),
         "ucf",
-        _dotted_depth,
+        _ucf_depth,
     ),
     # IV.B.2 / I.A / IV.  (roman section, capital letter, then numbers)
     NumberingScheme(
@@ -363,6 +373,9 @@ _WRAP_TAIL = re.compile(
     r"through|clause|item|items|subsection|attachment|appendix)$",
     re.I,
 )
+DATE_ONLY = re.compile(
+    r"(?:[A-Z][a-z]+day,?\s+)?(?:[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4}|\d{1,2}/\d{1,2}/\d{2,4})\.?"
+)
 _TOC_HEAD = re.compile(r"^\W*(table of contents|contents)\W*$", re.I)
 _TOC_ENTRY = re.compile(r"\S.*\s\d{1,3}$")
 _LINK_ONLY = re.compile(r"^\s*(?:[-*]\s*)?\[[^\]]+\]\([^)]*\)\s*$")
@@ -540,8 +553,167 @@ def _ucf_letter(lines: list[str], i: int) -> _Candidate | None:
     return _Candidate(i, letter, scheme, title.rstrip(".:"), "", "heading", "plain")
 
 
+@dataclass
+class _Layout:
+    """PDF typography of the lines (``layout.LineStyle``): which lines stand out as headings.
+
+    A line is emphasised when its font is at least ``EMPHASIS_POINTS`` larger than the body
+    size, or it is bold in a document whose body is not bold, and it is not smaller than the
+    body (table headers, footnotes) nor a side-column label. ``rank`` orders heading sizes:
+    the largest is 0; bold body-size text comes after every larger size. ``active`` is False
+    for documents that do not style their headings (then wording rules decide alone).
+    """
+
+    styles: list[LineStyle | None]
+    body: float
+    body_bold: bool
+    ranks: dict[float, int]
+    active: bool
+    _text: list[str]
+
+    @classmethod
+    def of(cls, lines: list[str], styles: list[LineStyle | None] | None) -> _Layout | None:
+        if not styles or len(styles) != len(lines):
+            return None
+        body = body_size(styles, lines)
+        text_chars = sum(len(ln) for ln, st in zip(lines, styles, strict=True) if st)
+        bold_chars = sum(
+            len(ln) for ln, st in zip(lines, styles, strict=True) if st and st.bold >= 0.75
+        )
+        layout = cls(
+            styles,
+            body,
+            bold_chars > 0.5 * max(text_chars, 1),
+            {},
+            False,
+            [ln.strip() for ln in lines],
+        )
+        sizes = sorted(
+            {
+                st.size
+                for ln, st in zip(lines, styles, strict=True)
+                if st is not None
+                and layout.emphasized_style(st)
+                and st.size >= body + EMPHASIS_POINTS
+                and 0 < len(ln.split()) <= 16
+            },
+            reverse=True,
+        )
+        layout.ranks = {size: k for k, size in enumerate(sizes)}
+        short = sum(
+            1
+            for ln, st in zip(lines, styles, strict=True)
+            if st is not None and layout.emphasized_style(st) and 0 < len(ln.split()) <= 12
+        )
+        layout.active = short >= 2
+        return layout
+
+    def emphasized_style(self, st: LineStyle) -> bool:
+        if st.side or st.size < self.body - 0.6:
+            return False
+        return st.size >= self.body + EMPHASIS_POINTS or (st.bold >= 0.75 and not self.body_bold)
+
+    def emphasized(self, i: int) -> bool:
+        st = self.styles[i] if i < len(self.styles) else None
+        return st is not None and self.emphasized_style(st)
+
+    def side(self, i: int) -> bool:
+        st = self.styles[i] if i < len(self.styles) else None
+        return st is not None and st.side
+
+    def continues(self, i: int) -> bool:
+        """Line ``i`` wraps the styled line above it: same font, same left edge, and the line
+        above does not end a sentence or a label (``Components:``)."""
+        if i <= 0 or not self.emphasized(i - 1) or not self.emphasized(i):
+            return False
+        above, here = self.styles[i - 1], self.styles[i]
+        if above is None or here is None or above.size != here.size:
+            return False
+        return abs(above.x0 - here.x0) <= 3 and not re.search(r"[.:;?!]$", self._text[i - 1])
+
+    def rank(self, i: int) -> int:
+        st = self.styles[i]
+        if st is not None and st.size in self.ranks:
+            return self.ranks[st.size]
+        return len(self.ranks)
+
+
+EMPHASIS_POINTS = 0.9
+"""Points a heading font must exceed the body font by to count as larger."""
+
+
+def _layout_heading(lines: list[str], i: int, layout: _Layout) -> _Candidate | None:
+    """An emphasised line that reads as a title, joined with a wrapped second line."""
+    line = lines[i].strip()
+    if not line or not re.match(r"[A-Z0-9\"“(]", line) or DATE_ONLY.fullmatch(line):
+        return None
+    if re.match(r"^[A-Z]{1,2}\d{1,3}\s*[:.]\s", line):
+        return None  # "A36: The Court intends ..." answers a Q&A item
+    if layout.continues(i):
+        return None  # the second line of a heading, or a paragraph set in bold
+    if line.endswith((",", ";")) or _TOC_ENTRY.match(line) and re.search(r"\s\d{1,3}$", line):
+        return None
+    extra = 0
+    heading = line
+    nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
+    if (
+        nxt
+        and layout.continues(i + 1)
+        and not _match_number(nxt, "plain", "plain")
+        and len(f"{line} {nxt}".split()) <= 16
+    ):
+        heading, extra = f"{line} {nxt}", 1
+    if (
+        not _is_title(heading, 16)
+        or _MODAL.search(heading)
+        and (heading.endswith(".") or len(heading.split()) > 6)
+    ):
+        return None
+    lettered = re.match(r"^(?P<label>[A-Z]\.)\s+(?P<rest>[A-Z].*)$", heading)
+    if lettered:  # "B. DOC ECMO Program": a lettered subsection of the heading above
+        scheme = next(s for s in NUMBERING_SCHEMES if s.name == "letter")
+        title = lettered.group("rest").rstrip(":").strip()
+        return _Candidate(i, lettered.group("label"), scheme, title, "", "heading", "layout")
+    return _Candidate(
+        i,
+        None,
+        None,
+        heading.rstrip(":").strip(),
+        "",
+        "heading",
+        "layout",
+        layout.rank(i) + 1,
+        None,
+        extra,
+    )
+
+
+def _standalone_title(lines: list[str], i: int, layout: _Layout) -> _Candidate | None:
+    """A short Title-Case line set apart as its own paragraph, introducing prose: a run-in
+    heading in body type (``Due Date and Time`` above ``Submissions must be received ...``).
+
+    It nests below every styled heading level (``rank`` + 2)."""
+    if i == 0 or lines[i - 1].strip() or i + 2 >= len(lines) or lines[i + 1].strip():
+        return None
+    line = lines[i].strip()
+    words = line.split()
+    if not 1 <= len(words) <= 8 or re.search(r"[.,;:?!]$", line) or DATE_ONLY.fullmatch(line):
+        return None
+    if not re.match(r"[A-Z]", line) or not _title_case(line) or _is_caps(line):
+        return None
+    if _MODAL.search(line) or any(ch.isdigit() for ch in line):
+        return None
+    following = lines[i + 2].strip()
+    if len(following.split()) < 8 or not re.match(r"[A-Z(\"“]", following):
+        return None
+    return _Candidate(i, None, None, line, "", "heading", "layout", len(layout.ranks) + 2)
+
+
 def _candidate_plain(
-    lines: list[str], i: int, page_of_line: list[int] | None = None
+    lines: list[str],
+    i: int,
+    page_of_line: list[int] | None = None,
+    layout: _Layout | None = None,
 ) -> _Candidate | None:
     line = lines[i].strip()
     if not line or len(line) > 240:
@@ -559,6 +731,14 @@ def _candidate_plain(
         rest = line[m.end() :].strip().lstrip("-\u2013\u2014").strip()
         if prev and _WRAP_TAIL.search(prev):
             return None
+        if (
+            layout is not None
+            and prev
+            and re.search(r"[A-Za-z,]$", prev)
+            and len(prev.split()) >= 6
+            and not layout.emphasized(i - 1)
+        ):
+            return None  # the number continues a sentence wrapped from the line above
         label = m.group("label")
         seq = _sequence_value(scheme, m)
         if scheme.name == "question":
@@ -566,12 +746,15 @@ def _candidate_plain(
         if not rest:
             if scheme.name in ("section-word", "addendum", "appendix", "question"):
                 heading, extra = "", 0
+                step = 1
+                if not nxt and i + 2 < len(lines):  # "Appendix A", blank, "Tax Court ..."
+                    nxt, step = lines[i + 2].strip(), 2
                 if (
                     nxt
                     and (_is_caps(nxt) or _is_title(nxt, 10))
                     and not _match_number(nxt, "plain", "plain")
                 ):
-                    heading, extra = nxt.rstrip(":").strip(), 1
+                    heading, extra = nxt.rstrip(":").strip(), step
                 return _Candidate(
                     i, label.rstrip(".:"), scheme, heading, "", "heading", "plain", 0, seq, extra
                 )
@@ -580,6 +763,17 @@ def _candidate_plain(
             return None
         depth = _dotted_depth(label) if scheme.name in ("ucf", "roman", "decimal") else 1
         extra = 0
+        if (
+            layout is not None
+            and layout.active
+            and nxt
+            and layout.continues(i + 1)
+            and not _match_number(nxt, "plain", "plain")
+            and len(f"{rest} {nxt}".split()) <= 20
+        ):
+            rest, extra = f"{rest} {nxt}", 1  # a styled heading wrapped over two lines
+            if _is_caps(rest):
+                rest = rest.rstrip(".")
         if _is_caps(rest) and nxt and _is_caps(nxt) and not _match_number(nxt, "plain", "plain"):
             if (
                 rest.endswith((",", "&"))
@@ -601,6 +795,16 @@ def _candidate_plain(
         if scheme.name in ("section-word", "appendix", "addendum") and kind == "paragraph":
             return None
         return _Candidate(i, label, scheme, heading, body, kind, "plain", 0, seq, extra, sep)
+    if layout is not None and layout.active:
+        if layout.side(i):
+            return None
+        if layout.emphasized(i) and not wrapped:
+            found_layout = _layout_heading(lines, i, layout)
+            if found_layout is not None:
+                return found_layout
+        standalone = _standalone_title(lines, i, layout)
+        if standalone is not None:
+            return standalone
     if wrapped:
         return None
     ended = (
@@ -623,6 +827,8 @@ def _candidate_plain(
         return None
     if not ended:
         return None  # an unnumbered heading follows the end of a paragraph or another heading
+    if layout is not None and layout.active and not layout.emphasized(i):
+        return None  # a plain ALL-CAPS line in a styled document is a form line, not a heading
     if _CAPS_HEADING.match(line) and not _TRAILING_FUNCTION_WORD.search(line):
         words = line.split()
         letters = sum(c.isalpha() for c in line)
@@ -699,7 +905,8 @@ def _first_sentence(text: str, limit: int = 100) -> str:
 
 
 def _is_toc_body(body_lines: list[str]) -> bool:
-    content = [ln for ln in body_lines if ln.strip()]
+    """Every paragraph is a link, a TOC entry or a dot-leader line (a link may wrap)."""
+    content = [" ".join(p.split()) for p in "\n".join(body_lines).split("\n\n") if p.strip()]
     return all(
         _LINK_ONLY.match(ln) or _TOC_ENTRY.match(ln.strip()) or _DOT_LEADER.search(ln)
         for ln in content
@@ -707,14 +914,20 @@ def _is_toc_body(body_lines: list[str]) -> bool:
 
 
 def parse_outline(
-    lines: list[str], mode: str, page_of_line: list[int] | None = None
+    lines: list[str],
+    mode: str,
+    page_of_line: list[int] | None = None,
+    line_styles: list[LineStyle | None] | None = None,
 ) -> list[Section]:
     """The outline of a document given its clean text ``lines``.
 
     ``mode`` is ``"markdown"`` (Markdown, DOCX) or ``"plain"`` (PDF, text). ``page_of_line`` gives
-    the 1-based PDF page of each line (None for formats without pages). Returns sections in
-    document order; each section's ``body`` is the text from the end of its heading to the next
-    heading (for a numbered paragraph, the paragraph text itself); ``line`` is 1-based.
+    the 1-based PDF page of each line (None for formats without pages); ``line_styles`` the
+    PDF typography of each line (``layout.LineStyle``), which lets larger or bold unnumbered
+    lines become headings (levels by font size) and keeps unstyled ALL-CAPS form lines out.
+    Returns sections in document order; each section's ``body`` is the text from the end of
+    its heading to the next heading (for a numbered paragraph, the paragraph text itself);
+    ``line`` is 1-based.
     A table of contents, or a heading repeated later with an empty body, is dropped.
     Raises ValueError for an unknown ``mode``.
     """
@@ -725,6 +938,7 @@ def parse_outline(
         if mode == "plain"
         else {i for i, ln in enumerate(lines) if _DOT_LEADER.search(ln)}
     )
+    layout = _Layout.of(lines, line_styles) if mode == "plain" else None
     cands: list[_Candidate] = []
     skip_to = 0
     for i in range(len(lines)):
@@ -733,12 +947,23 @@ def parse_outline(
         if mode == "markdown":
             c = _candidate_markdown(lines, i)
         else:
-            c = _candidate_plain(lines, i, page_of_line)
+            c = _candidate_plain(lines, i, page_of_line, layout)
         if c is not None:
             cands.append(c)
             skip_to = i + 1 + c.extra
     if mode == "plain":
         cands = _filter_plain(cands, len(lines))
+        if page_of_line and max(page_of_line) >= 5:
+            first_page = sum(1 for k, ln in enumerate(lines) if ln.strip() and page_of_line[k] == 1)
+            if first_page <= 25:  # a cover page: its big type is a title block, not headings
+                cands = [c for c in cands if c.source != "layout" or page_of_line[c.line] != 1]
+        numbered = [c for c in cands if c.scheme is not None and not c.scheme.relative]
+        if len(numbered) >= 3:  # numbering carries the levels; styled headings nest relatively
+            first = numbered[0].line
+            cands = [c for c in cands if c.source != "layout" or c.line > first]
+            for c in cands:
+                if c.source == "layout":
+                    c.source = "caps"
     else:
         # bold-only lines before the first numbered section are cover-page lines
         first_real = next((k for k, c in enumerate(cands) if c.number is not None), 0)
@@ -789,6 +1014,7 @@ def _build_sections(
     # stack entries: (level, key, relative?)
     stack: list[tuple[int, str, bool]] = []
     root_key: str | None = None
+    ranks: dict[str, int] = {}  # key -> font rank of a layout heading
     title_shift = 0
     if (
         mode == "markdown"
@@ -822,6 +1048,13 @@ def _build_sections(
             while stack and (stack[-1][0] >= level):
                 stack.pop()
             parent = stack[-1][1] if stack else root_key
+        elif c.scheme is None and c.source == "layout":
+            # font ranks can skip levels (18 pt, 16 pt, then body-size run-in headings); the
+            # outline does not: pop by rank, then sit one below the parent
+            while stack and ranks.get(stack[-1][1], stack[-1][0]) >= c.hashes:
+                stack.pop()
+            parent = stack[-1][1] if stack else root_key
+            level = stack[-1][0] + 1 if stack else 1
         elif c.scheme is None and c.source == "atx":
             level = max(1, c.hashes - title_shift)
             while stack and stack[-1][0] >= level:
@@ -832,11 +1065,13 @@ def _build_sections(
                 stack.pop()
             level = stack[-1][0] + 1 if stack else 1
             parent = stack[-1][1] if stack else root_key
-        relative = (c.scheme is None and c.source != "atx") or (
+        relative = (c.scheme is None and c.source not in ("atx", "layout")) or (
             c.scheme is not None and c.scheme.relative
         )
         if not is_root:
             stack.append((level, key, relative))
+            if c.source == "layout" and c.scheme is None:
+                ranks[key] = c.hashes
         page = page_of_line[c.line] if page_of_line and c.line < len(page_of_line) else None
         number = c.number.strip() if c.number else None
         if c.kind == "paragraph":

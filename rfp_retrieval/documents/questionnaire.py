@@ -89,13 +89,22 @@ def load_questionnaire(path: Path, fmt: str) -> RfpDocument:
 
     title = title or _title_from_stem(path.stem)
     text = "\n".join(lines)
+    summary = summarize(title, None, sections, text)
+    rows = sum(len(b.rows) - 1 for b in blocks if b.kind == "table")
+    if summary.rstrip(".") == title.rstrip("."):  # no prose to summarise: say what it holds
+        shown = ", ".join(s.heading for s in sections[:6]) + (
+            " and more" if len(sections) > 6 else ""
+        )
+        summary = f"{title.rstrip('.')}. A questionnaire of {rows} rows" + (
+            f" in {len(sections)} sections: {shown}." if sections else "."
+        )
     return RfpDocument(
         path=name,
         format=fmt,
         title=title,
         text=text,
         sections=sections,
-        summary=summarize(title, None, sections, text),
+        summary=summary,
     )
 
 
@@ -131,12 +140,13 @@ def _header_like(row: list[str]) -> bool:
 
 
 def _find_header(rows: list[list[str]]) -> int | None:
-    """Index of the header row: short cells, and the next non-blank row has 2+ cells."""
+    """Index of the header row: short cells, and one of the next three non-blank rows has 2+
+    cells (a section row may come first)."""
     for i, row in enumerate(rows):
         if not _header_like(row):
             continue
-        following = next((r for r in rows[i + 1 :] if not _is_blank(r)), None)
-        if following is not None and sum(1 for c in following if c) >= 2:
+        following = [r for r in rows[i + 1 :] if not _is_blank(r)][:3]
+        if any(sum(1 for c in r if c) >= 2 for r in following):
             return i
     return None
 

@@ -14,8 +14,10 @@ manager applies when shredding an RFP):
   ask (``If so, ...``, ``Include ...``) stay with it;
 - a **requirement**: a ``shall`` / ``must`` sentence outside clause, definition and Q&A text
   (kind ``requirement``, for the compliance matrix);
-- an ask or ``will be evaluated`` sentence inside Section M / evaluation text (kind
-  ``evaluation-criterion``);
+- an evaluator's question about the offeror (``Does the contractor describe ...?``, ``Were
+  the titles ... included?``) and a ``will be evaluated`` sentence inside Section M /
+  evaluation text (kind ``evaluation-criterion``); an imperative ask stays a ``question``
+  wherever it stands;
 - a **table row** that demands a response (kind ``table-row``): the table has a response
   column (``Response``, ``Answer``, ``Comply``, ``Explanation``...) or the row's question cell
   asks. The label comes from an ID column (``Control ID``, ``Req. ID``, ``No.``), the topic
@@ -45,34 +47,52 @@ CONTEXT_WORDS = 120
 
 QUESTIONNAIRE_FORMATS = ("csv", "xlsx", "json")
 
-ASK_VERBS = (
+CONTENT_VERBS = (
     "describe|explain|identify|discuss|demonstrate|detail|outline|provide|list|specify|indicate|"
     "confirm|summari[sz]e|propose|present|define|address|elaborate|give|show|clarify|share|"
     "justify|articulate|illustrate|tell us|walk us through|recommend|estimate|rate|rank|"
-    "certify|attest|acknowledge|submit|include|complete|attach|furnish|supply|document|"
-    "state (?:your|the|whether|how|what|any|if|which|all)|note (?:any|whether|how)"
+    "document|state (?:your|the|whether|how|what|any|if|which|all)|note (?:any|whether|how)"
 )
+"""Imperatives that ask for written content: the response answers them (kind ``question``)."""
+
+PROCEDURAL_VERBS = "submit|include|complete|attach|furnish|supply|certify|attest|acknowledge|sign"
+"""Imperatives that ask for an action or an enclosure (kind ``requirement``)."""
+
+ASK_VERBS = f"{CONTENT_VERBS}|{PROCEDURAL_VERBS}"
 _ACTORS = (
     r"(?:the\s+|each\s+|all\s+)?(?:offeror|offerors|quoter|quoters|vendor|vendors|"
     r"respondent|respondents|proposer|proposers|bidder|bidders|applicant|applicants|firm|firms|"
     r"you|proposal|proposals|quote|quotation|response|responses|submission|narrative)"
     r"(?:['’]s)?"
 )
-_ASK = re.compile(
-    rf"^(?:[A-Z][^.?!:]{{0,60}}?(?:\s?[-\u2013\u2014]\s|:\s))?"  # "Staffing Plan - Please ..."
-    rf"(?:(?:for|in|as part of|with respect to|where|if|based on|using|given|within|at|"
-    rf"on|under|beyond|in addition(?: to)?)\b[^,]{{0,90}},\s*)?(?:please\s+)?(?:also\s+|briefly\s+|"
-    rf"clearly\s+|fully\s+)?(?:{ASK_VERBS})\b"
-    rf"|^{_ACTORS}\s+(?:shall|must|should|will|may|is|are)\s+(?:be\s+)?(?:also\s+|briefly\s+|"
-    rf"clearly\s+|asked to\s+|requested to\s+|required to\s+|expected to\s+|encouraged to\s+)*"
-    rf"(?:{ASK_VERBS})\b",
-    re.I,
-)
+
+
+def _ask_pattern(verbs: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"^(?:[A-Z][^.?!:]{{0,60}}?(?:\s?[-\u2013\u2014]\s|:\s))?"  # "Staffing Plan - Please ..."
+        rf"(?:(?:for|in|as part of|with respect to|where|if|based on|using|given|within|at|"
+        rf"on|under|beyond|in addition(?: to)?)\b[^,]{{0,90}},\s*)?(?:please\s+)?(?:also\s+|"
+        rf"briefly\s+|clearly\s+|fully\s+)?(?:{verbs})\b"
+        rf"|^{_ACTORS}\s+(?:shall|must|should|will|is|are)\s+(?:be\s+)?(?:also\s+|briefly\s+|"
+        rf"clearly\s+|asked to\s+|requested to\s+|required to\s+|expected to\s+|"
+        rf"encouraged to\s+)*(?:{verbs})\b",
+        re.I,
+    )
+
+
+_ASK = _ask_pattern(ASK_VERBS)
+_PROCEDURAL_ASK = _ask_pattern(PROCEDURAL_VERBS)
 _QUESTION_WORD = re.compile(
     r"^(?:what|how|why|where|when|who|whom|whose|which|is|are|does|do|did|can|could|will|"
     r"would|should|has|have|was|were|may|to what|in what|if)\b",
     re.I,
 )
+_ABOUT_OFFEROR = re.compile(
+    r"\bthe (?:contractor|offeror|quoter|vendor|respondent|proposer|bidder|proposal|quote|"
+    r"quotation|proposed|submitted|response)\b|\b(?:contractor|offeror|quoter|vendor)['’]s\b",
+    re.I,
+)
+_SECOND_PERSON = re.compile(r"\b(?:you|your|yours)\b", re.I)
 _CONTINUATION = re.compile(
     r"^(?:if so|if yes|if not|if no|if applicable|where applicable|as applicable|include|"
     r"including|also|in addition|please also|and|or|this (?:should|must|shall)|the response "
@@ -87,7 +107,7 @@ _NOT_REQUIREMENT = re.compile(
 )
 _EVALUATED = re.compile(
     r"\bwill (?:be )?(?:evaluated?|assess(?:ed)?|rated?|considered?|scored?|reviewed?)\b|"
-    r"\b(?:evaluates?|assesses|rates)\b|\bwill evaluate\b|\bevaluation will\b",
+    r"\b(?:evaluates|assesses)\b|\bwill evaluate\b|\bevaluation will\b",
     re.I,
 )
 _EVALUATION_PATH = re.compile(
@@ -101,16 +121,18 @@ _CLAUSE_PATH = re.compile(
     re.I,
 )
 _ANSWERED = re.compile(
-    r"^\W*(?:A\d*|Answer|Response|Government(?:'s)? Response|Reply)\s*[:.-]", re.I
+    r"^\W*(?:A\d{1,3}\s*[:.)-]|A\s*:|(?i:answer|response|government(?:'s)? response|reply)"
+    r"\s*[:.-])"
 )
 _LIST_MARKER = re.compile(
-    r"^\s*(?P<m>[-*+•●○▪◦]|\(?(?:\d{1,2}|[a-z]|[ivx]{1,4}|[A-Z])\)|(?:\d{1,2}|[a-z]|[ivx]{1,4})"
-    r"\.)\s+(?=\S)"
+    r"^\s*(?P<m>[-*+•●○▪◦]|\(?(?:\d{1,2}|[a-z]|[ivx]{1,4}|[A-Z])\)|(?:\d{1,2}|[a-z]|[ivx]{1,4}|"
+    r"[IVX]{1,4})\.)\s+(?=\S)"
 )
 _LEADING_LABEL = re.compile(
     r"^(?:(?:Question|QUESTION)\s+\d{1,3}\s*[.:)]|Q\d{1,3}[:.]|(?:[A-M]|[IVX]{1,5})(?:\.[A-Z0-9]{1,3})+"
     r"\.?|\d{1,3}(?:\.\d{1,3})*\.?)\s+"
 )
+_SHOUTING = re.compile(r"[^a-z]*")
 _BULLET = re.compile(r"^[-*+•●○▪◦]$")
 
 # table column roles (header names)
@@ -120,6 +142,7 @@ _RESPONSE_HEADER = re.compile(
     r"offeror(?:'s)? (?:response|reference)|vendor (?:response|comments))\b",
     re.I,
 )
+_NOT_RESPONSE_HEADER = re.compile(r"\b(?:options?|choices|types?|formats?|values)\b", re.I)
 _LABEL_HEADER = re.compile(
     r"^(?:#|no\.?|num(?:ber)?\.?|id|item(?: no\.?| #| number)?|ref(?:erence)?(?: no\.?| #)?|"
     r"req(?:uirement)?\.? ?(?:id|no\.?|#|number)|control(?: id| no\.?| #)?|question (?:id|no\.?|#)|"
@@ -161,7 +184,7 @@ _XREF = re.compile(
 class _Block:
     """A paragraph, list item or table of the clean text (0-based line indexes)."""
 
-    kind: str  # "prose" | "item" | "table"
+    kind: str  # "prose" | "item" | "table" | "answer"
     start: int
     lines: list[str]
     marker: str | None = None
@@ -186,8 +209,10 @@ def is_ask(sentence: str) -> bool:
     ``The Contractor shall host the system.`` does not (it is a requirement).
     """
     s = strip_inline_markdown(sentence).strip().lstrip("-–—•*").strip()
-    if len(s.split()) < 2:
-        return False
+    if len(s.split()) < 2 or not re.match(r"[A-Z0-9\"“‘'(\[]", s):
+        return False  # a fragment of a wrapped sentence, not the start of an ask
+    if _SHOUTING.fullmatch(s) or re.match(r"^list of\b", s, re.I) and len(s.split()) <= 6:
+        return False  # "LIST OF ATTACHMENTS", "List of Deliverables": titles, not asks
     if s.endswith("?") and len(s.split()) >= 3:
         return True
     return bool(_ASK.match(s))
@@ -196,7 +221,7 @@ def is_ask(sentence: str) -> bool:
 def is_requirement(sentence: str) -> bool:
     """True for a ``shall`` / ``must`` sentence that binds someone (not a definition)."""
     s = strip_inline_markdown(sentence)
-    return len(s.split()) >= 5 and bool(_REQUIREMENT.search(s)) and not _NOT_REQUIREMENT.search(s)
+    return len(s.split()) >= 4 and bool(_REQUIREMENT.search(s)) and not _NOT_REQUIREMENT.search(s)
 
 
 def find_questions(doc: RfpDocument) -> list[Question]:
@@ -391,8 +416,19 @@ class _Finder:
             if section.kind == "heading"
             else self.owner(self.by_key.get(section.parent) if section.parent else None)
         )
+        all_blocks = self.blocks(start, end)
+        answer_at = next((k for k, b in enumerate(all_blocks) if b.kind == "answer"), None)
+        if answer_at is not None:
+            # an answered Q&A pair (amendment): the vendor's question is not an ask; the
+            # answer may amend the RFP, so its requirements are read
+            answers = [
+                _Block("prose", b.start, b.lines) if b.kind == "answer" else b
+                for b in all_blocks[answer_at:]
+            ]
+            self.walk_blocks(answers, owner, section)
+            return
         if section.kind == "paragraph":
-            blocks = self.blocks(start, end)
+            blocks = all_blocks
             if not blocks:
                 return
             head, rest = blocks[0], blocks[1:]
@@ -400,7 +436,7 @@ class _Finder:
                 head.text if head.marker is None else " ".join(head.lines), section.number
             )
             kind = self.kind_of(text, owner)
-            if kind is not None and not self.answered(blocks, 0):
+            if kind is not None:
                 parts, used = self.parts_after(text, rest)
                 self.add(
                     label=section.number,
@@ -418,11 +454,7 @@ class _Finder:
             return
         # a heading: the heading line itself may ask ("### Question 9. Is data ...?")
         heading_line = self.lines[start]
-        if (
-            section.number
-            and is_ask(section.heading)
-            and not self.answered(self.blocks(start + 1, end), -1)
-        ):
+        if section.number and is_ask(section.heading):
             self.add(
                 label=section.number,
                 text=section.heading,
@@ -433,23 +465,29 @@ class _Finder:
             )
         remainder = _after_heading(heading_line, section.heading)
         blocks = self.blocks(start + 1, end)
-        if remainder:
+        if remainder and blocks and blocks[0].kind == "prose" and blocks[0].start == start + 1:
+            blocks[0] = _Block("prose", start, [remainder, *blocks[0].lines])  # wrapped on
+        elif remainder:
             blocks.insert(0, _Block("prose", start, [remainder]))
         self.walk_blocks(blocks, owner, section)
 
     def answered(self, blocks: list[_Block], index: int) -> bool:
         """True when the block after ``index`` answers it (an amendment's Q&A pair)."""
         nxt = blocks[index + 1] if index + 1 < len(blocks) else None
-        if nxt is None:
-            return False
-        return bool(_ANSWERED.match(nxt.lines[0].strip()))
+        return nxt is not None and nxt.kind == "answer"
 
     def kind_of(self, text: str, owner: Section | None) -> str | None:
         evaluation, clause = self.section_flags(owner)
         first = split_sentences(text)[:1]
         lead = first[0] if first else text
         if is_ask(lead) or (text.rstrip().endswith("?") and len(text.split()) >= 3):
-            return "evaluation-criterion" if evaluation else "question"
+            plain = strip_inline_markdown(lead)
+            if not plain.endswith("?") and _PROCEDURAL_ASK.match(plain):
+                return "requirement"  # "Submit ...", "Include resumes ..."
+            if _QUESTION_WORD.match(lead) and _ABOUT_OFFEROR.search(lead):
+                if not _SECOND_PERSON.search(lead):
+                    return "evaluation-criterion"  # the evaluator's checklist question
+            return "question"
         if evaluation and _EVALUATED.search(lead):
             return "evaluation-criterion"
         if not clause and is_requirement(lead):
@@ -475,6 +513,9 @@ class _Finder:
             block = blocks[i]
             if block.kind == "table":
                 self.walk_table(block, owner)
+                i += 1
+                continue
+            if block.kind == "answer":
                 i += 1
                 continue
             if self.answered(blocks, i):
@@ -564,6 +605,10 @@ class _Finder:
         roles = _column_roles(header, [r for _, r in data])
         if roles.question is None:
             return
+        if roles.response is not None:
+            answered = sum(1 for _, r in data if r[roles.response].strip())
+            if answered >= 0.5 * len(data):
+                return  # a Q&A table the issuer already answered, not a form to fill in
         for line0, row in data:
             text = row[roles.question].strip()
             if not text or _cells_repeat_header(row, header):
@@ -611,6 +656,10 @@ class _Finder:
                 continue
             if s.startswith("#"):
                 current = None
+                continue
+            if _ANSWERED.match(s):
+                current = _Block("answer", i, [s])
+                out.append(current)
                 continue
             is_row = s.startswith("|") or s.count(" | ") >= 2
             if is_row:
@@ -665,7 +714,14 @@ def _column_roles(header: list[str], data: list[list[str]]) -> _Roles:
         cells = filled(j)
         return sum(len(c.split()) for c in cells) / len(cells) if cells else 0.0
 
-    response = next((j for j in range(width) if _RESPONSE_HEADER.search(names[j])), None)
+    response = next(
+        (
+            j
+            for j in range(width)
+            if _RESPONSE_HEADER.search(names[j]) and not _NOT_RESPONSE_HEADER.search(names[j])
+        ),
+        None,
+    )
     groups = [j for j in range(width) if _GROUP_HEADER.match(names[j])]
     label = None
     for j in range(width):
@@ -673,7 +729,7 @@ def _column_roles(header: list[str], data: list[list[str]]) -> _Roles:
             continue
         cells = filled(j)
         id_like = cells and sum(1 for c in cells if _ID_CELL.match(c)) >= 0.8 * len(cells)
-        if _LABEL_HEADER.match(names[j]) and (id_like or not cells):
+        if _LABEL_HEADER.match(names[j]) and (id_like or not cells or avg_words(j) <= 1.5):
             label = j
             break
         if id_like and avg_words(j) <= 1.5 and j <= 1:

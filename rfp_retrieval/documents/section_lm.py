@@ -162,7 +162,9 @@ _REFERENCE = (
 _PP_SENTENCE = re.compile(
     rf"past performance|{_REFERENCE}|(?:similar|corporate|prior|past) experience|"
     r"\b(?:projects?|efforts?|contracts?|engagements?|examples?)\b[^.]{0,80}\b(?:performed|"
-    r"completed|built|delivered|ongoing)\b|experience in the (?:last|past)",
+    r"completed|built|delivered|ongoing)\b|experience in the (?:last|past)|"
+    r"\bexamples of (?:similar |relevant |recent )?(?:projects|contracts|efforts|work)\b|"
+    r"similar (?:in )?size,? scope",
     re.I,
 )
 _WORK_NOUN = re.compile(
@@ -360,7 +362,9 @@ _REFS_COUNT = re.compile(
     rf"|(?:a minimum of |at least |up to |no more than )?(?P<n2>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?"
     r"references\b"
     rf"|(?:a minimum of|at least|up to|no more than|not more than|a maximum of)\s+(?P<n3>{COUNT})"
-    r"\s+(?:past performance|case studies|examples of)",
+    r"\s+(?:past performance|case studies|examples of)"
+    rf"|\b(?:on|in|from)\s+(?P<n4>{COUNT})\s+(?:similar |relevant |recent )?(?:projects|contracts|"
+    r"efforts|engagements)\s+(?:of|with)\s+similar\b",
     re.I,
 )
 
@@ -379,7 +383,7 @@ def _read_references(sentences: list[DocumentSentence], req: PastPerformanceRequ
         m = _REFS_COUNT.search(s.text)
         if not m:
             continue
-        n = word_to_number(m.group("n") or m.group("n2") or m.group("n3"))
+        n = word_to_number(m.group("n") or m.group("n2") or m.group("n3") or m.group("n4"))
         if n is None or not 1 <= n <= 20:
             continue
         req.references_required = int(n)
@@ -520,7 +524,8 @@ def _value_from(text: str) -> tuple[int | None, int | None, int | None, str] | N
             return mm.value, mm.upper, None, text[mm.start : mm.end].strip()
     m = re.search(
         r"(?:below|less than|under|lower than) <(\d)>[^.]{0,60}?\b(?:not be considered|not "
-        r"considered|considered not|not relevant|not be accepted|ineligible|not eligible)",
+        r"considered|considered not relevant|considered not|not relevant|not be accepted|"
+        r"ineligible|not eligible)",
         shaped,
         re.I,
     )
@@ -754,7 +759,7 @@ def _read_sizes(sentences: list[DocumentSentence], req: PastPerformanceRequireme
         taken: list[tuple[int, int]] = []  # one phrase gives one constraint ("user population
         # of at least 2,000 staff" is users, not also employees)
         for measure, pattern in _SIZE_PATTERNS.items():
-            if measure == "months" and not re.search(r"period of performance", text, re.I):
+            if measure == "months" and not re.search(r"periods? of performance", text, re.I):
                 continue
             for m in pattern.finditer(text):
                 lo = hi = None

@@ -37,7 +37,11 @@ NEEDS_SME = "needs SME"
 class RetrievalConfig:
     """Every retrieval weight in one place.
 
-    ``rrf_k``: the reciprocal-rank-fusion constant (60, Cormack et al. 2009);
+    ``rrf_k``: the reciprocal-rank-fusion constant between dense and BM25 ranks of one query
+    (60, Cormack et al. 2009); ``fusion_k``: the constant of the fusion across queries, 5
+    (chosen by leave-one-document-out cross-validation on the dev qrels, see
+    ``benchmarks/cv_answers.py``: with 60 a block ranked first by every context query lost
+    to blocks ranked 2nd-10th by all queries, the noisy original included);
     ``dense_weight`` / ``lexical_weight``: per-query fusion weights of the two retrievers;
     ``top_k``: passages returned per question; ``depth``: ranks kept per query (a block below
     it contributes nothing for that query); ``floor``: minimum confidence (cosine in [-1, 1])
@@ -45,11 +49,12 @@ class RetrievalConfig:
     """
 
     rrf_k: int = 60
+    fusion_k: int = 5
     dense_weight: float = 1.0
     lexical_weight: float = 1.0
     top_k: int = 10
     depth: int = 100
-    floor: float = 0.45
+    floor: float = 0.40
 
 
 @dataclass
@@ -160,7 +165,9 @@ class AnswerIndex:
                 hybrid = config.dense_weight / (k + _ranks(cos))
             query_rank = _ranks(hybrid)
             ranks[query.key] = query_rank
-            contribution = np.where(query_rank <= config.depth, query.weight / (k + query_rank), 0)
+            contribution = np.where(
+                query_rank <= config.depth, query.weight / (config.fusion_k + query_rank), 0
+            )
             fused += contribution
             top3_weight += np.where(query_rank <= 3, query.weight, 0.0)
             best_cos = np.maximum(best_cos, cos)
@@ -217,3 +224,70 @@ def retrieve_answers(
         cursor += len(qs)
         results.append(index.search(list(qs), block, config))
     return results
+
+
+ANSWER_SCHEMA = {
+    "rfp_partition": "String",
+    "question_id": "String",
+    "label": "String",
+    "question": "String",
+    "status": "String",
+    "confidence": "Float64",
+    "agreement": "Float64",
+    "rank": "Int64",
+    "block_id": "String",
+    "title": "String",
+    "score": "Float64",
+    "cosine": "Float64",
+    "bm25": "Float64",
+    "query_ranks": "String",
+    "found_by": "Int64",
+}
+"""Columns of the ``question_answers`` table (polars type names)."""
+
+
+def answers_frame(
+    partition: str, rows: Sequence[tuple[dict[str, Any], AnswerResult]], keep: int = 5
+) -> Any:
+    """The ``question_answers`` rows: the top ``keep`` passages of each question.
+
+    ``rows`` pairs each ``rewritten_questions`` row with its ``AnswerResult``. ``query_ranks``
+    is JSON ``{query key: rank or null}``; ``found_by`` counts the queries that ranked the
+    passage in their top 10. A question without passages gets one row with a null block.
+    """
+    import json
+
+    import polars as pl
+
+    schema = {name: getattr(pl, kind) for name, kind in ANSWER_SCHEMA.items()}
+    out: list[dict[str, Any]] = []
+    for row, result in rows:
+        base = {
+            "rfp_partition": partition,
+            "question_id": row["question_id"],
+            "label": row.get("label"),
+            "question": row.get("original"),
+            "status": result.status,
+            "confidence": result.confidence,
+            "agreement": result.agreement,
+        }
+        passages = result.passages[:keep]
+        if not passages:
+            out.append({**base, "rank": None, "block_id": None})
+        for p in passages:
+            out.append(
+                {
+                    **base,
+                    "rank": p.rank,
+                    "block_id": p.block_id,
+                    "title": p.title,
+                    "score": p.score,
+                    "cosine": p.cosine,
+                    "bm25": p.bm25,
+                    "query_ranks": json.dumps(p.query_ranks),
+                    "found_by": sum(1 for r in p.query_ranks.values() if r is not None and r <= 10),
+                }
+            )
+    if not out:
+        out.append({"rfp_partition": partition, "status": "no questions"})
+    return pl.DataFrame(out, schema=schema)

@@ -45,7 +45,9 @@ BOILERPLATE_WORDS: frozenset[str] = frozenset(
     proposal proposals volume section item items numbered response responses described
     describe listed identified including include includes required requirement requirements
     approved approval later days than fewer less more least each all any such other per
-    within no not only also may one two three four five six seven eight nine ten""".split()
+    within no not only also may one two three four five six seven eight nine ten beginning
+    end final upon necessary continue continued throughout approximately currently current
+    existing new used using use make made ensure meet meets""".split()
 )
 """Procurement boilerplate: never a topic of the paragraph context summary."""
 
@@ -57,8 +59,11 @@ _LABEL = re.compile(
     r"|[0-9]+\.?"
     r")(?=[\s—–:-])\s*(?:[—–:-]\s*)?"
 )
-_VOLUME = re.compile(
-    r"^\s*(?:Volume|Factor|Part|Section)\s+[A-Z0-9IVX]+\s*[—–:-]\s*", re.I
+_VOLUME = re.compile(r"^\s*(?:Volume|Factor|Part|Section)\s+[A-Z0-9IVX]+\s*[—–:-]\s*", re.I)
+
+
+_DOCUMENT_REFERENCE = re.compile(
+    r"\bthis\s+(?:requirement|solicitation|acquisition|procurement|effort|RFP|RFQ)\b", re.I
 )
 
 
@@ -75,7 +80,7 @@ class ContextConfig:
 
     outline_levels: int = 2
     use_summary: bool = True
-    paragraph_words: int = 10
+    paragraph_words: int = 6
     reference_words: int = 16
 
 
@@ -96,7 +101,9 @@ class QuestionContext:
     ``outline``: topical headings above it, nearest first; ``summary``: the document's
     one-paragraph summary; ``subject``: the document subject from its title; ``paragraphs``:
     keyword summary of the section's earlier paragraphs; ``references``: cross-referenced
-    sections; ``skipped``: structural headings left out.
+    sections; ``skipped``: structural headings left out; ``document_reference``: the question
+    points at the whole solicitation ("relevance ... to this requirement"), so the document
+    subject is part of its topic.
     """
 
     heading: str = ""
@@ -107,6 +114,7 @@ class QuestionContext:
     references: list[ReferencedSection] = field(default_factory=list)
     topic: str = ""
     skipped: list[str] = field(default_factory=list)
+    document_reference: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-JSON form (for the rewrite log and the LLM cache key)."""
@@ -141,9 +149,15 @@ def document_subject(title: str) -> str:
     return " ".join(subject.split())
 
 
-def keyword_summary(text: str, max_words: int, exclude: str = "") -> str:
+def keyword_summary(
+    text: str, max_words: int, exclude: str = "", background: list[str] | None = None
+) -> str:
     """A short keyword summary of ``text``: its thesaurus concepts first, then its most
-    frequent topical words, at most ``max_words`` words, in order of first appearance.
+    distinctive topical words, at most ``max_words`` words, in order of first appearance.
+
+    Words are ranked by tf-idf against ``background`` (the document's section texts): a word
+    used all over the RFP ("period", "performance", "offeror") says less about this passage
+    than one concentrated in it. Without a background, by frequency.
 
     Sentences that ask something (end in "?", or start with an instruction verb or a
     "Question N." label) are left out: they are other questions, not context. Words already
@@ -196,7 +210,10 @@ def keyword_summary(text: str, max_words: int, exclude: str = "") -> str:
             continue
         counts[stem] += 1
         first_pos.setdefault(stem, (i, token))
-    for stem, _ in sorted(counts.items(), key=lambda kv: (-kv[1], first_pos[kv[0]][0])):
+    idf = _idf(background or [])
+    for stem, _ in sorted(
+        counts.items(), key=lambda kv: (-kv[1] * idf.get(kv[0], 1.0), first_pos[kv[0]][0])
+    ):
         if budget <= 0:
             break
         picked.append(first_pos[stem])
@@ -237,11 +254,15 @@ def inherit_context(
     elif topical:
         ctx.heading = topical[0]
         ctx.outline = topical[1 : 1 + config.outline_levels]
-    if config.use_summary and doc is not None:
+    ctx.document_reference = bool(_DOCUMENT_REFERENCE.search(question.text))
+    if doc is not None and (config.use_summary or ctx.document_reference):
         ctx.summary = doc.summary or ""
         ctx.subject = document_subject(doc.title)
     exclude = " ".join([question.text, ctx.heading, *ctx.outline])
-    ctx.paragraphs = keyword_summary(question.context or "", config.paragraph_words, exclude)
+    background = [s.body for s in doc.sections if s.body] if doc is not None else []
+    ctx.paragraphs = keyword_summary(
+        question.context or "", config.paragraph_words, exclude, background
+    )
     if doc is not None and config.reference_words > 0:
         by_key = {s.key: s for s in doc.sections}
         for key in question.references or []:
@@ -255,11 +276,27 @@ def inherit_context(
                     key=key,
                     heading=heading,
                     summary=keyword_summary(
-                        text, config.reference_words, " ".join([question.text, heading])
+                        text,
+                        config.reference_words,
+                        " ".join([question.text, heading]),
+                        background,
                     ),
                 )
             )
     return ctx
+
+
+def _idf(background: list[str]) -> dict[str, float]:
+    """Smoothed inverse document frequency of each stem over ``background`` texts."""
+    import math
+
+    if not background:
+        return {}
+    df: Counter[str] = Counter()
+    for text in background:
+        df.update(set(stem_words(text)))
+    n = len(background)
+    return {stem: math.log((n + 1) / (count + 1)) + 1.0 for stem, count in df.items()}
 
 
 def _same(a: str, b: str) -> bool:

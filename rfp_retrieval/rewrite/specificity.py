@@ -38,6 +38,12 @@ ABSTRACT_WORDS: frozenset[str] = frozenset(
 
 ANAPHORS: frozenset[str] = frozenset({"it", "they", "them", "this", "these", "those", "its"})
 
+FILLER_WORDS: frozenset[str] = frozenset(
+    """often frequently long many much well currently also already typically usually still
+    ever always annually regularly last""".split()
+)
+"""Adverbs that can stand before a pronoun without giving it anything to refer to."""
+
 _CROSS_REFERENCE = re.compile(
     r"\b(?:Sections?|Paragraphs?|Attachments?|Appendix|Exhibit)\s+(?!\d{3})[A-Z0-9](?:[\w.-]*\w)?"
     r"|\b[A-Z]\.\d+(?:\.\d+)+\b"
@@ -130,6 +136,8 @@ def _topical_before(tokens: list[str], index: int) -> bool:
     for word in tokens[:index]:
         low = word.lower()
         if low in STOPWORDS or low in QUESTION_WORDS or low in ABSTRACT_WORDS:
+            continue
+        if low in FILLER_WORDS:
             continue
         return True
     return False

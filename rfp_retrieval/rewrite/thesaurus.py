@@ -17,8 +17,8 @@ from rfp_retrieval.rewrite.terms import stem_words
 
 THESAURUS: tuple[tuple[str, ...], ...] = (
     # Data migration, conversion and validation
-    ("data migration", "data conversion", "legacy data cutover", "data transfer"),
-    ("migration", "conversion", "cutover", "transfer"),
+    ("data migration", "data conversion", "legacy data cutover", "data load"),
+    ("migration", "conversion", "cutover", "legacy data load"),
     ("fallback plan", "rollback plan", "back-out procedure", "contingency plan"),
     ("fallback", "rollback", "back-out", "reversion"),
     ("trial migrations", "mock conversions", "dress rehearsals", "conversion cycles"),
@@ -54,7 +54,7 @@ THESAURUS: tuple[tuple[str, ...], ...] = (
     ("scales", "autoscaling", "elastic capacity", "horizontal scaling"),
     ("availability", "uptime", "service availability", "reliability"),
     ("operations and maintenance", "O&M", "sustainment", "run services"),
-    ("operating and maintaining", "operations and maintenance", "sustaining", "running"),
+    ("operating and maintaining", "operations and maintenance", "sustaining", "system upkeep"),
     ("maintenance windows", "patching", "scheduled maintenance", "updates"),
     ("support tiers", "tiered service desk", "Tier 1 Tier 2 Tier 3 support", "support levels"),
     ("hours of coverage", "support hours", "after-hours coverage", "24x7 support"),
