@@ -8,9 +8,9 @@ from pathlib import Path
 
 import dagster as dg
 from dagster_duckdb import DuckDBResource
-from dagster_duckdb_polars import DuckDBPolarsIOManager
 from pydantic import PrivateAttr
 
+from resources.duckdb_io import EvolvingDuckDBPolarsIOManager
 from resources.rewriter import QuestionRewriter
 from rfp_retrieval.retrieval.embedding import DEFAULT_MODEL, Embedder
 from rfp_retrieval.settings import Settings
@@ -60,7 +60,7 @@ def build_resources(settings: Settings) -> dict[str, object]:
     settings.db_path.parent.mkdir(parents=True, exist_ok=True)
     database = str(settings.db_path)
     return {
-        "io_manager": DuckDBPolarsIOManager(database=database, schema="rfp"),
+        "io_manager": EvolvingDuckDBPolarsIOManager(database=database, schema="rfp"),
         "duckdb": DuckDBResource(database=database),
         "embedding_model": EmbeddingModel(model=settings.model),
         "rewriter": QuestionRewriter(cache_dir=str(settings.db_path.parent)),

@@ -233,26 +233,9 @@ def run(
         raise typer.Exit(1)
 
 
-# Components summed into the score (the raw cosines are shown in the JSON and the UI).
-SHOWN = {
-    "weighted_narrative",
-    "weighted_technical",
-    "weighted_outcome",
-    "weighted_whole",
-    "weighted_section_max",
-    "domain_match",
-    "recency_bump",
-    "age_penalty",
-    "agency_bump",
-    "vague_penalty",
-    "value_penalty",
-    "role_penalty",
-    "industry_penalty",
-    "whole",
-}
-
-
 def _print_run_summary(outcomes: list[dict[str, Any]]) -> None:
+    from rfp_retrieval.retrieval.references import SUMMED_COMPONENTS as SUMMED
+
     out = Console()
     for item in outcomes:
         if item["status"] != "ok":
@@ -269,7 +252,7 @@ def _print_run_summary(outcomes: list[dict[str, Any]]) -> None:
         table = Table("rank", "id", "title", "score", "score components", "misses")
         for rank, ref in enumerate(item["references"], start=1):
             parts = ", ".join(
-                f"{k} {v:+.3f}" for k, v in ref["components"].items() if v and k in SHOWN
+                f"{k} {v:+.3f}" for k, v in ref["components"].items() if v and k in SUMMED
             )
             table.add_row(
                 str(rank),

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-RFP_SUFFIXES = (".md", ".markdown", ".txt", ".docx", ".pdf")
+RFP_SUFFIXES = (".md", ".markdown", ".txt", ".docx", ".pdf", ".csv", ".xlsx", ".xlsm", ".json")
 MAX_KEY_LENGTH = 80
 
 

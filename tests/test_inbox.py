@@ -26,5 +26,7 @@ def test_scan_inbox_skips_hidden_temp_and_unsupported_files(tmp_path):
     (tmp_path / "a.md").write_text("# A")
     (tmp_path / ".hidden.md").write_text("# H")
     (tmp_path / "~$lock.docx").write_text("x")
-    (tmp_path / "notes.csv").write_text("x")
-    assert sorted(scan_inbox(tmp_path)) == ["a-md"]
+    (tmp_path / "notes.rtf").write_text("x")
+    (tmp_path / "logo.png").write_bytes(b"x")
+    (tmp_path / "questionnaire.xlsx").write_bytes(b"x")
+    assert sorted(scan_inbox(tmp_path)) == ["a-md", "questionnaire-xlsx"]

@@ -26,11 +26,16 @@ def pipeline(tmp_path_factory, shared_data):
     shutil.copy(shared_data / "pp_golden_dev" / "S01.md", inbox / "S01.md")
     shutil.copy(shared_data / "pp_golden_dev" / "S09.md", inbox / "S09.md")
     (inbox / "broken.pdf").write_bytes(b"%PDF-1.4 truncated")
+    answers = root / "answers"
+    answers.mkdir()
+    for block in sorted((REPO / "sample" / "answers" / "data-conversion").glob("*.md"))[:2]:
+        (answers / block.name).write_text(block.read_text(encoding="utf-8"), encoding="utf-8")
     settings = load_settings(
         root,
         {
             "inbox_dir": str(inbox),
             "library_dir": str(REPO / "sample" / "library"),
+            "answers_dir": str(answers),
             "db_path": str(root / "store.duckdb"),
             "output_dir": str(root / "out"),
         },

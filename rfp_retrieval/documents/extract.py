@@ -56,6 +56,44 @@ _UNSUPPORTED_HINTS = {
 }
 
 
+# Size limits per format (bytes). Real solicitations here are at most a few MB of text; a
+# larger text file is almost always an export accident and would tie up a run for minutes.
+MAX_FILE_BYTES = {
+    "pdf": 200 * 2**20,
+    "docx": 100 * 2**20,
+    "default": 20 * 2**20,
+}
+# Office files are ZIP archives: refuse ones that inflate far beyond their size (zip bombs).
+_ZIP_FORMATS = (".docx", ".xlsx", ".xlsm")
+MAX_UNZIPPED_BYTES = 200 * 2**20
+MAX_COMPRESSION_RATIO = 200
+
+
+def _check_zip(path: Path, name: str) -> None:
+    """Refuse an Office archive that would inflate beyond the limits (a file that is not a
+    ZIP at all is left to the format's reader, which says so).
+
+    Raises:
+        DocumentError: uncompressed size > 200 MB or compression ratio > 200.
+    """
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+    except (zipfile.BadZipFile, OSError):
+        return
+    total = sum(m.file_size for m in members)
+    packed = max(sum(m.compress_size for m in members), 1)
+    if total > MAX_UNZIPPED_BYTES or total / packed > MAX_COMPRESSION_RATIO:
+        raise DocumentError(
+            name,
+            f"refused: it would inflate to {total / 2**20:.0f} MB uncompressed "
+            f"(ratio {total / packed:.0f}:1), which looks like a zip bomb; re-save the "
+            "document from Word or Excel",
+        )
+
+
 def load_document(path: str | Path) -> RfpDocument:
     """Extract text, outline, title, issue date and summary from one RFP file.
 
@@ -84,6 +122,15 @@ def load_document(path: str | Path) -> RfpDocument:
         raise DocumentError(name, f"cannot read the file ({exc}); check its permissions") from exc
     if size == 0:
         raise DocumentError(name, "file is empty (0 bytes); re-download or re-export it")
+    limit = MAX_FILE_BYTES.get(fmt, MAX_FILE_BYTES["default"])
+    if size > limit:
+        raise DocumentError(
+            name,
+            f"file is too large ({size / 2**20:.0f} MB; the limit for {fmt} is "
+            f"{limit / 2**20:.0f} MB); split it or remove attachments and upload it again",
+        )
+    if ext in _ZIP_FORMATS:
+        _check_zip(p, name)
     if fmt in QUESTIONNAIRE_FORMATS.values():
         return load_questionnaire(p, fmt)
 

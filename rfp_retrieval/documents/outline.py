@@ -108,11 +108,12 @@ class NumberingScheme:
 # One table for every numbering pattern (first match wins). Examples are from the real and
 # synthetic RFPs under ../shared/data.
 NUMBERING_SCHEMES: tuple[NumberingScheme, ...] = (
-    # Question 12.  /  Q1:   (Treasury DCDIS RFQ, Tax Court amendment Q&A)
+    # Question 12.  /  Q1:  /  Q3.   (Treasury DCDIS RFQ, Tax Court amendment Q&A)
     NumberingScheme(
         "question",
         re.compile(
-            r"(?P<label>(?:Question|QUESTION)\s+(?P<id>\d{1,3})\s*[.:)]|Q(?P<qid>\d{1,3}):)"
+            r"(?P<label>(?:Question|QUESTION)\s+(?P<id>\d{1,3})\s*[.:)]"
+            r"|Q(?P<qid>\d{1,3})[:.](?=\s))"
         ),
         "question",
         lambda label: 1,
@@ -495,6 +496,8 @@ def _candidate_markdown(lines: list[str], i: int) -> _Candidate | None:
         return None
     heading, body, kind = _split_title(rest)
     label = m.group("label")
+    if scheme.name == "question":
+        label = label.rstrip(":)").strip()  # "Q2:" -> "Q2"; "Question 1." keeps its dot
     return _Candidate(i, label, scheme, heading, body, kind, "plain", 0, _sequence_value(scheme, m))
 
 

@@ -12,8 +12,10 @@ manager applies when shredding an RFP):
   imperatives (also after ``Please``, after a leading ``For each reference,`` clause, and as
   ``The Offeror shall describe ...``), and questions ending in ``?``. Sentences that continue an
   ask (``If so, ...``, ``Include ...``) stay with it;
-- a **requirement**: a ``shall`` / ``must`` sentence outside clause, definition and Q&A text
-  (kind ``requirement``, for the compliance matrix);
+- a **requirement**: a ``shall`` / ``must`` sentence outside clause, definition and Q&A text,
+  and a procedural imperative (``Submit ...``, ``Include resumes ...``) (kind
+  ``requirement``, for the compliance matrix; the rewriter and answer retrieval usually keep
+  ``question`` and ``table-row`` only);
 - an evaluator's question about the offeror (``Does the contractor describe ...?``, ``Were
   the titles ... included?``) and a ``will be evaluated`` sentence inside Section M /
   evaluation text (kind ``evaluation-criterion``); an imperative ask stays a ``question``
@@ -29,6 +31,10 @@ is one compound question whose ``parts`` are the items. ``references`` holds the
 sections the text cross-references (``Section 2.4``, ``C.3.3``, ``Section L.3.6``, ``M.5``,
 ``Section II.A``, ``Appendix B``) when the document has them. ``context`` is the section's
 text before the ask, at most ``CONTEXT_WORDS`` words (the first paragraph, then the nearest).
+
+Sources of the rules: proposal practice of "shredding" an RFP into a compliance matrix, the
+Uniform Contract Format (FAR 15.204-1: Section L instructions, Section M evaluation factors),
+and the wording of the shared solicitations (``../shared/data``).
 
 Q&A pairs that are already answered (``Question 3: ... Answer: ...`` in an amendment) are not
 asks and are skipped. Deterministic; never raises for an unusual document.
@@ -749,9 +755,6 @@ def _column_roles(header: list[str], data: list[list[str]]) -> _Roles:
         first = next((j for j in range(question) if j not in (label, response)), None)
         if first is not None and first not in groups and 0 < avg_words(first) <= 8:
             row_header = first
-    if question is not None and response is not None and response < question:
-        # "Response" left of the question column is usually a form's answer column too
-        pass
     return _Roles(question, label, response, groups, row_header)
 
 

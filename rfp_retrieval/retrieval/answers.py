@@ -117,10 +117,16 @@ class AnswerIndex:
         self.titles = list(titles)
         self.texts = list(texts)
         self.vectors = np.asarray(vectors, dtype=np.float32)
+        if not self.ids:
+            self.vectors = self.vectors.reshape(
+                0, self.vectors.shape[-1] if self.vectors.ndim > 1 else 0
+            )
         self._bm25 = bm25s.BM25()
-        corpus = [index_tokens(t) or ["_empty_"] for t in self.texts]
-        self._bm25.index(corpus, show_progress=False)
-        self._vocab = set(self._bm25.vocab_dict)
+        self._vocab: set[str] = set()
+        if self.texts:
+            corpus = [index_tokens(t) or ["_empty_"] for t in self.texts]
+            self._bm25.index(corpus, show_progress=False)
+            self._vocab = set(self._bm25.vocab_dict)
 
     def __len__(self) -> int:
         return len(self.ids)

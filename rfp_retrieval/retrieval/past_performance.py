@@ -10,7 +10,9 @@ silent unfiltered search.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
+import threading
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -83,6 +85,27 @@ class EntryVectors:
 
     ids: list[str]
     matrices: dict[str, np.ndarray]
+    _rows: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def rows_of(self, ids: list[str], allow_missing: bool = False) -> np.ndarray:
+        """Row of each id in the matrices, int64 (len(ids),); -1 for an id without vectors
+        when ``allow_missing``. The id -> row map is built once per instance (treat ``ids``
+        as frozen after the first call).
+
+        Raises:
+            ValueError: some ids have no stored vectors (names the count and one example).
+        """
+        if self._rows is None:
+            self._rows = {pp_id: i for i, pp_id in enumerate(self.ids)}
+        rows = self._rows
+        out = np.fromiter((rows.get(i, -1) for i in ids), dtype=np.int64, count=len(ids))
+        if not allow_missing and len(out) and out.min() < 0:
+            missing = [i for i, r in zip(ids, out, strict=True) if r < 0]
+            raise ValueError(
+                f"{len(missing)} entries have no stored embeddings (e.g. {missing[0]}); "
+                "re-materialize pp_facet_embeddings"
+            )
+        return out
 
     @classmethod
     def from_frame(cls, frame: pl.DataFrame) -> EntryVectors:
@@ -205,72 +228,244 @@ def _relaxation_steps(
     return steps
 
 
+_DATABASE_LOCK = threading.Lock()
+_DATABASE: list[Any] = []
+
+
+def _filter_database() -> Any:
+    """The process's in-memory DuckDB database for pass 1 (created once; about 10 ms).
+
+    Each ``PreparedLibrary`` works in its own ``cursor()`` (a connection of its own, so two
+    libraries or threads never share one; a registered table is visible to that cursor only).
+    """
+    with _DATABASE_LOCK:
+        if not _DATABASE:
+            _DATABASE.append(duckdb.connect(":memory:"))
+        return _DATABASE[0]
+
+
+_PREPARED_COLUMNS: dict[str, Any] = {
+    "end_date": pl.Date,
+    "ongoing": pl.Boolean,
+    "outcome_vague": pl.Boolean,
+    "value_min": pl.Float64,
+    "value_max": pl.Float64,
+    "customer_named": pl.String,
+    "customer_acronym": pl.String,
+    "domains": pl.List(pl.String),
+}
+
+
+class PreparedLibrary:
+    """A ``pp_entries`` frame (and its facet vectors) laid out once for many scopes.
+
+    ``rank_references`` and ``apply_hard_filters`` build one per call when not given one;
+    ranking many RFPs against one library (evaluation, backfills, benchmarks) should build it
+    once with ``PreparedLibrary(entries, vectors)`` and pass it in: at 100,000 entries that
+    saves about 0.1 s per scope. Holds the entries in id order (``ids``, ``positions`` =
+    row of each in ``entries``), the filter columns registered as a DuckDB table (with
+    ``_rank`` = position in id order), each entry's row in the vector matrices
+    (``vector_rows``, -1 when it has none) and per-entry facts of the ``default`` score as
+    numpy arrays (n,). It references, never copies, the vectors. Not for concurrent use from
+    several threads (one DuckDB cursor; a lock serialises the queries).
+
+    Raises:
+        ValueError: ``vectors`` is given but not an ``EntryVectors``.
+    """
+
+    def __init__(self, entries: pl.DataFrame, vectors: EntryVectors | None = None):
+        if vectors is not None and not isinstance(vectors, EntryVectors):
+            raise ValueError("PreparedLibrary needs EntryVectors (or None for filters only)")
+        self.entries = entries
+        self.vectors = vectors
+        self.positions = entries["id"].arg_sort().to_numpy().astype(np.int64)
+        ordered = entries[self.positions] if entries.height else entries
+        self.ids: list[str] = ordered["id"].to_list()
+        self._id_array = np.asarray(self.ids, dtype=object)
+        table = (
+            ordered.select(_FILTER_COLUMNS)
+            .with_columns(pl.Series("_rank", np.arange(entries.height, dtype=np.int64)))
+            .to_arrow()
+        )
+        self._lock = threading.Lock()
+        self._con = _filter_database().cursor()
+        self._con.register("entries", table)
+        self.vector_rows: np.ndarray | None = None
+        if vectors is not None:
+            self.vector_rows = vectors.rows_of(self.ids, allow_missing=True)
+        n = entries.height
+        cols = ordered.select(
+            [
+                (pl.col(name) if name in entries.columns else pl.repeat(None, n))
+                .cast(kind)
+                .alias(name)
+                for name, kind in _PREPARED_COLUMNS.items()
+            ]
+        )
+        self.ongoing = cols["ongoing"].fill_null(False).to_numpy().astype(bool)
+        self.vague = cols["outcome_vague"].fill_null(False).to_numpy().astype(bool)
+        self.end = cols["end_date"].to_numpy().astype("datetime64[D]")
+        self.value_min = cols["value_min"].fill_null(0).to_numpy().astype(np.float64)
+        self.value_max = cols["value_max"].fill_null(0).to_numpy().astype(np.float64)
+        tags = (
+            cols.select(pl.int_range(pl.len()).alias("_rank"), "domains")
+            .explode("domains")
+            .drop_nulls("domains")
+            .unique()
+        )
+        self.domain_ranks: dict[str, np.ndarray] = {
+            tag: group["_rank"].to_numpy()
+            for (tag,), group in tags.group_by("domains")
+            if tag is not None
+        }
+        key = pl.concat_str(
+            [
+                pl.col("customer_named").fill_null("\x00"),
+                pl.col("customer_acronym").fill_null("\x00"),
+            ],
+            separator="\x1f",
+        )
+        customers = cols.select(
+            key.rank("dense").alias("code"), "customer_named", "customer_acronym"
+        )
+        self.customer_code = customers["code"].to_numpy().astype(np.int64) - 1
+        pairs = customers.unique(subset="code").sort("code")
+        self.customers: list[tuple[Any, Any]] = [
+            (named, acronym) for _, named, acronym in pairs.rows()
+        ]
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def ids_at(self, ranks: np.ndarray) -> list[str]:
+        """The ids at positions ``ranks`` of the id order."""
+        return self._id_array[ranks].tolist() if len(ranks) else []
+
+    def query(self, sql: str) -> dict[str, np.ndarray]:
+        """Run ``sql`` on the ``entries`` table; columns as numpy arrays."""
+        with self._lock:
+            return self._con.execute(sql).fetchnumpy()
+
+    def close(self) -> None:
+        """Release the DuckDB cursor (the object is unusable afterwards)."""
+        self._con.close()
+
+
+@dataclass
+class _FilterPass:
+    """Pass 1 outcome in array form (what ``apply_hard_filters`` returns, before dicts).
+
+    ``ranks`` are the candidates' positions in id order (ascending, so ``candidates`` is
+    sorted by id); ``ok`` is (len(candidates), len(names)) bool: whether each candidate meets
+    each ORIGINAL constraint in ``names`` (the strict constraints, in SQL order).
+    """
+
+    candidates: list[str]
+    ranks: np.ndarray
+    names: list[str]
+    ok: np.ndarray
+    trace: list[dict[str, Any]]
+    relaxed: list[str]
+
+    def misses(self, positions: Any = None) -> dict[str, list[str]]:
+        """Failed original constraints per candidate (all, or the given candidate positions)."""
+        picked = range(len(self.candidates)) if positions is None else positions
+        return {
+            self.candidates[j]: [n for n, ok in zip(self.names, self.ok[j], strict=True) if not ok]
+            for j in picked
+        }
+
+
+def _filter_pass(
+    library: PreparedLibrary, filters: ScopeFilters, config: RankingConfig
+) -> _FilterPass:
+    """Pass 1 in DuckDB SQL (see ``apply_hard_filters``), results kept as numpy arrays.
+
+    One scan evaluates every strict constraint's SQL expression per entry; the strict pass is
+    the AND of the hard ones. Each relaxation step is its own ``WHERE`` query.
+    """
+    strict = _constraint_sql(filters, {})
+    names = list(strict)
+    n = len(library)
+    select = ", ".join(["_rank", *[f"{expr} AS ok_{name}" for name, expr in strict.items()]])
+    result = library.query(f"SELECT {select} FROM entries")
+    order = np.asarray(result["_rank"], dtype=np.int64)
+    ok_all = np.zeros((n, len(names)), dtype=bool)
+    for k, name in enumerate(names):
+        ok_all[order, k] = np.asarray(result[f"ok_{name}"], dtype=bool)
+    trace: list[dict[str, Any]] = [{"filter": "library", "remaining": n}]
+    remaining = np.ones(n, dtype=bool)
+    for k, name in enumerate(names):
+        if name in config.soft_constraints:
+            trace.append(
+                {
+                    "filter": name,
+                    "value": _describe(filters, name),
+                    "remaining": int(remaining.sum()),
+                    "soft_penalty": config.soft_constraints[name],
+                }
+            )
+            continue
+        remaining &= ok_all[:, k]
+        trace.append(
+            {"filter": name, "value": _describe(filters, name), "remaining": int(remaining.sum())}
+        )
+
+    soft = set(config.soft_constraints)
+
+    def passing(widened: dict[str, Any], dropped: list[str]) -> np.ndarray:
+        exprs = {
+            k: v
+            for k, v in _constraint_sql(filters, widened).items()
+            if k not in dropped and k not in soft
+        }
+        where = " AND ".join(exprs.values()) or "true"
+        found = library.query(f"SELECT _rank FROM entries WHERE {where}")["_rank"]
+        return np.sort(np.asarray(found, dtype=np.int64))
+
+    ranks = np.flatnonzero(remaining)
+    relaxed: list[str] = []
+    if len(ranks) < config.top_k:
+        for label, widened, dropped in _relaxation_steps(filters, config):
+            if all(k in soft for k in [*widened, *dropped]):
+                continue
+            relaxed.append(label)
+            ranks = passing(widened, dropped)
+            trace.append({"filter": f"relaxed: {label}", "remaining": len(ranks)})
+            if len(ranks) >= config.top_k:
+                break
+    candidates = library.ids_at(ranks)
+    return _FilterPass(candidates, ranks, names, ok_all[ranks], trace, relaxed)
+
+
 def apply_hard_filters(
-    entries: pl.DataFrame, filters: ScopeFilters, config: RankingConfig
+    entries: pl.DataFrame,
+    filters: ScopeFilters,
+    config: RankingConfig,
+    prepared: PreparedLibrary | None = None,
 ) -> tuple[list[str], dict[str, list[str]], list[dict[str, Any]], list[str]]:
     """Pass 1 in DuckDB SQL, with graded relaxation.
 
     Constraints in ``config.soft_constraints`` (``default`` mode: value, role, industry)
     are reported in the misses but do not exclude; the ranker charges their penalty.
+    ``prepared`` (built from ``entries``) skips laying the frame out again.
+
+    Raises:
+        ValueError: ``prepared`` was built from another frame.
 
     Returns ``(candidate ids, misses per id, filter trace, relaxation steps taken)``.
     ``misses`` maps each candidate to the ORIGINAL constraints it fails (empty when it passes
     them all); the trace lists each constraint with the number of entries still standing.
     """
-    strict = _constraint_sql(filters, {})
-    con = duckdb.connect()
+    if prepared is not None and prepared.entries is not entries:
+        raise ValueError("prepared library was built from another entries frame; rebuild it")
+    library = prepared if prepared is not None else PreparedLibrary(entries)
     try:
-        con.register("entries", entries.select(_FILTER_COLUMNS).to_arrow())
-        select = ", ".join([f"{expr} AS ok_{name}" for name, expr in strict.items()] or ["true"])
-        rows = con.execute(f"SELECT id, {select} FROM entries ORDER BY id").fetchall()
-        names = list(strict)
-        misses_all = {
-            row[0]: [n for n, ok in zip(names, row[1:], strict=False) if not ok] for row in rows
-        }
-        trace: list[dict[str, Any]] = [{"filter": "library", "remaining": len(rows)}]
-        remaining = set(misses_all)
-        for name in names:
-            if name in config.soft_constraints:
-                trace.append(
-                    {
-                        "filter": name,
-                        "value": _describe(filters, name),
-                        "remaining": len(remaining),
-                        "soft_penalty": config.soft_constraints[name],
-                    }
-                )
-                continue
-            remaining = {i for i in remaining if name not in misses_all[i]}
-            trace.append(
-                {"filter": name, "value": _describe(filters, name), "remaining": len(remaining)}
-            )
-
-        soft = set(config.soft_constraints)
-
-        def passing(widened: dict[str, Any], dropped: list[str]) -> list[str]:
-            exprs = {
-                k: v
-                for k, v in _constraint_sql(filters, widened).items()
-                if k not in dropped and k not in soft
-            }
-            where = " AND ".join(exprs.values()) or "true"
-            sql = f"SELECT id FROM entries WHERE {where} ORDER BY id"
-            return [r[0] for r in con.execute(sql).fetchall()]
-
-        candidates = passing({}, [])
-        relaxed: list[str] = []
-        if len(candidates) < config.top_k:
-            for label, widened, dropped in _relaxation_steps(filters, config):
-                if all(k in soft for k in [*widened, *dropped]):
-                    continue
-                relaxed.append(label)
-                candidates = passing(widened, dropped)
-                trace.append({"filter": f"relaxed: {label}", "remaining": len(candidates)})
-                if len(candidates) >= config.top_k:
-                    break
-        return candidates, {i: misses_all[i] for i in candidates}, trace, relaxed
+        result = _filter_pass(library, filters, config)
     finally:
-        con.close()
+        if prepared is None:
+            library.close()
+    return result.candidates, result.misses(), result.trace, result.relaxed
 
 
 _FILTER_COLUMNS = [
@@ -325,13 +520,18 @@ def recency_bumps(row: dict[str, Any], as_of: dt.date, config: RankingConfig) ->
     }
 
 
+# resolve_agency is a pure lookup in static tables (about 0.5 ms a call): memoise it, a
+# library names the same few hundred customers over and over.
+_resolve_agency = functools.lru_cache(maxsize=16384)(resolve_agency)
+
+
 def same_customer(row: dict[str, Any], issuer: str | None, issuer_acronym: str | None) -> bool:
     """True when the entry's customer is the issuer or rolls up to the same federal department
     (FNS -> USDA, VHA -> VA); for non-federal customers the organisation names must match."""
     if not issuer and not issuer_acronym:
         return False
-    entry_agency = resolve_agency(row.get("customer_named"), row.get("customer_acronym"))
-    issuer_agency = resolve_agency(issuer, issuer_acronym)
+    entry_agency = _resolve_agency(row.get("customer_named"), row.get("customer_acronym"))
+    issuer_agency = _resolve_agency(issuer, issuer_acronym)
     if entry_agency is not None and issuer_agency is not None:
         return same_department(entry_agency, issuer_agency)
     if entry_agency is not None or issuer_agency is not None:
@@ -361,26 +561,142 @@ def value_miss_severity(row: dict[str, Any], filters: ScopeFilters) -> float:
     return min(1.0, max(0.25, math.log2(ratio)))
 
 
-def _score_default(
-    rows: dict[str, dict[str, Any]],
-    candidates: list[str],
-    idx: np.ndarray,
-    vectors: EntryVectors,
+def _agency_matcher(scope: ScopeQuery) -> Any:
+    """``same_customer`` for this scope's issuer, memoised per (customer, acronym) pair: a
+    library repeats a few hundred customers over many entries."""
+    cache: dict[tuple[Any, Any], bool] = {}
+
+    def match(named: Any, acronym: Any) -> bool:
+        key = (named, acronym)
+        if key not in cache:
+            row = {"customer_named": named, "customer_acronym": acronym}
+            cache[key] = same_customer(row, scope.issuer, scope.issuer_acronym)
+        return cache[key]
+
+    return match
+
+
+# Above this many candidates the ``default`` mode scores every candidate with numpy first and
+# builds the per-component dicts only for the few that can reach the top ``top_k``.
+_SHORTLIST_ABOVE = 64
+# Margin (score units) that keeps every candidate whose rounded score could tie the k-th.
+_SHORTLIST_MARGIN = 1e-8
+
+
+def _default_totals(
+    library: PreparedLibrary,
+    passed: _FilterPass,
+    cosines: tuple[np.ndarray, np.ndarray, np.ndarray],
     scope: ScopeQuery,
     config: RankingConfig,
-    misses: dict[str, list[str]],
-) -> list[tuple[float, str, dict[str, float]]]:
-    """Scores of the ``default`` mode (see ``RankingConfig``), every component kept."""
-    whole = vectors.matrices["whole"][idx] @ scope.vectors["whole"]
-    outcome = vectors.matrices["outcome"][idx] @ scope.vectors["outcome"]
+    agency_match: Any,
+) -> np.ndarray:
+    """Every candidate's ``default``-mode total at once, float64 (len(candidates),).
+
+    Same components, added in the same order, as the per-entry loop of ``_score_default``
+    (that loop stays the reference: its totals decide the final ranking); used only to pick
+    the shortlist.
+    """
+    r = passed.ranks
+    whole, outcome, section_max = (c.astype(np.float64) for c in cosines)
+    total = config.default_weight_whole * whole
+    total = total + config.default_weight_outcome * outcome
+    total = total + config.default_weight_section * section_max
+    emphasized = sorted(set(scope.emphasized_domains))
+    if emphasized:
+        hits = np.zeros(len(library), dtype=np.int64)
+        for tag in emphasized:
+            hits[library.domain_ranks.get(tag, np.zeros(0, dtype=np.int64))] += 1
+        total = total + config.domain_weight * (hits[r] / len(emphasized))
+    end, ongoing = library.end[r], library.ongoing[r]
+    has_end = ~np.isnat(end)
+    recent_from = np.datetime64(scope.as_of - relativedelta(months=config.recent_months), "D")
+    old_before = np.datetime64(scope.as_of - relativedelta(years=config.old_years), "D")
+    recent = ongoing | (has_end & (end >= recent_from))
+    old = has_end & ~ongoing & (end < old_before)
+    total = total + np.where(recent, config.default_recent_bump, 0.0)
+    total = total + np.where(old, config.default_old_penalty, 0.0)
+    if scope.issuer or scope.issuer_acronym:
+        flags = np.asarray([agency_match(n, a) for n, a in library.customers], dtype=bool)
+        total = total + np.where(flags[library.customer_code[r]], config.agency_bump, 0.0)
+    total = total + np.where(library.vague[r], config.vague_penalty, 0.0)
+    for name, penalty in config.soft_constraints.items():
+        if name not in passed.names:
+            continue
+        missed = ~passed.ok[:, passed.names.index(name)]
+        if name == "value":
+            cost = penalty * _value_miss_severities(
+                library.value_min[r], library.value_max[r], scope.filters
+            )
+        else:
+            cost = np.full(len(missed), penalty)
+        total = total + np.where(missed, -cost, 0.0)
+    return total
+
+
+def _value_miss_severities(
+    value_min: np.ndarray, value_max: np.ndarray, filters: ScopeFilters
+) -> np.ndarray:
+    """``value_miss_severity`` of many entries at once (USD arrays, 0 = unknown), in [0.25, 1]."""
+    low = np.where(value_min != 0, value_min, value_max)
+    high = np.where(value_max != 0, value_max, value_min)
+    known = (low != 0) & (high != 0)
+    ratio = np.ones(len(low))
+    below = np.zeros(len(low), dtype=bool)
+    if filters.value_min:
+        below = known & (high < filters.value_min)
+        ratio = np.where(below, filters.value_min / np.where(below, high, 1.0), ratio)
+    if filters.value_max:
+        above = known & ~below & (low > filters.value_max)
+        ratio = np.where(above, low / filters.value_max, ratio)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        severity = np.minimum(1.0, np.maximum(0.25, np.log2(ratio)))
+    return np.where(known, severity, 1.0)
+
+
+def _score_default(
+    library: PreparedLibrary,
+    passed: _FilterPass,
+    idx: np.ndarray,
+    scope: ScopeQuery,
+    config: RankingConfig,
+    agency_match: Any,
+) -> tuple[list[tuple[float, str, dict[str, float]]], dict[str, dict[str, Any]], dict]:
+    """Scores of the ``default`` mode (see ``RankingConfig``), every component kept.
+
+    ``idx`` holds the candidates' rows in the vector matrices. Returns ``(scored, rows,
+    misses)`` for the candidates that can reach the top ``config.top_k``: all of them up to
+    ``_SHORTLIST_ABOVE`` candidates, else those whose numpy total is within
+    ``_SHORTLIST_MARGIN`` of the k-th best (no other can enter the top k, whatever the
+    rounding). Their components and totals come from the per-entry loop below.
+    """
+    assert library.vectors is not None
+    matrices = library.vectors.matrices
+    candidates = passed.candidates
+    whole_rows = matrices["whole"][idx]
+    whole = whole_rows @ scope.vectors["whole"]
+    outcome = matrices["outcome"][idx] @ scope.vectors["outcome"]
     sections = scope.section_vectors
     if sections is None or len(sections) == 0:
         sections = scope.vectors["technical"][None, :]
-    section_max = (vectors.matrices["whole"][idx] @ np.asarray(sections).T).max(axis=1)
+    section_max = (whole_rows @ np.asarray(sections).T).max(axis=1)
+    shortlist: Any = range(len(candidates))
+    if len(candidates) > max(_SHORTLIST_ABOVE, config.top_k):
+        totals = _default_totals(
+            library, passed, (whole, outcome, section_max), scope, config, agency_match
+        )
+        kth = -np.partition(-totals, config.top_k - 1)[config.top_k - 1]
+        shortlist = np.flatnonzero(totals >= kth - _SHORTLIST_MARGIN).tolist()
+    positions = library.positions[passed.ranks[np.asarray(shortlist, dtype=np.int64)]]
+    rows = {r["id"]: r for r in library.entries[positions].to_dicts()}
+    misses = passed.misses(shortlist)
     emphasized = set(scope.emphasized_domains)
     soft = config.soft_constraints
+    recent_from = scope.as_of - relativedelta(months=config.recent_months)
+    old_before = scope.as_of - relativedelta(years=config.old_years)
     scored = []
-    for j, pp_id in enumerate(candidates):
+    for j in shortlist:
+        pp_id = candidates[j]
         row = rows[pp_id]
         comps = {
             "whole": float(whole[j]),
@@ -394,17 +710,11 @@ def _score_default(
         share = len(domains & emphasized) / len(emphasized) if emphasized else 0.0
         comps["domain_match"] = config.domain_weight * share
         end = row.get("end_date")
-        recent = bool(row.get("ongoing")) or (
-            end is not None and end >= scope.as_of - relativedelta(months=config.recent_months)
-        )
-        old = (
-            end is not None
-            and not row.get("ongoing")
-            and end < scope.as_of - relativedelta(years=config.old_years)
-        )
+        recent = bool(row.get("ongoing")) or (end is not None and end >= recent_from)
+        old = end is not None and not row.get("ongoing") and end < old_before
         comps["recency_bump"] = config.default_recent_bump if recent else 0.0
         comps["age_penalty"] = config.default_old_penalty if old else 0.0
-        agency = same_customer(row, scope.issuer, scope.issuer_acronym)
+        agency = agency_match(row.get("customer_named"), row.get("customer_acronym"))
         comps["agency_bump"] = config.agency_bump if agency else 0.0
         comps["vague_penalty"] = config.vague_penalty if row.get("outcome_vague") else 0.0
         for name, penalty in soft.items():
@@ -414,7 +724,7 @@ def _score_default(
             comps[f"{name}_penalty"] = -penalty if missed else 0.0
         total = sum(v for k, v in comps.items() if k not in ("whole", "outcome", "section_max"))
         scored.append((total, pp_id, comps))
-    return scored
+    return scored, rows, misses
 
 
 def rank_references(
@@ -422,37 +732,64 @@ def rank_references(
     vectors: EntryVectors,
     scope: ScopeQuery,
     config: RankingConfig,
+    prepared: PreparedLibrary | None = None,
 ) -> RankingResult:
     """Top ``config.top_k`` references for one scope, every score component visible.
 
     ``entries`` is the ``pp_entries`` frame; ``vectors`` the stored facet vectors (same
-    model as ``scope.vectors``). Ties break by entry id. An empty library gives an empty
-    result with ``reason`` set.
+    model as ``scope.vectors``); ``prepared`` an optional ``PreparedLibrary`` of exactly
+    these two, reused across scopes (built per call otherwise). Ties break by entry id. An
+    empty library gives an empty result with ``reason`` set.
+
+    Raises:
+        ValueError: a candidate entry has no stored vectors (re-materialize the embeddings),
+            or ``prepared`` was built from another frame or other vectors.
     """
     if entries.is_empty():
         return RankingResult([], 0, [], [], config.mode, reason="the library has no entries")
+    if prepared is not None and (
+        prepared.entries is not entries or prepared.vectors is not vectors
+    ):
+        raise ValueError("prepared library was built from other entries or vectors; rebuild it")
+    library = prepared if prepared is not None else PreparedLibrary(entries, vectors)
+    try:
+        return _rank(library, scope, config)
+    finally:
+        if prepared is None:
+            library.close()
+
+
+def _rank(library: PreparedLibrary, scope: ScopeQuery, config: RankingConfig) -> RankingResult:
+    """``rank_references`` on a prepared library."""
+    assert library.vectors is not None and library.vector_rows is not None
+    vectors, entries = library.vectors, library.entries
+    passed: _FilterPass | None = None
     if config.uses_filters:
-        candidates, misses, trace, relaxed = apply_hard_filters(entries, scope.filters, config)
+        passed = _filter_pass(library, scope.filters, config)
+        candidates, trace, relaxed = passed.candidates, passed.trace, passed.relaxed
+        idx = library.vector_rows[passed.ranks]
     else:
-        candidates = sorted(entries["id"].to_list())
-        misses, trace, relaxed = {i: [] for i in candidates}, [], []
-    index = {pp_id: i for i, pp_id in enumerate(vectors.ids)}
-    missing = [c for c in candidates if c not in index]
-    if missing:
+        candidates = list(library.ids)
+        trace, relaxed = [], []
+        idx = library.vector_rows
+    if len(idx) and idx.min() < 0:
+        missing = [c for c, i in zip(candidates, idx, strict=True) if i < 0]
         raise ValueError(
             f"{len(missing)} entries have no stored embeddings (e.g. {missing[0]}); "
             "re-materialize pp_facet_embeddings"
         )
-    rows = {r["id"]: r for r in entries.filter(pl.col("id").is_in(candidates)).to_dicts()}
-    idx = np.asarray([index[c] for c in candidates], dtype=np.int64)
+    agency_match = _agency_matcher(scope)
     scored: list[tuple[float, str, dict[str, float]]] = []
+    if config.mode == "default" and passed is not None:
+        scored, rows, misses = _score_default(library, passed, idx, scope, config, agency_match)
+    else:
+        misses = passed.misses() if passed is not None else {i: [] for i in candidates}
+        rows = {r["id"]: r for r in entries.filter(pl.col("id").is_in(candidates)).to_dicts()}
     if config.mode == "naive":
         sims = vectors.matrices["whole"][idx] @ scope.vectors["whole"] if len(idx) else []
         for pp_id, sim in zip(candidates, sims, strict=True):
             scored.append((float(sim), pp_id, {"whole": float(sim)}))
-    elif config.mode == "default":
-        scored = _score_default(rows, candidates, idx, vectors, scope, config, misses)
-    else:
+    elif config.mode != "default":
         sims = {f: vectors.matrices[f][idx] @ scope.vectors[f] for f in FACETS}
         weights = config.weights
         for j, pp_id in enumerate(candidates):
@@ -461,8 +798,9 @@ def rank_references(
                 comps[f"weighted_{f}"] = weights[f] * comps[f]
             total = sum(comps[f"weighted_{f}"] for f in FACETS)
             if config.uses_bumps:
-                bumps = recency_bumps(rows[pp_id], scope.as_of, config)
-                agency = same_customer(rows[pp_id], scope.issuer, scope.issuer_acronym)
+                row = rows[pp_id]
+                bumps = recency_bumps(row, scope.as_of, config)
+                agency = agency_match(row.get("customer_named"), row.get("customer_acronym"))
                 bumps["agency_bump"] = config.agency_bump if agency else 0.0
                 comps.update(bumps)
                 total += sum(bumps.values())

@@ -30,6 +30,11 @@ COMPONENTS = (
     "industry_penalty",
 )
 
+# The components that add up to the score (the raw cosines are shown beside them);
+# ``whole`` is the whole score in ``naive`` mode.
+RAW_COSINES = ("narrative", "technical", "outcome", "section_max")
+SUMMED_COMPONENTS = frozenset(c for c in COMPONENTS if c not in RAW_COSINES)
+
 REFERENCES_SCHEMA: dict[str, Any] = {
     "rfp_partition": pl.String,
     "rank": pl.Int64,

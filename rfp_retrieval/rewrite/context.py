@@ -47,7 +47,7 @@ BOILERPLATE_WORDS: frozenset[str] = frozenset(
     approved approval later days than fewer less more least each all any such other per
     within no not only also may one two three four five six seven eight nine ten beginning
     end final upon necessary continue continued throughout approximately currently current
-    existing new used using use make made ensure meet meets""".split()
+    existing new used using use make made ensure meet meets officer period notice""".split()
 )
 """Procurement boilerplate: never a topic of the paragraph context summary."""
 
@@ -75,13 +75,15 @@ class ContextConfig:
     only); ``use_summary``: give the rewriter the document summary (the offline rewriter
     uses the document's subject line from it); ``paragraph_words`` / ``reference_words``:
     length of the keyword summaries of earlier paragraphs and cross-referenced sections
-    (0 turns each off).
+    (0 turns each off); ``skip_structural``: leave out headings that only place the answer
+    ("Volume II — Technical Approach").
     """
 
     outline_levels: int = 2
     use_summary: bool = True
     paragraph_words: int = 6
     reference_words: int = 16
+    skip_structural: bool = True
 
 
 @dataclass
@@ -243,7 +245,7 @@ def inherit_context(
         heading = clean_heading(entry)
         if not heading:
             continue
-        if is_structural(heading):
+        if config.skip_structural and is_structural(heading):
             ctx.skipped.append(entry)
             continue
         if heading not in topical:

@@ -111,7 +111,7 @@ THESAURUS: tuple[tuple[str, ...], ...] = (
     ("risks", "threats", "challenges", "exposures"),
     ("subcontractors", "teaming partners", "subcontract management", "partners"),
     ("key personnel", "key staff", "key positions", "named personnel"),
-    ("retain", "retention", "keep", "continuity of staff"),
+    ("retain", "keep", "hold on to", "continuity of staff"),
     ("replace", "substitution", "backfill", "replacement"),
     ("staffing", "personnel", "labor categories", "team"),
     ("phase-in", "transition-in", "knowledge acquisition", "onboarding from the incumbent"),
@@ -212,7 +212,8 @@ def find_concepts(text: str) -> list[tuple[int, int, int, int]]:
     """
     from rfp_retrieval.rewrite.terms import words
 
-    tokens = stem_words(" ".join(words(text)))
+    surface = [w.lower() for w in words(text)]
+    tokens = stem_words(" ".join(surface))
     taken = [False] * len(tokens)
     found: list[tuple[int, int, int, int]] = []
     candidates = [
@@ -226,9 +227,20 @@ def find_concepts(text: str) -> list[tuple[int, int, int, int]]:
         for start in range(len(tokens) - length + 1):
             if tuple(tokens[start : start + length]) != phrase:
                 continue
+            if length == 1 and not _same_word(surface[start], THESAURUS[g][p]):
+                continue
             if any(taken[start : start + length]):
                 continue
             for i in range(start, start + length):
                 taken[i] = True
             found.append((start, start + length, g, p))
     return sorted(found)
+
+
+MAX_INFLECTION_CHARS = 4
+"""A one-word phrase matches a word with the same stem only if their lengths differ by at most
+this many characters: "migrate"/"migration" match, "access"/"accessibility" do not."""
+
+
+def _same_word(word: str, phrase: str) -> bool:
+    return abs(len(word) - len(phrase)) <= MAX_INFLECTION_CHARS

@@ -1,0 +1,89 @@
+"""Report assets per RFP partition: the response brief a proposal writer opens in a browser."""
+
+import dagster as dg
+import polars as pl
+from dagster_duckdb import DuckDBResource
+
+from assets.partitions import rfp_partitions
+from resources import ProjectPaths
+from rfp_retrieval.report.brief import brief_html, brief_markdown, question_views
+
+OWNERS = ["team:proposal-ops"]
+# Answer-pipeline tables read when they exist (the brief still renders without them).
+QUESTION_TABLES = ("rewritten_questions", "question_answers")
+
+
+def _partition_table(duckdb: DuckDBResource, table: str, key: str) -> pl.DataFrame | None:
+    """Rows of ``rfp.<table>`` for partition ``key``, or None when the table does not exist."""
+    with duckdb.get_connection() as con:
+        exists = con.execute(
+            "SELECT count(*) FROM information_schema.tables "
+            "WHERE table_schema = 'rfp' AND table_name = ?",
+            [table],
+        ).fetchone()[0]
+        if not exists:
+            return None
+        return con.sql(
+            f"SELECT * FROM rfp.{table} WHERE rfp_partition = $key", params={"key": key}
+        ).pl()
+
+
+@dg.asset(
+    partitions_def=rfp_partitions,
+    group_name="report",
+    kinds={"duckdb", "polars", "html"},
+    owners=OWNERS,
+    metadata={"partition_expr": "rfp_partition"},
+    deps=[dg.AssetKey(t) for t in QUESTION_TABLES],
+    description=(
+        "The response brief for this RFP, written as brief.html (open it in a browser; no "
+        "internet needed) and brief.md in the partition's output folder: the ScopeQuery as "
+        "read from the RFP and where each filter was stated, the three references with a "
+        "bar chart of their score components, relaxed constraints and vague outcomes called "
+        "out, and every question with its rewrite, query set, top passages and 'needs SME' flag."
+    ),
+)
+def response_brief(
+    context: dg.AssetExecutionContext,
+    scope_query: pl.DataFrame,
+    pp_references: pl.DataFrame,
+    pp_entries: pl.DataFrame,
+    paths: ProjectPaths,
+    duckdb: DuckDBResource,
+) -> dg.Output[pl.DataFrame]:
+    """Render and write the brief; one row with the file paths."""
+    key = context.partition_key
+    scope = scope_query.row(0, named=True)
+    references = pp_references.to_dicts()
+    vague = set(pp_entries.filter(pl.col("outcome_vague"))["id"].to_list())
+    tables = {t: _partition_table(duckdb, t, key) for t in QUESTION_TABLES}
+    questions = question_views(tables["rewritten_questions"], tables["question_answers"])
+    markdown = brief_markdown(scope, references, vague, questions)
+    folder = paths.output_for(key)
+    html_path, md_path = folder / "brief.html", folder / "brief.md"
+    html_path.write_text(brief_html(scope, references, vague, questions), encoding="utf-8")
+    md_path.write_text(markdown, encoding="utf-8")
+    frame = pl.DataFrame(
+        {
+            "rfp_partition": [key],
+            "html_path": [str(html_path)],
+            "markdown_path": [str(md_path)],
+            "questions": [len(questions) if questions is not None else None],
+            "needs_sme": [sum(q["needs_sme"] for q in questions) if questions else 0],
+        },
+        schema={
+            "rfp_partition": pl.String,
+            "html_path": pl.String,
+            "markdown_path": pl.String,
+            "questions": pl.Int64,
+            "needs_sme": pl.Int64,
+        },
+    )
+    return dg.Output(
+        frame,
+        metadata={
+            "html": dg.MetadataValue.path(str(html_path)),
+            "markdown": dg.MetadataValue.path(str(md_path)),
+            "preview": dg.MetadataValue.md(markdown[:20_000]),
+        },
+    )

@@ -1,0 +1,87 @@
+"""DuckDB IO manager that survives schema changes between releases.
+
+The stock polars handler creates a table once and then inserts positionally, so a table
+whose columns changed (an added score component, a new model's vector width) can never be
+written again (field notes §2b: "schema drift breaks re-materialization"). This handler
+migrates the stored table to the frame's columns first: unpartitioned tables are replaced
+outright (they are fully rewritten anyway); partitioned tables keep the other partitions'
+rows, with NULL in columns they never had and columns that no longer exist dropped.
+"""
+
+from collections.abc import Sequence
+
+import polars as pl
+from dagster import OutputContext
+from dagster._core.storage.db_io_manager import DbTypeHandler, TableSlice
+from dagster_duckdb_polars import DuckDBPolarsIOManager
+from dagster_duckdb_polars.duckdb_polars_type_handler import DuckDBPolarsTypeHandler
+
+
+def _columns(connection, schema: str, table: str) -> list[tuple[str, str]]:
+    return connection.execute(
+        "SELECT column_name, data_type FROM information_schema.columns "
+        "WHERE table_schema = ? AND table_name = ? ORDER BY ordinal_position",
+        [schema, table],
+    ).fetchall()
+
+
+def migrate_table(connection, schema: str, table: str, frame: pl.DataFrame, partitioned: bool):
+    """Make ``schema.table`` have exactly ``frame``'s columns (names, order, types).
+
+    Returns the migration done: ``"none"``, ``"replaced"`` or ``"migrated"``.
+    """
+    stored = _columns(connection, schema, table)
+    if not stored:
+        return "none"
+    connection.register("_incoming", frame.head(0).to_arrow())
+    try:
+        wanted = [(r[0], r[1]) for r in connection.execute("DESCRIBE _incoming").fetchall()]
+    finally:
+        connection.unregister("_incoming")
+    if stored == wanted:
+        return "none"
+    qualified = f'{schema}."{table}"'
+    if not partitioned:
+        connection.execute(f"DROP TABLE {qualified}")
+        return "replaced"
+    have = {name for name, _ in stored}
+    select = ", ".join(
+        f'TRY_CAST("{name}" AS {dtype}) AS "{name}"'
+        if name in have
+        else f'CAST(NULL AS {dtype}) AS "{name}"'
+        for name, dtype in wanted
+    )
+    temporary = f'{schema}."{table}__migrating"'
+    connection.execute(f"CREATE OR REPLACE TABLE {temporary} AS SELECT {select} FROM {qualified}")
+    connection.execute(f"DROP TABLE {qualified}")
+    connection.execute(f'ALTER TABLE {temporary} RENAME TO "{table}"')
+    return "migrated"
+
+
+class EvolvingPolarsTypeHandler(DuckDBPolarsTypeHandler):
+    """Polars handler that migrates the stored table before writing (see module doc)."""
+
+    def handle_output(
+        self, context: OutputContext, table_slice: TableSlice, obj: pl.DataFrame, connection
+    ):
+        if obj is not None and obj.height:
+            done = migrate_table(
+                connection,
+                table_slice.schema,
+                table_slice.table,
+                obj,
+                partitioned=bool(table_slice.partition_dimensions),
+            )
+            if done != "none":
+                context.log.warning(
+                    f"table {table_slice.schema}.{table_slice.table} {done} to the new columns"
+                )
+        super().handle_output(context, table_slice, obj, connection)
+
+
+class EvolvingDuckDBPolarsIOManager(DuckDBPolarsIOManager):
+    """``DuckDBPolarsIOManager`` whose tables follow the assets' columns across releases."""
+
+    @staticmethod
+    def type_handlers() -> Sequence[DbTypeHandler]:
+        return [EvolvingPolarsTypeHandler()]

@@ -1,0 +1,1 @@
+"""What the proposal team reads: the per-RFP response brief (HTML and Markdown)."""

@@ -1,0 +1,335 @@
+"""Writer overrides of chosen past-performance references, and the writer-facing review.
+
+A writer replaces a chosen reference for one RFP with a small YAML file in the overrides
+folder, named after the RFP's partition key (``overrides/<partition-key>.yaml``)::
+
+    overrides:
+      - replace: PP-112          # a reference the pipeline chose for this RFP
+        with: PP-045             # the library entry to cite instead
+        by: Dana Writer
+        at: 2026-06-10           # date or date-time (ISO 8601)
+        reason: The CO asked for the SNAP modernization work, not the loan system.
+
+The override wins (issue 5, "writer overrides"): the replaced pick stays in the
+``pp_references`` table with ``rank`` null and ``overridden_by`` set, and the new pick takes
+its rank with every score component computed as for any other entry, plus ``override_by``,
+``override_at`` and ``override_reason``. Each overridden RFP becomes one golden-set line
+(DESIGN.md, evaluation formats) so the team's golden set grows from real use.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import yaml
+
+from rfp_retrieval.retrieval.config import RankingConfig
+from rfp_retrieval.retrieval.past_performance import (
+    EntryVectors,
+    RankedReference,
+    RankingResult,
+    ScopeQuery,
+    rank_references,
+)
+from rfp_retrieval.retrieval.references import REFERENCES_SCHEMA, references_frame
+
+OVERRIDE_FIELDS = ("replace", "with", "by", "at", "reason")
+
+OVERRIDE_SCHEMA: dict[str, Any] = {
+    "overridden_by": pl.String,
+    "override_by": pl.String,
+    "override_at": pl.String,
+    "override_reason": pl.String,
+}
+"""Columns ``apply_overrides`` adds to the ``pp_references`` table (``override_at`` ISO 8601)."""
+
+REVIEW_SCHEMA: dict[str, Any] = {
+    "rfp_partition": pl.String,
+    "rank": pl.Int64,
+    "id": pl.String,
+    "title": pl.String,
+    "outcome_metrics": pl.String,
+    "outcome_narrative": pl.String,
+    "source": pl.String,
+    "source_row": pl.Int64,
+    "updated_by": pl.String,
+}
+
+
+class OverrideError(ValueError):
+    """An override file is unreadable or does not fit the RFP's picks (names the file)."""
+
+
+@dataclass(frozen=True)
+class ReferenceOverride:
+    """One writer decision: cite ``with_id`` instead of the chosen ``replace_id``.
+
+    ``at`` is the ISO 8601 date or date-time the writer gave; ``source`` the YAML file.
+    """
+
+    replace_id: str
+    with_id: str
+    by: str
+    at: str
+    reason: str
+    source: Path
+
+
+def override_path(overrides_dir: Path | str, partition_key: str) -> Path:
+    """The override file of one RFP partition: ``<overrides_dir>/<partition_key>.yaml``."""
+    return Path(overrides_dir) / f"{partition_key}.yaml"
+
+
+def _iso(value: Any, path: Path, number: int) -> str:
+    if isinstance(value, dt.datetime | dt.date):
+        return value.isoformat()
+    if isinstance(value, str):
+        try:
+            return dt.datetime.fromisoformat(value.strip()).isoformat()
+        except ValueError:
+            pass
+    raise OverrideError(
+        f"{path}: override {number}: 'at' must be a date such as 2026-06-10 "
+        f"(or a date-time 2026-06-10T14:30), got {value!r}"
+    )
+
+
+def load_overrides(
+    path: Path | str, known_ids: set[str] | frozenset[str]
+) -> list[ReferenceOverride]:
+    """Read one override file (see the module docstring for the format).
+
+    Accepts a mapping with an ``overrides`` list, a bare list, or a single override mapping.
+    ``known_ids`` are the library's entry ids (``pp_entries.id``).
+
+    Returns the overrides in file order (empty when the file is missing).
+
+    Raises:
+        OverrideError: the file is not valid YAML, an override lacks one of
+            replace/with/by/at/reason, names an id that is not in the library, replaces
+            an id twice, or replaces an id with itself. The message names the file.
+    """
+    path = Path(path)
+    if not path.is_file():
+        return []
+    try:
+        loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise OverrideError(f"{path}: not valid YAML ({exc}); fix the file and re-run") from exc
+    if loaded is None:
+        return []
+    if isinstance(loaded, dict) and "overrides" in loaded:
+        loaded = loaded["overrides"] or []
+    items = [loaded] if isinstance(loaded, dict) else loaded
+    if not isinstance(items, list):
+        raise OverrideError(
+            f"{path}: expected a list 'overrides:' of mappings with {', '.join(OVERRIDE_FIELDS)}"
+        )
+    out: list[ReferenceOverride] = []
+    for number, item in enumerate(items, start=1):
+        if not isinstance(item, dict):
+            raise OverrideError(f"{path}: override {number} is not a mapping of field: value")
+        missing = [f for f in OVERRIDE_FIELDS if item.get(f) in (None, "")]
+        if missing:
+            raise OverrideError(
+                f"{path}: override {number} lacks {', '.join(missing)}; every override needs "
+                f"{', '.join(OVERRIDE_FIELDS)}"
+            )
+        unknown = [str(item[f]) for f in ("replace", "with") if str(item[f]) not in known_ids]
+        if unknown:
+            raise OverrideError(
+                f"{path}: override {number} names {', '.join(unknown)}, which the library does "
+                "not hold; use an id from pp_entries (e.g. PP-045)"
+            )
+        if str(item["replace"]) == str(item["with"]):
+            raise OverrideError(f"{path}: override {number} replaces {item['replace']} by itself")
+        out.append(
+            ReferenceOverride(
+                replace_id=str(item["replace"]),
+                with_id=str(item["with"]),
+                by=str(item["by"]).strip(),
+                at=_iso(item["at"], path, number),
+                reason=str(item["reason"]).strip(),
+                source=path,
+            )
+        )
+    for field_name in ("replace_id", "with_id"):
+        ids = [getattr(o, field_name) for o in out]
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        if twice:
+            raise OverrideError(f"{path}: {', '.join(twice)} appears in more than one override")
+    return out
+
+
+def score_entry(
+    entries: pl.DataFrame,
+    vectors: EntryVectors,
+    scope: ScopeQuery,
+    config: RankingConfig,
+    pp_id: str,
+) -> RankedReference:
+    """Score one library entry for ``scope`` exactly as the ranker scores a candidate.
+
+    The entry is ranked alone with the RFP's own filters, so graded relaxation lets it
+    through and ``relaxed`` lists the original constraints it misses (the default mode
+    charges its soft penalties as usual). Constraints relaxation never drops
+    (``started_after``, ``vehicle_type``) are lifted for it and named in ``relaxed``.
+    """
+    single = entries.filter(pl.col("id") == pp_id)
+    one = replace(config, top_k=1)
+    result = rank_references(single, vectors, scope, one)
+    if result.references:
+        return result.references[0]
+    filters = scope.filters
+    row = single.row(0, named=True)
+    lifted = []
+    if filters.started_after and (
+        row["start_date"] is None or row["start_date"] < filters.started_after
+    ):
+        lifted.append("started_after")
+    if filters.vehicle_types and row["vehicle_type"] not in filters.vehicle_types:
+        lifted.append("vehicle_type")
+    open_scope = replace(scope, filters=replace(filters, started_after=None, vehicle_types=()))
+    refs = rank_references(single, vectors, open_scope, one).references
+    if not refs:
+        raise ValueError(
+            f"{pp_id} passes no relaxation of this RFP's filters; add its constraints to "
+            "RankingConfig.relaxation_order"
+        )
+    return replace(refs[0], relaxed=[*refs[0].relaxed, *lifted])
+
+
+def apply_overrides(
+    references: pl.DataFrame,
+    overrides: list[ReferenceOverride],
+    result: RankingResult,
+    entries: pl.DataFrame,
+    vectors: EntryVectors,
+    scope: ScopeQuery,
+    config: RankingConfig,
+) -> pl.DataFrame:
+    """The ``pp_references`` rows of one partition with the writer's overrides applied.
+
+    ``references`` is ``references_frame(partition, result)``. Returns the same columns plus
+    ``OVERRIDE_SCHEMA``: each replaced pick keeps its components with ``rank`` null and
+    ``overridden_by`` = the new id; the new pick takes the replaced rank, its components
+    come from ``score_entry`` and its ``override_by/at/reason`` from the file. Rows are
+    sorted by rank (replaced picks last). With no overrides only the columns are added.
+
+    Raises:
+        OverrideError: an override replaces an id the pipeline did not choose for this RFP,
+            or brings in an id that is already chosen (names the file and the picks).
+    """
+    frame = references.with_columns(
+        [pl.lit(None, dtype=dtype).alias(name) for name, dtype in OVERRIDE_SCHEMA.items()]
+    )
+    if not overrides:
+        return frame
+    chosen = frame.filter(pl.col("rank") > 0)["id"].to_list()
+    partition = frame["rfp_partition"][0]
+    rows = frame.to_dicts()
+    for override in overrides:
+        if override.replace_id not in chosen:
+            raise OverrideError(
+                f"{override.source}: {override.replace_id} is not among the references chosen "
+                f"for {partition} ({', '.join(chosen) or 'none'}); edit the file to replace one "
+                "of them or delete it"
+            )
+        if override.with_id in chosen:
+            raise OverrideError(
+                f"{override.source}: {override.with_id} is already chosen for {partition}; "
+                "pick another entry"
+            )
+        old = next(r for r in rows if r["id"] == override.replace_id and r["rank"])
+        ref = score_entry(entries, vectors, scope, config, override.with_id)
+        ref = replace(ref, rank=old["rank"])
+        single = RankingResult([ref], result.candidate_count, result.filter_trace, [], result.mode)
+        new = references_frame(partition, single).row(0, named=True)
+        for shared in ("relaxation_steps", "reason"):
+            new[shared] = old[shared]
+        new.update(
+            overridden_by=None,
+            override_by=override.by,
+            override_at=override.at,
+            override_reason=override.reason,
+        )
+        old.update(rank=None, overridden_by=override.with_id)
+        rows.append(new)
+    schema = {**REFERENCES_SCHEMA, **OVERRIDE_SCHEMA}
+    return pl.DataFrame(rows, schema=schema).sort("rank", nulls_last=True)
+
+
+def override_golden_lines(
+    references: pl.DataFrame,
+    scope_dates: dict[str, dt.date],
+    rfp_files: dict[str, Path | str],
+    jsonl_path: Path | str,
+) -> list[str]:
+    """Golden-set JSONL lines (DESIGN.md format) for every RFP a writer overrode.
+
+    ``references`` holds ``pp_references`` rows of any number of partitions (with the
+    ``OVERRIDE_SCHEMA`` columns); ``scope_dates`` maps a partition to its ScopeQuery
+    ``as_of``; ``rfp_files`` to the RFP file; ``jsonl_path`` is where the lines will be
+    written (``rfp_file`` is relative to its folder). One line per partition with at least
+    one override, sorted by partition: ``scope_id`` (the partition key), ``rfp_file``,
+    ``as_of`` (YYYY-MM-DD), ``ideal`` (the final picks in rank order) and ``why`` (the
+    writer's reason per brought-in id, with who and when).
+
+    Raises:
+        KeyError: a partition with overrides has no ``as_of`` or RFP file.
+    """
+    if references.is_empty() or "override_by" not in references.columns:
+        return []
+    folder = Path(jsonl_path).parent
+    overridden = (
+        references.filter(pl.col("override_by").is_not_null())["rfp_partition"].unique().sort()
+    )
+    lines = []
+    for partition in overridden.to_list():
+        rows = references.filter((pl.col("rfp_partition") == partition) & (pl.col("rank") > 0))
+        picks = rows.sort("rank")
+        why = {
+            r["id"]: f"{r['override_reason']} (override by {r['override_by']}, {r['override_at']})"
+            for r in picks.iter_rows(named=True)
+            if r["override_by"] is not None
+        }
+        line = {
+            "scope_id": partition,
+            "rfp_file": Path(os.path.relpath(rfp_files[partition], folder)).as_posix(),
+            "as_of": scope_dates[partition].isoformat(),
+            "ideal": picks["id"].to_list(),
+            "why": why,
+        }
+        lines.append(json.dumps(line))
+    return lines
+
+
+def vague_outcome_review(references: pl.DataFrame, entries: pl.DataFrame) -> pl.DataFrame:
+    """Chosen references whose outcomes have no measurable result, for a writer to fix.
+
+    ``references``: one partition's ``pp_references`` rows (only ``rank > 0`` rows, the picks
+    actually cited, count); ``entries``: ``pp_entries`` (``outcome_vague`` from
+    ``rfp_retrieval.library.outcomes``). Returns ``REVIEW_SCHEMA`` rows in rank order with the
+    outcome metrics (joined by "; "), the outcome narrative and where the entry lives
+    (``source`` file and ``source_row``) so the library row can be edited.
+    """
+    picks = references.filter(pl.col("rank") > 0).select(["rfp_partition", "rank", "id"])
+    vague = entries.filter(pl.col("outcome_vague")).select(
+        [
+            "id",
+            "title",
+            pl.col("outcome_metrics").list.join("; "),
+            "outcome_narrative",
+            "source",
+            "source_row",
+            "updated_by",
+        ]
+    )
+    joined = picks.join(vague, on="id", how="inner").sort("rank")
+    return joined.select(list(REVIEW_SCHEMA)).cast(REVIEW_SCHEMA)

@@ -1,0 +1,32 @@
+"""A small temporary project (a slice of the sample library) so pipeline tests stay quick."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+from pathlib import Path
+
+from tests.conftest import REPO
+
+SAMPLE_LIBRARY = REPO / "sample" / "library"
+MIAMI_RFP = REPO / "sample" / "inbox" / "Miami-Dade 311 RFP.md"
+
+
+def small_library(folder: Path, rows: int = 24) -> Path:
+    """``folder`` holding the first ``rows`` records of the sample past-performance matrix
+    (no write-ups). Returns ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    source = SAMPLE_LIBRARY / "past_performance_matrix.csv"
+    with source.open(newline="", encoding="utf-8") as f:
+        records = list(csv.reader(f))
+    with (folder / "past_performance_matrix.csv").open("w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows(records[: rows + 1])
+    return folder
+
+
+def small_answers(folder: Path, topics: tuple[str, ...] = ("case-management", "api")) -> Path:
+    """``folder`` holding a few topic folders of the sample answer library."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for topic in topics:
+        shutil.copytree(REPO / "sample" / "answers" / topic, folder / topic)
+    return folder

@@ -1,0 +1,324 @@
+"""The Claude rewriter through the real anthropic SDK, against a local Messages API stand-in.
+
+The server on 127.0.0.1 answers like ``POST /v1/messages`` with ``stream: true`` (server-sent
+events), from a script of responses per test: success, 429 with retry-after, 529 overloaded,
+malformed JSON, a timeout, an overloaded error mid-stream, a 401. No key, no internet; sleeps
+are recorded, not slept; every loop is bounded by the script.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import duckdb
+import pytest
+
+from rfp_retrieval.documents.records import Question
+from rfp_retrieval.rewrite.anthropic_rewriter import (
+    AnthropicRewriter,
+    RetryPolicy,
+    build_prompt,
+    cost_usd,
+)
+from rfp_retrieval.rewrite.cache import RewriteCache
+from rfp_retrieval.rewrite.chain import RewriterError, rewrite_question
+from rfp_retrieval.rewrite.context import QuestionContext
+from rfp_retrieval.rewrite.records import RewriteRequest
+
+FAKE_KEY = "sk-test-not-a-real-key-4242"
+MODEL = "claude-haiku-4-5"
+GOOD = {
+    "rewrite": "Describe the vendor's approach to data migration from the legacy mainframe "
+    "eligibility system",
+    "parts": [],
+    "paraphrases": [
+        "Legacy data conversion approach for the mainframe eligibility system",
+        "Cutover plan for moving mainframe case records to the new platform",
+        "Methodology for transferring legacy eligibility data",
+    ],
+}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+
+    def log_message(self, *args) -> None:  # keep pytest output clean
+        pass
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server API)
+        length = int(self.headers.get("content-length") or 0)
+        body = json.loads(self.rfile.read(length) or b"{}")
+        self.server.requests.append(
+            {"path": self.path, "body": body, "headers": dict(self.headers)}
+        )
+        step = self.server.script.pop(0) if self.server.script else ("ok", GOOD)
+        kind, payload = step
+        if kind == "ok":
+            self._stream([_text_events(json.dumps(payload))])
+        elif kind == "text":
+            self._stream([_text_events(payload)])
+        elif kind == "midstream":
+            self._stream(
+                [
+                    [
+                        _start(),
+                        (
+                            "error",
+                            {
+                                "type": "error",
+                                "error": {"type": "overloaded_error", "message": "Overloaded"},
+                            },
+                        ),
+                    ]
+                ]
+            )
+        elif kind == "timeout":
+            time.sleep(payload)
+            self._stream([_text_events(json.dumps(GOOD))])
+        else:  # an HTTP error: kind is the status code
+            status = int(kind)
+            error_type = {429: "rate_limit_error", 529: "overloaded_error"}.get(
+                status, "authentication_error"
+            )
+            data = json.dumps({"type": "error", "error": {"type": error_type, "message": "no"}})
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            if payload is not None:
+                self.send_header("retry-after", str(payload))
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data.encode())
+
+    def _stream(self, groups: list[list[tuple[str, dict]]]) -> None:
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("cache-control", "no-cache")
+        self.end_headers()
+        try:
+            for events in groups:
+                for name, data in events:
+                    self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
+                    self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+
+def _start() -> tuple[str, dict]:
+    return (
+        "message_start",
+        {
+            "type": "message_start",
+            "message": {
+                "id": "msg_test",
+                "type": "message",
+                "role": "assistant",
+                "model": MODEL,
+                "content": [],
+                "stop_reason": None,
+                "stop_sequence": None,
+                "usage": {"input_tokens": 412, "output_tokens": 1},
+            },
+        },
+    )
+
+
+def _text_events(text: str) -> list[tuple[str, dict]]:
+    return [
+        _start(),
+        (
+            "content_block_start",
+            {
+                "type": "content_block_start",
+                "index": 0,
+                "content_block": {"type": "text", "text": ""},
+            },
+        ),
+        (
+            "content_block_delta",
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "text_delta", "text": text},
+            },
+        ),
+        ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+        (
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                "usage": {"output_tokens": 96},
+            },
+        ),
+        ("message_stop", {"type": "message_stop"}),
+    ]
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    script: list[tuple[str, object]]
+    requests: list[dict]
+
+
+@pytest.fixture
+def api() -> Iterator[_Server]:
+    """A Messages API stand-in on 127.0.0.1 (a free port), stopped after the test."""
+    server = _Server(("127.0.0.1", 0), _Handler)
+    server.script = []
+    server.requests = []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _rewriter(api: _Server, sleeps: list[float], cache: RewriteCache | None = None, **kw):
+    return AnthropicRewriter(
+        model=MODEL,
+        api_key=FAKE_KEY,
+        base_url=f"http://127.0.0.1:{api.server_address[1]}",
+        cache=cache,
+        timeout=kw.pop("timeout", 5.0),
+        retry=RetryPolicy(
+            max_attempts=kw.pop("max_attempts", 3), base_delay=0.5, sleep=sleeps.append
+        ),
+    )
+
+
+def _request(question: str = "Describe your approach.") -> RewriteRequest:
+    return RewriteRequest(
+        question=question,
+        context=QuestionContext(heading="Data Migration", outline=["Scope of Work"]),
+    )
+
+
+def test_success_returns_the_structured_output_with_tokens_and_cost(api):
+    sleeps: list[float] = []
+    out = _rewriter(api, sleeps).rewrite(_request())
+    assert out.rewrite == GOOD["rewrite"]
+    assert out.paraphrases == GOOD["paraphrases"]
+    assert (out.input_tokens, out.output_tokens) == (412, 96)
+    assert out.cost_usd == pytest.approx((412 * 1.00 + 96 * 5.00) / 1_000_000)
+    assert (out.producer, out.cached, out.attempts, sleeps) == (MODEL, False, 1, [])
+    sent = api.requests[0]
+    assert sent["path"] == "/v1/messages"
+    assert sent["body"]["model"] == MODEL
+    assert sent["body"]["stream"] is True
+    assert sent["body"]["output_config"]["format"]["type"] == "json_schema"
+    assert set(sent["body"]["output_config"]["format"]["schema"]["required"]) == {
+        "rewrite",
+        "parts",
+        "paraphrases",
+    }
+    assert "Section heading: Data Migration" in sent["body"]["messages"][0]["content"]
+
+
+def test_429_waits_retry_after_then_succeeds(api):
+    api.script = [("429", 2), ("ok", GOOD)]
+    sleeps: list[float] = []
+    out = _rewriter(api, sleeps).rewrite(_request())
+    assert sleeps == [2.0]
+    assert out.attempts == 2
+    assert out.log == ["attempt 1 failed (HTTP 429 rate_limit_error); retrying in 2.0 s"]
+
+
+def test_529_overloaded_backs_off_exponentially(api):
+    api.script = [("529", None), ("529", None), ("ok", GOOD)]
+    sleeps: list[float] = []
+    out = _rewriter(api, sleeps).rewrite(_request())
+    assert sleeps == [0.5, 1.0]
+    assert out.attempts == 3
+
+
+def test_overloaded_error_mid_stream_is_retried(api):
+    api.script = [("midstream", None), ("ok", GOOD)]
+    sleeps: list[float] = []
+    out = _rewriter(api, sleeps).rewrite(_request())
+    assert sleeps == [0.5]
+    assert out.rewrite == GOOD["rewrite"]
+    assert "overloaded_error" in out.log[0]
+
+
+def test_timeout_is_retried_and_gives_up_after_max_attempts(api):
+    api.script = [("timeout", 1.0), ("timeout", 1.0)]
+    sleeps: list[float] = []
+    rewriter = _rewriter(api, sleeps, timeout=0.3, max_attempts=2)
+    with pytest.raises(RewriterError, match="gave up after 2 attempts \\(APITimeoutError"):
+        rewriter.rewrite(_request())
+    assert sleeps == [0.5]
+
+
+def test_401_is_not_retried(api):
+    api.script = [("401", None)]
+    sleeps: list[float] = []
+    with pytest.raises(RewriterError, match="HTTP 401 authentication_error"):
+        _rewriter(api, sleeps).rewrite(_request())
+    assert sleeps == []
+    assert len(api.requests) == 1
+
+
+def test_malformed_json_raises_and_the_chain_falls_back_to_offline(api):
+    api.script = [("text", "Here is the rewrite: {not json")]
+    rewriter = _rewriter(api, [])
+    with pytest.raises(RewriterError, match="reply is not JSON"):
+        rewriter.rewrite(_request())
+    api.script = [("text", "{not json")]
+    question = Question("q-1", "3.4.7", "Describe your approach.", None, ["3.4 Data Migration"])
+    result = rewrite_question(question, None, rewriter)
+    assert result.rewriter == f"offline (fallback: {MODEL} failed)"
+    assert result.flags[0].startswith("rewriter-failed: reply is not JSON")
+    assert result.rewrite == "Describe your approach to Data Migration"
+
+
+def test_output_that_drops_a_distinctive_term_is_rejected_and_flagged(api):
+    dropped = dict(GOOD, rewrite="Describe the cloud hosting authorization status")
+    api.script = [("ok", dropped)]
+    question = Question(
+        "q-2",
+        "3.1.6",
+        "Is it authorized under FedRAMP, and at what baseline?",
+        None,
+        ["3.1 Solution Architecture and Hosting"],
+    )
+    result = rewrite_question(question, None, _rewriter(api, []))
+    assert result.rewriter == f"offline (fallback: {MODEL} output invalid)"
+    assert result.flags == ["llm-output-invalid: dropped distinctive term 'FedRAMP'"]
+    assert result.input_tokens == 412  # the failed call still cost tokens
+    assert "FedRAMP" in result.rewrite
+
+
+def test_cache_serves_the_second_call_without_a_request_and_never_stores_the_key(api, tmp_path):
+    cache = RewriteCache(tmp_path / "rewrite_cache.duckdb")
+    rewriter = _rewriter(api, [], cache=cache)
+    first = rewriter.rewrite(_request())
+    second = rewriter.rewrite(_request())
+    assert len(api.requests) == 1
+    assert (first.cached, second.cached) == (False, True)
+    assert (second.input_tokens, second.output_tokens, second.cost_usd) == (412, 96, 0.0)
+    assert second.paraphrases == first.paraphrases
+    con = duckdb.connect(str(tmp_path / "rewrite_cache.duckdb"), read_only=True)
+    try:
+        rows = con.execute("SELECT * FROM rewrite_cache").fetchall()
+    finally:
+        con.close()
+    assert len(rows) == 1
+    assert FAKE_KEY not in json.dumps(rows, default=str)
+    assert FAKE_KEY not in repr(rewriter)
+    auth = {k.lower(): v for k, v in api.requests[0]["headers"].items()}
+    assert FAKE_KEY in (auth.get("x-api-key", "") + auth.get("authorization", ""))  # API only
+
+
+def test_prompt_carries_context_but_not_the_key():
+    prompt = build_prompt(_request())
+    assert prompt == (
+        "Question: Describe your approach.\nKind: question\nSection heading: Data Migration\n"
+        "Outline above it: Scope of Work"
+    )
+    assert cost_usd("unknown-model", 1000, 1000) == 0.0

@@ -1,0 +1,151 @@
+"""The response brief: content, score parts, escaping, and questions degrade gracefully."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import polars as pl
+
+from rfp_retrieval.report.brief import brief_html, brief_markdown, question_views, score_parts
+
+SCOPE = {
+    "rfp_partition": "miami-dade-311-rfp-md",
+    "title": "311 Contact Center <script>alert(1)</script>",
+    "issuer": "Miami-Dade County, Information Technology Department",
+    "issuer_type": "local",
+    "customer_types": ["local"],
+    "industries": [],
+    "value_min": 2_000_000,
+    "value_max": None,
+    "ended_after": dt.date(2021, 7, 16),
+    "started_after": None,
+    "require_prime": False,
+    "references_required": 3,
+    "as_of": dt.date(2026, 7, 16),
+    "as_of_source": "issue date stated in the RFP",
+    "model": "all-MiniLM-L6-v2",
+    "trace": json.dumps(
+        [
+            {
+                "filter": "value",
+                "section": "3. Qualifications and References > 3.2",
+                "sentence": "References with a total contract value below $2 million ...",
+                "reading": {"min": 2000000, "max": None},
+            }
+        ]
+    ),
+}
+TRACE = json.dumps(
+    [
+        {"filter": "library", "remaining": 24},
+        {"filter": "customer_type", "value": ["local"], "remaining": 2},
+        {"filter": "relax customer_type", "value": ["local", "state"], "remaining": 5},
+    ]
+)
+
+
+def _ref(rank: int, pp_id: str, **components: float) -> dict:
+    return {
+        "rfp_partition": "miami-dade-311-rfp-md",
+        "rank": rank,
+        "id": pp_id,
+        "title": f"Title of {pp_id}",
+        "score": round(sum(components.values()), 6),
+        **components,
+        "relaxed": ["customer_type"] if rank == 3 else [],
+        "mode": "default",
+        "candidate_count": 5,
+        "relaxation_steps": ["customer types widened to local, state"],
+        "filter_trace": TRACE,
+        "reason": None,
+    }
+
+
+REFERENCES = [
+    _ref(2, "PP-176", weighted_whole=0.2, weighted_outcome=0.1, recency_bump=0.05),
+    _ref(1, "PP-175", weighted_whole=0.3, weighted_outcome=0.2, agency_bump=0.08),
+    _ref(3, "PP-100", weighted_whole=0.25, age_penalty=-0.02, vague_penalty=-0.03),
+]
+
+
+def test_score_parts_split_positive_components_from_penalties():
+    positives, penalties = score_parts(REFERENCES[2] | {"whole": 0.83})
+    assert positives == [("weighted_whole", "whole entry", 0.25)]
+    assert penalties == [
+        ("age_penalty", "older than the recency window", -0.02),
+        ("vague_penalty", "vague outcomes", -0.03),
+    ]
+
+
+def test_naive_mode_charts_the_whole_entry_cosine():
+    assert score_parts({"whole": 0.61}) == ([("whole", "whole-entry cosine (naive)", 0.61)], [])
+
+
+def test_html_brief_escapes_rfp_text_and_lists_references_in_rank_order():
+    page = brief_html(SCOPE, REFERENCES, vague_ids={"PP-100"})
+    assert "<script>" not in page
+    assert "311 Contact Center &lt;script&gt;alert(1)&lt;/script&gt;" in page
+    order = [page.index(f'data-id="{i}"') for i in ("PP-175", "PP-176", "PP-100")]
+    assert order == sorted(order)
+    assert page.count('class="part"') == 7
+    assert page.count('class="penalty"') == 2
+    assert "Misses a stated constraint:</b> customer_type" in page
+    assert page.count("Vague outcomes:") == 1
+    assert "customers types" not in page
+    assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+
+
+def test_markdown_brief_names_relaxation_trace_and_as_of_source():
+    text = brief_markdown(SCOPE, REFERENCES, vague_ids={"PP-100"})
+    lines = text.splitlines()
+    assert lines[0] == r"# Response brief: 311 Contact Center \<script\>alert(1)\</script\>"
+    assert "- **As-of date:** 2026-07-16 (issue date stated in the RFP)" in lines
+    assert "Ranking mode default; 5 candidate(s) passed the hard filters." in lines
+    assert (
+        "**Constraints relaxed** (fewer than three survived): "
+        "customer types widened to local, state" in lines
+    )
+    assert "### 1. PP-175: Title of PP-175 (score 0.580)" in lines
+    assert "- Components: whole entry +0.300; outcome +0.200; same agency bump +0.080" in lines
+    assert "- **Misses:** customer\\_type" in lines
+    assert r'| relax customer\_type | \["local", "state"\] | 5 |' in lines
+    assert "## Questions" not in text
+
+
+def test_questions_merge_rewrites_and_passages_and_flag_needs_sme():
+    rewritten = pl.DataFrame(
+        {
+            "rfp_partition": ["p", "p"],
+            "question_id": ["q1", "q2"],
+            "label": ["3.1", "3.2"],
+            "original": ["Describe your approach.", "Provide uptime SLAs."],
+            "section_path": [["3. Approach"], ["3. Approach"]],
+            "skipped": [False, True],
+            "rewrite": ["Describe your 311 CRM migration approach.", None],
+            "queries": [
+                json.dumps([{"role": "original", "text": "Describe your approach."}]),
+                "[]",
+            ],
+        }
+    )
+    answers = pl.DataFrame(
+        {
+            "question_id": ["q1", "q1", "q2"],
+            "status": ["answered", "answered", "needs SME"],
+            "confidence": [0.71, 0.71, 0.2],
+            "rank": [2, 1, None],
+            "block_id": ["crm-2", "crm-1", None],
+            "title": ["CRM two", "CRM one", None],
+            "score": [0.4, 0.5, None],
+        }
+    )
+    views = question_views(rewritten, answers)
+    assert [(v["label"], v["needs_sme"]) for v in views] == [("3.1", False), ("3.2", True)]
+    assert [p["block_id"] for p in views[0]["passages"]] == ["crm-1", "crm-2"]
+    assert views[0]["queries"] == ["Describe your approach."]
+    text = brief_markdown(SCOPE, REFERENCES, questions=views)
+    assert "2 question(s), 1 need an SME." in text
+    assert "### 3.2 **needs SME**" in text
+    assert question_views(None, None) is None
+    assert question_views(rewritten.select(["question_id", "original"]), None)[0]["label"] is None

@@ -1,0 +1,145 @@
+"""Every shared solicitation and questionnaire parses: an outline and a question list, or a
+clear DocumentError. Nothing else may escape ``load_document`` / ``find_questions``.
+
+Files are read in place from ``../shared/data`` (skipped with a message when missing). The
+390-page GSA FPDS-NG RFP is left to ``benchmarks/bench_pdf_parse.py``; PDFs that take more
+than 5 s to parse on the 2-core test machine are marked ``slow`` (deselect with
+``-m "not slow"``). Counts are exact so a change in extraction shows up in review.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_documents_extract import _cache
+
+from rfp_retrieval.documents.extract import load_document
+from rfp_retrieval.documents.questions import find_questions
+from rfp_retrieval.documents.records import DocumentError, RfpDocument
+
+DATA = Path(__file__).parents[1] / ".." / "shared" / "data"
+FOLDERS = ("rfps", "rfps_synthetic", "questionnaires", "questionnaires_synthetic")
+BENCHMARK_ONLY = {"gsa-fpds-ng-rfp-gs00m02pdr0008.pdf"}  # 390 pages: see the benchmark
+SLOW = {  # seconds to parse here, measured once
+    "18f-hhs-tdrs-base-award-with-pws.pdf",  # 10 s, 59 pages, 2 scanned
+    "navy-niwc-atlantic-facilities-support-rfq-2020.pdf",  # 10 s, 75 pages
+    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf",  # 12 s, 99 pages
+    "alaska-dhss-sample-security-authorization-package-nist-moderate.pdf",  # 11 s, 125 pages
+    "fairfax-county-va-it-staff-augmentation-rfp-2000004198.pdf",  # 7 s, 36 pages
+    "george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf",  # 6 s, 29 pages
+}
+
+# file -> (sections, questions) as parsed today
+COUNTS = {
+    "18f-dol-whd-14c-agile-bpa-rfq.md": (45, 56),
+    "18f-dol-whd-14c-first-order-pws.md": (55, 58),
+    "18f-dol-whd-14c-first-order-rfq.md": (19, 15),
+    "18f-dol-whd-14c-oral-presentation-instructions.md": (9, 3),
+    "18f-dol-whd-14c-sf1449.pdf": (3, 2),
+    "18f-dos-talentmap-pws.md": (49, 50),
+    "18f-dos-talentmap-rfq.md": (15, 19),
+    "18f-hhs-tdrs-base-award-with-pws.pdf": (53, 106),
+    "18f-hhs-tdrs-rfq-draft.pdf": (76, 97),
+    "18f-hhs-tdrs-rfq-final.docx": (68, 96),
+    "18f-hhs-tdrs-rfq-final.md": (68, 96),
+    "18f-usfs-epermit-api-rfq.md": (13, 26),
+    "18f-usfs-epermit-api-soo-draft.docx": (9, 4),
+    "18f-usfs-epermit-api-soo.md": (9, 4),
+    "18f-usfs-epermit-api-technical-approach-template.md": (3, 14),
+    "alaska-dhss-aries-automated-renewals-rfp.md": (124, 111),
+    "alaska-dhss-aries-support-notice-of-intent-to-award.pdf": (3, 1),
+    "alaska-dhss-aries-support-proposal-evaluation-form.pdf": (14, 1),
+    "alaska-dhss-aries-support-rfp-210000029.md": (121, 107),
+    "alaska-dhss-aries-support-rfp-checklist.pdf": (9, 11),
+    "alaska-dhss-it-requirements-agile-acquisition.md": (95, 96),
+    "alaska-doh-ies-milestone2-qap-sla.pdf": (19, 17),
+    "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (127, 149),
+    "alaska-doh-ies-milestone2-rfp-amendment-1.pdf": (6, 1),
+    "disa-ebm-draft-rfp-hc1013-05-r-2001.pdf": (63, 47),
+    "doc-rfi-cybersecurity-operations-cloud-migration.pdf": (18, 38),
+    "fairfax-county-va-it-staff-augmentation-rfp-2000004198.pdf": (208, 189),
+    "george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf": (37, 86),
+    "hawaii-htdc-business-consultant-services-rfp-26-001.pdf": (49, 74),
+    "kubernetes-third-party-security-audit-rfp-2018.md": (11, 7),
+    "kubernetes-third-party-security-audit-rfp-decision-2019.md": (1, 0),
+    "navy-niwc-atlantic-facilities-support-rfq-2020.pdf": (369, 405),
+    "osd-cape-future-analytics-rfi-hq003417rfabpa.pdf": (15, 4),
+    "ostif-kubernetes-security-audit-rfp-2025.md": (19, 11),
+    "protocol-labs-ipfs-rfp-001-brave-local-discovery.md": (11, 1),
+    "tsa-itms-task-order-proposal-instructions.pdf": (87, 47),
+    "tsa-oatss-sources-sought-rfi-70t04020i9nap6403.pdf": (6, 34),
+    "ussocom-silent-knight-demo-draft-soo.pdf": (6, 3),
+    "ustaxcourt-ef-cms-appendix-b-workflows.md": (19, 11),
+    "ustaxcourt-ef-cms-evaluation-criteria.md": (17, 32),
+    "ustaxcourt-ef-cms-rfq-18-0018.pdf": (41, 78),
+    "ustaxcourt-ef-cms-rfq-amendment-qa.pdf": (51, 18),
+    "ustaxcourt-ef-cms-sow.md": (18, 33),
+    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (121, 219),
+    "dla-scals-modernization-rfp-SP4709-26-R-0042.md": (48, 30),
+    "franklin-dhhs-iecms-modernization-rfp.md": (73, 50),
+    "hhs-acf-grants-platform-rfp-75ACF126R00031.md": (44, 41),
+    "treasury-fiscal-service-dcdis-rfq-2032H5-26-Q-00117.md": (35, 30),
+    "alaska-dhss-sample-security-authorization-package-nist-moderate.pdf": (114, 46),
+    "alaska-doh-it-contractual-requirements.xlsx": (5, 35),
+    "google-vsaq-security-privacy-programs.json": (14, 45),
+    "google-vsaq-webapp.json": (30, 76),
+    "vendor-security-questionnaire.csv": (25, 42),
+}
+
+
+def _files() -> list[Path]:
+    out: list[Path] = []
+    for folder in FOLDERS:
+        root = DATA / folder
+        if root.is_dir():
+            out += sorted(p for p in root.iterdir() if p.is_file() and p.name != "PROVENANCE.md")
+    return out
+
+
+FILES = _files()
+
+
+def _param(path: Path):
+    marks = []
+    if path.name in BENCHMARK_ONLY:
+        marks.append(
+            pytest.mark.skip(reason="390-page PDF: timed by benchmarks/bench_pdf_parse.py")
+        )
+    if path.name in SLOW:
+        marks.append(pytest.mark.slow)
+    return pytest.param(path, id=f"{path.parent.name}/{path.name}", marks=marks)
+
+
+def _load(path: Path) -> RfpDocument:
+    key = path.name
+    if key not in _cache:
+        _cache[key] = load_document(path)
+    return _cache[key]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _need_data() -> None:
+    if not FILES:
+        pytest.skip(f"{DATA} is missing: the shared documents are read in place")
+
+
+@pytest.mark.parametrize("path", [_param(p) for p in FILES])
+def test_every_shared_file_gives_an_outline_and_questions_or_a_document_error(path: Path):
+    try:
+        doc = _load(path)
+    except DocumentError as exc:  # a clear, specific refusal is an accepted outcome
+        assert exc.path == str(path) and exc.reason
+        return
+    assert doc.text.strip() and doc.title
+    keys = [s.key for s in doc.sections]
+    assert len(keys) == len(set(keys))
+    assert all(s.parent is None or s.parent in keys for s in doc.sections)
+    questions = find_questions(doc)
+    assert [q.id for q in questions] == [f"q-{i:03d}" for i in range(1, len(questions) + 1)]
+    for q in questions:
+        assert q.text and q.kind in ("question", "requirement", "table-row", "evaluation-criterion")
+        assert q.section_key is None or q.section_path == doc.section_path(q.section_key)
+        assert set(q.references) <= set(keys)
+    if path.name in COUNTS:
+        assert (len(doc.sections), len(questions)) == COUNTS[path.name]

@@ -1,0 +1,49 @@
+"""The DuckDB store keeps working when an asset's columns change between releases."""
+
+import dagster as dg
+import duckdb
+import polars as pl
+
+from resources.duckdb_io import EvolvingDuckDBPolarsIOManager
+
+parts = dg.StaticPartitionsDefinition(["r1", "r2"])
+
+
+def _assets(extra_column: bool):
+    @dg.asset(partitions_def=parts, metadata={"partition_expr": "rfp_partition"})
+    def refs(context: dg.AssetExecutionContext) -> pl.DataFrame:
+        row = {"rfp_partition": context.partition_key, "score": 0.5}
+        if extra_column:
+            row["penalty"] = -0.1
+        return pl.DataFrame([row])
+
+    @dg.asset
+    def vectors() -> pl.DataFrame:
+        width = 4 if extra_column else 2
+        return pl.DataFrame({"id": ["a"], "vector": [[0.5] * width]}).with_columns(
+            pl.col("vector").cast(pl.Array(pl.Float32, width))
+        )
+
+    return [refs, vectors]
+
+
+def test_added_column_and_new_vector_width_are_migrated_not_fatal(tmp_path):
+    db = str(tmp_path / "store.duckdb")
+    resources = {"io_manager": EvolvingDuckDBPolarsIOManager(database=db, schema="rfp")}
+    old = _assets(extra_column=False)
+    assert dg.materialize(old, partition_key="r1", resources=resources, selection=[old[0]]).success
+    assert dg.materialize(old, partition_key="r2", resources=resources, selection=[old[0]]).success
+    assert dg.materialize([old[1]], resources=resources).success
+    new = _assets(extra_column=True)
+    assert dg.materialize(new, partition_key="r1", resources=resources, selection=[new[0]]).success
+    assert dg.materialize([new[1]], resources=resources).success
+    con = duckdb.connect(db, read_only=True)
+    try:
+        rows = con.execute(
+            "SELECT rfp_partition, score, penalty FROM rfp.refs ORDER BY rfp_partition"
+        ).fetchall()
+        width = con.execute("SELECT len(vector) FROM rfp.vectors").fetchone()[0]
+    finally:
+        con.close()
+    assert rows == [("r1", 0.5, -0.1), ("r2", 0.5, None)]
+    assert width == 4

@@ -1,0 +1,310 @@
+"""Writer overrides, their golden-set export and the vague-outcome review (no model involved)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from types import SimpleNamespace
+
+import dagster as dg
+import numpy as np
+import polars as pl
+import pytest
+
+from assets.retrieval import pp_reference_review, pp_references
+from resources import ProjectPaths
+from rfp_retrieval.library.frames import ENTRY_SCHEMA
+from rfp_retrieval.retrieval.config import RankingConfig
+from rfp_retrieval.retrieval.overrides import (
+    OverrideError,
+    apply_overrides,
+    load_overrides,
+    override_golden_lines,
+    vague_outcome_review,
+)
+from rfp_retrieval.retrieval.past_performance import (
+    EntryVectors,
+    ScopeFilters,
+    ScopeQuery,
+    rank_references,
+)
+from rfp_retrieval.retrieval.references import references_frame
+from rfp_retrieval.retrieval.scope_query import scope_query_frame
+
+AS_OF = dt.date(2026, 6, 8)
+# Facet cosine of each entry with the query (the same on every facet, so facet score = cosine).
+SIMS = {"PP-1": 0.9, "PP-2": 0.8, "PP-3": 0.7, "PP-4": 0.6, "PP-5": 0.5}
+KNOWN = set(SIMS)
+FACET = RankingConfig(mode="facet")
+OVERRIDE_YAML = """\
+overrides:
+  - replace: PP-2
+    with: PP-5
+    by: Dana Writer
+    at: 2026-06-10
+    reason: The CO asked for the commercial claims work.
+"""
+
+
+def _entries() -> pl.DataFrame:
+    rows = []
+    for pp_id in SIMS:
+        rows.append(
+            {
+                "id": pp_id,
+                "title": f"Title {pp_id}",
+                "role": "prime",
+                "customer_type": "commercial" if pp_id == "PP-5" else "federal-civilian",
+                "value_min": 12_000_000,
+                "value_max": 12_000_000,
+                "start_date": dt.date(2021, 1, 1),
+                "ongoing": True,
+                "vehicle_type": "standalone",
+                "outcome_metrics": ["Improved service"] if pp_id in ("PP-2", "PP-3") else [],
+                "outcome_narrative": f"Outcome of {pp_id}.",
+                "outcome_vague": pp_id in ("PP-2", "PP-3"),
+                "source": "past_performance_matrix.csv",
+                "source_row": int(pp_id[-1]) + 1,
+                "updated_by": "jdoe",
+            }
+        )
+    return pl.DataFrame(rows, schema=ENTRY_SCHEMA)
+
+
+def _vectors() -> EntryVectors:
+    ids = sorted(SIMS)
+    matrix = np.asarray([[SIMS[i], np.sqrt(1 - SIMS[i] ** 2)] for i in ids], dtype=np.float32)
+    return EntryVectors(
+        ids=ids, matrices={f: matrix for f in ("narrative", "technical", "outcome", "whole")}
+    )
+
+
+def _scope() -> ScopeQuery:
+    e0 = np.array([1.0, 0.0], dtype=np.float32)
+    filters = ScopeFilters(customer_types=("federal-civilian",))
+    vectors = {f: e0 for f in ("narrative", "technical", "outcome", "whole")}
+    return ScopeQuery(filters, AS_OF, vectors)
+
+
+def _ranked(overrides):
+    entries, vectors, scope = _entries(), _vectors(), _scope()
+    result = rank_references(entries, vectors, scope, FACET)
+    frame = references_frame("rfp-a", result)
+    return apply_overrides(frame, overrides, result, entries, vectors, scope, FACET)
+
+
+def test_override_wins_and_keeps_the_replaced_pick_flagged(tmp_path):
+    path = tmp_path / "rfp-a.yaml"
+    path.write_text(OVERRIDE_YAML, encoding="utf-8")
+    frame = _ranked(load_overrides(path, KNOWN))
+    assert frame["id"].to_list() == ["PP-1", "PP-5", "PP-3", "PP-2"]
+    assert frame["rank"].to_list() == [1, 2, 3, None]
+    assert frame["overridden_by"].to_list() == [None, None, None, "PP-5"]
+    new = frame.row(1, named=True)
+    assert (new["override_by"], new["override_at"]) == ("Dana Writer", "2026-06-10")
+    assert new["override_reason"] == "The CO asked for the commercial claims work."
+    # Components computed like any other candidate; the missed filter is labelled.
+    assert new["score"] == pytest.approx(0.5, abs=1e-6)
+    assert new["weighted_outcome"] == pytest.approx(0.25, abs=1e-6)
+    assert new["relaxed"] == ["customer_type"]
+    assert new["candidate_count"] == 4
+    replaced = frame.row(3, named=True)
+    assert replaced["score"] == pytest.approx(0.8, abs=1e-6)
+    assert replaced["override_by"] is None
+
+
+def test_no_override_file_only_adds_empty_columns(tmp_path):
+    frame = _ranked(load_overrides(tmp_path / "missing.yaml", KNOWN))
+    assert frame["id"].to_list() == ["PP-1", "PP-2", "PP-3"]
+    assert frame["overridden_by"].null_count() == 3
+
+
+def test_override_becomes_a_golden_set_line(tmp_path):
+    path = tmp_path / "overrides" / "rfp-a.yaml"
+    path.parent.mkdir()
+    path.write_text(OVERRIDE_YAML, encoding="utf-8")
+    frame = _ranked(load_overrides(path, KNOWN))
+    other = _ranked([])  # a partition without overrides exports nothing
+    frame = pl.concat([frame, other.with_columns(pl.lit("rfp-b").alias("rfp_partition"))])
+    lines = override_golden_lines(
+        frame,
+        {"rfp-a": AS_OF, "rfp-b": AS_OF},
+        {"rfp-a": tmp_path / "inbox" / "rfp-a.md", "rfp-b": tmp_path / "inbox" / "rfp-b.md"},
+        tmp_path / "out" / "golden" / "overrides.jsonl",
+    )
+    assert [json.loads(line) for line in lines] == [
+        {
+            "scope_id": "rfp-a",
+            "rfp_file": "../../inbox/rfp-a.md",
+            "as_of": "2026-06-08",
+            "ideal": ["PP-1", "PP-5", "PP-3"],
+            "why": {
+                "PP-5": "The CO asked for the commercial claims work. "
+                "(override by Dana Writer, 2026-06-10)"
+            },
+        }
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("overrides:\n  - replace: PP-2\n    with: [unclosed\n", "not valid YAML"),
+        (OVERRIDE_YAML.replace("with: PP-5", "with: PP-999"), "names PP-999, which the library"),
+        (OVERRIDE_YAML.replace("    by: Dana Writer\n", ""), "override 1 lacks by"),
+        (OVERRIDE_YAML.replace("2026-06-10", "next week"), "'at' must be a date"),
+    ],
+)
+def test_bad_override_file_error_names_the_file(tmp_path, text, message):
+    path = tmp_path / "rfp-a.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(OverrideError) as error:
+        load_overrides(path, KNOWN)
+    assert str(error.value).startswith(f"{path}: ")
+    assert message in str(error.value)
+
+
+def test_replacing_an_id_that_was_not_chosen_is_an_error(tmp_path):
+    path = tmp_path / "rfp-a.yaml"
+    path.write_text(OVERRIDE_YAML.replace("replace: PP-2", "replace: PP-4"), encoding="utf-8")
+    with pytest.raises(
+        OverrideError,
+        match=r"PP-4 is not among the references chosen for rfp-a "
+        r"\(PP-1, PP-2, PP-3\)",
+    ):
+        _ranked(load_overrides(path, KNOWN))
+
+
+def test_review_lists_cited_picks_with_vague_outcomes(tmp_path):
+    path = tmp_path / "rfp-a.yaml"
+    path.write_text(OVERRIDE_YAML, encoding="utf-8")
+    review = vague_outcome_review(_ranked(load_overrides(path, KNOWN)), _entries())
+    # PP-2 is vague too, but the writer replaced it, so it is no longer cited.
+    assert review.to_dicts() == [
+        {
+            "rfp_partition": "rfp-a",
+            "rank": 3,
+            "id": "PP-3",
+            "title": "Title PP-3",
+            "outcome_metrics": "Improved service",
+            "outcome_narrative": "Outcome of PP-3.",
+            "source": "past_performance_matrix.csv",
+            "source_row": 4,
+            "updated_by": "jdoe",
+        }
+    ]
+
+
+def _scope_query_frame() -> pl.DataFrame:
+    reading = SimpleNamespace(customer_types_required=["federal-civilian"])
+    texts = {f: "scope" for f in ("narrative", "technical", "outcome", "whole")}
+    vectors = np.tile(np.array([1.0, 0.0], dtype=np.float32), (4, 1))
+    return scope_query_frame("rfp-a", "RFP A", reading, texts, vectors, "toy", AS_OF, "test")
+
+
+def _facet_frame() -> pl.DataFrame:
+    vectors = _vectors()
+    rows = [
+        {"id": pp_id, "facet": facet, "model": "toy", "vector": vectors.matrices[facet][i].tolist()}
+        for facet in vectors.matrices
+        for i, pp_id in enumerate(vectors.ids)
+    ]
+    return pl.DataFrame(rows)
+
+
+def test_assets_apply_the_override_file_and_list_the_vague_pick(tmp_path):
+    overrides = tmp_path / "overrides"
+    overrides.mkdir()
+    (overrides / "rfp-a.yaml").write_text(OVERRIDE_YAML, encoding="utf-8")
+    paths = ProjectPaths(
+        library_dir=str(tmp_path),
+        answers_dir=str(tmp_path),
+        inbox_dir=str(tmp_path),
+        output_dir=str(tmp_path),
+        ranking_mode="facet",
+        overrides_dir=str(overrides),
+    )
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions("rfp_documents", ["rfp-a"])
+        context = dg.build_asset_context(partition_key="rfp-a", instance=instance)
+        output = pp_references(
+            context,
+            scope_query=_scope_query_frame(),
+            pp_entries=_entries(),
+            pp_facet_embeddings=_facet_frame(),
+            paths=paths,
+        )
+    assert output.value["id"].to_list() == ["PP-1", "PP-5", "PP-3", "PP-2"]
+    assert output.metadata["overrides"].value == 1
+    review = pp_reference_review(pp_references=output.value, pp_entries=_entries())
+    assert review.value["id"].to_list() == ["PP-3"]
+    assert review.metadata["vague_references"].value == 1
+    assert "| 3 | PP-3 | Title PP-3 | Improved service | Outcome of PP-3. |" in (
+        review.metadata["review"].value
+    )
+
+
+def test_a_bad_override_file_fails_the_partition_naming_the_file(tmp_path):
+    (tmp_path / "rfp-a.yaml").write_text("overrides: [", encoding="utf-8")
+    paths = ProjectPaths(
+        library_dir=str(tmp_path),
+        answers_dir=str(tmp_path),
+        inbox_dir=str(tmp_path),
+        output_dir=str(tmp_path),
+        ranking_mode="facet",
+        overrides_dir=str(tmp_path),
+    )
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions("rfp_documents", ["rfp-a"])
+        context = dg.build_asset_context(partition_key="rfp-a", instance=instance)
+        with pytest.raises(dg.Failure) as failure:
+            pp_references(
+                context,
+                scope_query=_scope_query_frame(),
+                pp_entries=_entries(),
+                pp_facet_embeddings=_facet_frame(),
+                paths=paths,
+            )
+    assert failure.value.description.startswith(f"{tmp_path / 'rfp-a.yaml'}: not valid YAML")
+
+
+def test_override_golden_lines_asset_reads_the_store_and_writes_jsonl(tmp_path):
+    import duckdb
+    from dagster_duckdb import DuckDBResource
+
+    from assets.evaluation import override_golden_lines as golden_asset
+
+    path = tmp_path / "rfp-a.yaml"
+    path.write_text(OVERRIDE_YAML, encoding="utf-8")
+    references = _ranked(load_overrides(path, KNOWN))
+    scope = _scope_query_frame()
+    document = pl.DataFrame({"rfp_partition": ["rfp-a"], "file": [str(tmp_path / "inbox/a.md")]})
+    store = tmp_path / "store.duckdb"
+    con = duckdb.connect(str(store))
+    con.execute("CREATE SCHEMA rfp")
+    for name, frame in (("pp_references", references), ("scope_query", scope)):
+        con.register("frame", frame.to_arrow())
+        con.execute(f"CREATE TABLE rfp.{name} AS SELECT * FROM frame")
+        con.unregister("frame")
+    con.register("frame", document.to_arrow())
+    con.execute("CREATE TABLE rfp.rfp_document AS SELECT * FROM frame")
+    con.close()
+    paths = ProjectPaths(
+        library_dir=str(tmp_path),
+        answers_dir=str(tmp_path),
+        inbox_dir=str(tmp_path),
+        output_dir=str(tmp_path / "out"),
+    )
+    output = golden_asset(duckdb=DuckDBResource(database=str(store)), paths=paths)
+    written = (tmp_path / "out" / "golden" / "overrides.jsonl").read_text(encoding="utf-8")
+    assert output.value["scope_id"].to_list() == ["rfp-a"]
+    assert json.loads(written) == {
+        "scope_id": "rfp-a",
+        "rfp_file": "../../inbox/a.md",
+        "as_of": "2026-06-08",
+        "ideal": ["PP-1", "PP-5", "PP-3"],
+        "why": {
+            "PP-5": "The CO asked for the commercial claims work. "
+            "(override by Dana Writer, 2026-06-10)"
+        },
+    }

@@ -1,0 +1,154 @@
+"""Section L/M past-performance requirements as structured data, each with its section.
+
+The synthetic RFPs state their windows and values in Section L/M wording ("within three (3)
+years before the proposal due date", "between $10 million and $75 million"); every one is
+read here, dated against the RFP's own due date. The golden scopes' windows and values are
+held exactly by ``test_scope_golden.py``; here each must also name the section stating it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rfp_retrieval.documents.extract import load_document
+from rfp_retrieval.documents.section_lm import find_pp_requirements
+from rfp_retrieval.scope import read_scope
+
+DATA = Path(__file__).parents[1] / ".." / "shared" / "data"
+SYNTHETIC = DATA / "rfps_synthetic"
+GOLDEN = DATA / "pp_golden_dev"
+
+
+def _load(path: Path):
+    if not path.is_file():
+        pytest.skip(f"{path} is missing: documents are read in place from ../shared/data")
+    return load_document(path)
+
+
+# file -> (references, recency text, months, ended_after, value text, min, max, basis, section)
+SYNTHETIC_PP = {
+    "franklin-dhhs-iecms-modernization-rfp.md": (
+        3,
+        "completed within five (5) years",
+        60,
+        "2021-08-14",  # five years before the proposal due date, August 14, 2026
+        "$10 million and $75 million",
+        10_000_000,
+        75_000_000,
+        "total",
+        "5.4 Past Performance",
+    ),
+    "hhs-acf-grants-platform-rfp-75ACF126R00031.md": (
+        3,
+        "within three (3) years",
+        36,
+        "2023-04-27",
+        "$8 million and no more than $40 million",
+        8_000_000,
+        40_000_000,
+        "total",
+        "M.5 Factor 3 — Past Performance",
+    ),
+    "dla-scals-modernization-rfp-SP4709-26-R-0042.md": (
+        3,
+        "performed within three (3) years",
+        36,
+        "2023-06-12",
+        "below $15 million will be considered Not Relevant",
+        15_000_000,
+        None,
+        "total",
+        "VII.D Factor 3 — Past Performance",
+    ),
+    "treasury-fiscal-service-dcdis-rfq-2032H5-26-Q-00117.md": (
+        2,
+        "delivered within three (3) years",
+        36,
+        "2023-09-04",
+        "$2 million and $15 million",
+        2_000_000,
+        15_000_000,
+        "annual",  # "contracts with an annual value between ..."
+        "6.3 Past Performance",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(SYNTHETIC_PP))
+def test_synthetic_rfp_recency_window_and_value_range_are_read(name: str) -> None:
+    doc = _load(SYNTHETIC / name)
+    refs, text, months, ended, value_text, lo, hi, basis, section = SYNTHETIC_PP[name]
+    reading = read_scope(doc)
+    assert (
+        reading.references_required,
+        reading.recency_text,
+        reading.recency_months,
+        reading.recency_anchor,
+        reading.ended_after,
+        reading.started_after,
+    ) == (refs, text, months, "proposal due date", ended, None)
+    assert (reading.value_text, reading.value_min, reading.value_max, reading.value_basis) == (
+        value_text,
+        lo,
+        hi,
+        basis,
+    )
+    req = find_pp_requirements(doc)
+    assert req.recency.due_date_anchor is True
+    assert req.recency.stated.section.split(" > ")[-1] == section
+    assert req.value.stated.section.split(" > ")[-1] == section
+
+
+def test_franklin_user_population_is_a_preferred_size_constraint():
+    req = find_pp_requirements(_load(SYNTHETIC / "franklin-dhhs-iecms-modernization-rfp.md"))
+    assert [(s.measure, s.min, s.max, s.preferred, s.stated.text) for s in req.sizes] == [
+        ("users", 2000.0, None, True, "user population of at least 2,000"),
+    ]  # "giving greatest weight to ... (c) a user population of at least 2,000 staff"
+    assert [r.section.split(" > ")[-1] for r in req.relevance] == ["5.4 Past Performance"]
+    assert req.relevance[0].sentence.startswith("Relevance: the Department will assess relevance")
+    assert req.references_stated.section.split(" > ")[-1] == "4.3 Past Performance References"
+
+
+def test_acf_reference_count_comes_from_section_l_and_relevance_from_section_m():
+    req = find_pp_requirements(_load(SYNTHETIC / "hhs-acf-grants-platform-rfp-75ACF126R00031.md"))
+    assert req.references_stated.text == "submit no more than three (3) past performance"
+    assert req.references_stated.section.split(" > ")[-1] == "L.4.4 Volume IV — Past Performance"
+    assert [r.section.split(" > ")[-1] for r in req.relevance] == [
+        "L.4.4.1 For each reference, describe the relevance of the work to this requirement.",
+        "M.5 Factor 3 — Past Performance",
+    ]
+
+
+def test_opm_golden_scope_workforce_size_is_read_with_its_section():
+    req = find_pp_requirements(_load(GOLDEN / "S04.md"))
+    assert [(s.measure, s.min, s.max, s.preferred) for s in req.sizes] == [
+        ("employees", 50_000.0, None, False),  # "a workforce of at least 50,000 employees"
+    ]
+    assert req.sizes[0].stated.section.endswith("L.3.5 Relevance")
+    assert (req.recency.since.isoformat(), req.recency.stated.text) == (
+        "2020-10-01",
+        "since FY2021",
+    )
+
+
+def _golden() -> list[dict]:
+    truth = GOLDEN / "scopes_truth.jsonl"
+    if not truth.is_file():
+        return []
+    return [json.loads(line) for line in truth.read_text(encoding="utf-8").splitlines() if line]
+
+
+@pytest.mark.parametrize("truth", _golden(), ids=[t["scope_id"] for t in _golden()])
+def test_every_golden_window_and_value_names_the_section_that_states_it(truth: dict) -> None:
+    req = find_pp_requirements(_load(GOLDEN / truth["rfp_file"]))
+    assert req.recency is not None and req.recency.stated.section != "(front matter)"
+    # the labeller's phrase is in the sentence the window was read from
+    assert truth["recency_text"].lower() in req.recency.stated.sentence.lower()
+    if truth["value_text"]:
+        assert req.value is not None
+        assert truth["value_text"].lower() in req.value.stated.sentence.lower()
+        assert req.value.stated.section_key is not None
+    assert req.references_required == truth["references_required"]
