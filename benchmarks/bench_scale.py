@@ -426,7 +426,7 @@ def run_embedding(embedder: Embedder, count: int, rounds: int) -> EmbeddingRun:
         enc = tokenizer(texts, truncation=True, max_length=model.max_seq_length)
         return sum(len(ids) for ids in enc["input_ids"])
 
-    texts = pieces[:count]
+    texts = pieces[:: max(1, len(pieces) // count)][:count]  # short and long chunks alike
     result = EmbeddingRun(len(texts), tokens(texts), embedder.effective_precision)
     result.tokens_per_entry = tokens(pieces) / frame.height
     best_plain = best_ours = float("inf")
@@ -476,6 +476,7 @@ def machine() -> str:
     bf16 = ", ".join(sorted(flags & {"avx512_bf16", "amx_bf16", "amx_tile"})) or "no bf16 flags"
     return (
         f"nproc {os.cpu_count()}, {cpu} ({bf16}), {mem_gb:.1f} GB RAM, "
+        f"torch threads {torch.get_num_threads()}, "
         f"Python {platform.python_version()}, torch {torch.__version__}, "
         f"load average at start {os.getloadavg()[0]:.1f}"
     )
@@ -485,12 +486,14 @@ def table(
     libs: list[LibraryRun], answers: AnswersRun | None, emb: EmbeddingRun | None, rfps: int
 ) -> str:
     """The Markdown tables of one run."""
-    out = [
-        "| entries | ingest (entries/s) | ingest peak RSS | entry vectors | prepare | "
-        "filters p50 | rank p50 | rank p95 | rank p50 unprepared | median candidates | "
-        "retrieval peak RSS |",
-        "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|",
-    ]
+    out = []
+    if libs:
+        out += [
+            "| entries | ingest (entries/s) | ingest peak RSS | entry vectors | prepare | "
+            "filters p50 | rank p50 | rank p95 | rank p50 unprepared | median candidates | "
+            "retrieval peak RSS |",
+            "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+        ]
     for r in libs:
         vec = r.vectors + (f", embedded in {r.embed_s:.0f} s" if r.embed_s else "")
         out.append(
@@ -501,7 +504,9 @@ def table(
             f"{r.retrieval_peak_mb:,.0f} MB |"
         )
     out.append(
-        f"\n(rank = `rank_references`, default mode, filters included, on a `PreparedLibrary`"
+        ""
+        if not libs
+        else f"\n(rank = `rank_references`, default mode, filters included, on a `PreparedLibrary`"
         f" built once per size (`prepare`); unprepared = the same call building it each time;"
         f" {rfps} RFP scopes)"
     )
@@ -519,17 +524,17 @@ def table(
         ]
     if emb:
         e = emb
-        hours = 100_000 * e.tokens_per_entry
+        tokens_100k = 100_000 * e.tokens_per_entry
         out += [
             "",
             "| embedding | texts | tokens | tokens/s | ratio | min cosine vs plain | "
             "top-10 overlap | 100k entries |",
             "|---|---:|---:|---:|---:|---:|---:|---:|",
             f"| plain fp32 `SentenceTransformer.encode` | {e.texts} | {e.tokens:,} | "
-            f"{e.plain_tps:,.0f} | 1.00 | - | - | {hours / e.plain_tps / 60:.0f} min |",
+            f"{e.plain_tps:,.0f} | 1.00 | - | - | {tokens_100k / e.plain_tps / 60:.0f} min |",
             f"| ours (`Embedder`, auto = {e.precision}) | {e.texts} | {e.tokens:,} | "
             f"{e.ours_tps:,.0f} | {e.ours_tps / e.plain_tps:.2f} | {e.min_cosine:.5f} | "
-            f"{e.top10_overlap:.3f} | {hours / e.ours_tps / 60:.0f} min |",
+            f"{e.top10_overlap:.3f} | {tokens_100k / e.ours_tps / 60:.0f} min |",
             f"\n(100k entries = 100,000 x {e.tokens_per_entry:.0f} tokens over 4 facets, "
             "at the measured rate)",
         ]
@@ -546,8 +551,15 @@ def main() -> None:
     parser.add_argument("--embed-questions", type=int, default=50, help="query sets embedded")
     parser.add_argument("--embed-texts", type=int, default=160, help="chunks (0: skip)")
     parser.add_argument("--embed-rounds", type=int, default=2, help="alternations, best kept")
+    parser.add_argument(
+        "--torch-threads", type=int, default=0, help="torch.set_num_threads (0: torch default)"
+    )
     parser.add_argument("--write-readme", action="store_true", help="write benchmarks/README.md")
     args = parser.parse_args()
+    if args.torch_threads:
+        import torch
+
+        torch.set_num_threads(args.torch_threads)
     sizes = [int(s) for s in args.sizes.split(",") if s]
     print(machine(), flush=True)
     embedder = Embedder()

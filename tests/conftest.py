@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+
+# Expected rankings are written for fp32 vectors; bf16 (auto on CPUs that have it) moves
+# near-ties. tests/test_embedding_precision.py checks the bf16 path explicitly.
+os.environ.setdefault("RFP_RETRIEVAL_PRECISION", "fp32")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"

@@ -33,6 +33,7 @@ CHUNK_WORDS = 170
 
 PRECISIONS = ("auto", "fp32", "bf16")
 """Values of ``Embedder.precision``: ``auto`` (bf16 where the CPU has native bf16, else fp32)."""
+PRECISION_ENV = "RFP_RETRIEVAL_PRECISION"
 
 _BF16_CPU_FLAGS = ("avx512_bf16", "amx_bf16")
 
@@ -122,7 +123,9 @@ class Embedder:
     importing this module never imports torch. Long texts are split into windows that fit
     the model (``CHUNK_WORDS``) and their vectors averaged, so nothing past token 256 is lost.
 
-    ``precision``: ``auto`` (default) runs the model under bf16 autocast when
+    ``precision``: ``auto`` (default; the ``RFP_RETRIEVAL_PRECISION`` variable overrides the
+    default, which the test suite sets to ``fp32`` so expected rankings do not depend on the
+    CPU) runs the model under bf16 autocast when
     ``cpu_supports_bf16()`` and in fp32 otherwise; ``fp32`` always fp32; ``bf16`` always bf16
     autocast (slow on CPUs that emulate it). It changes speed only, not the model id: bf16
     vectors have cosine >= 0.9999 with the fp32 ones (module docstring).
@@ -133,7 +136,7 @@ class Embedder:
 
     model: str = DEFAULT_MODEL
     batch_size: int = 32
-    precision: str = "auto"
+    precision: str = field(default_factory=lambda: os.environ.get(PRECISION_ENV, "auto"))
     _model: Any = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
