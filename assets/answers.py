@@ -11,6 +11,7 @@ from dagster_duckdb import DuckDBResource
 from assets.partitions import rfp_partitions
 from assets.previews import markdown_preview
 from resources import EmbeddingModel, ProjectPaths
+from resources.duckdb_io import read_stored_table
 from resources.project import SETTINGS, embedding_code_version
 from resources.rewriter import QuestionRewriter
 from rfp_retrieval.answers.frames import (
@@ -120,7 +121,9 @@ def answer_block_embeddings(
     duckdb: DuckDBResource,
 ) -> dg.Output[pl.DataFrame]:
     """Embed the usable blocks with the configured model."""
-    previous = _previous_vectors(duckdb)
+    previous = read_stored_table(
+        duckdb, "answer_block_embeddings", ["id", "model", "text_sha", "vector"]
+    )
     frame, counts = answer_embeddings_frame(
         blocks_from_frame(answer_blocks), embedding_model.embedder, previous
     )
@@ -147,18 +150,6 @@ def answer_block_embeddings(
             **counts,
         },
     )
-
-
-def _previous_vectors(duckdb: DuckDBResource) -> pl.DataFrame | None:
-    """The stored block vectors (to reuse unchanged ones), or None on the first run."""
-    with duckdb.get_connection() as con:
-        exists = con.execute(
-            "SELECT count(*) FROM information_schema.tables "
-            "WHERE table_schema = 'rfp' AND table_name = 'answer_block_embeddings'"
-        ).fetchone()[0]
-        if not exists:
-            return None
-        return con.sql("SELECT id, model, text_sha, vector FROM rfp.answer_block_embeddings").pl()
 
 
 class RewriteConfig(dg.Config):

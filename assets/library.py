@@ -6,6 +6,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.previews import markdown_preview
 from resources import EmbeddingModel, ProjectPaths
+from resources.duckdb_io import read_stored_table
 from resources.project import SETTINGS, embedding_code_version
 from rfp_retrieval.library.frames import entries_frame, rejected_frame, superseded_frame
 from rfp_retrieval.library.ingest import load_library
@@ -97,7 +98,9 @@ def pp_facet_embeddings(
     duckdb: DuckDBResource,
 ) -> dg.Output[pl.DataFrame]:
     """Embed each entry's facets with the configured model."""
-    previous = _previous_embeddings(duckdb)
+    previous = read_stored_table(
+        duckdb, "pp_facet_embeddings", ["id", "facet", "model", "text_sha", "vector"]
+    )
     frame, counts = facet_embeddings_frame(pp_entries, embedding_model.embedder, previous)
     context.log.info(f"embedded {counts['embedded']} facet texts, reused {counts['reused']}")
     return dg.Output(
@@ -109,17 +112,3 @@ def pp_facet_embeddings(
             **counts,
         },
     )
-
-
-def _previous_embeddings(duckdb: DuckDBResource) -> pl.DataFrame | None:
-    """The stored vectors (to reuse unchanged ones), or None on the first run."""
-    with duckdb.get_connection() as con:
-        exists = con.execute(
-            "SELECT count(*) FROM information_schema.tables "
-            "WHERE table_schema = 'rfp' AND table_name = 'pp_facet_embeddings'"
-        ).fetchone()[0]
-        if not exists:
-            return None
-        return con.sql(
-            "SELECT id, facet, model, text_sha, vector FROM rfp.pp_facet_embeddings"
-        ).pl()

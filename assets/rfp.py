@@ -177,5 +177,7 @@ def scope_query(
                 "\n".join(f"- {h}" for h, _ in sections) or "_none found_"
             ),
             "emphasized_domains": ", ".join(row["emphasized_domains"]) or "none",
+            # scope weighting (seed: ambiguous scopes): title, scope-section length, Section M
+            "domain_weights": dg.MetadataValue.json(getattr(reading, "domain_weights", {})),
         },
     )

@@ -64,6 +64,27 @@ class EvolvingPolarsTypeHandler(DuckDBPolarsTypeHandler):
     def handle_output(
         self, context: OutputContext, table_slice: TableSlice, obj: pl.DataFrame, connection
     ):
+        if obj is not None and obj.height == 0:
+            # The stock handler skips empty frames, so a first empty write leaves no table and
+            # every reader fails; an empty result (no rejected rows) is a valid result.
+            migrate_table(
+                connection,
+                table_slice.schema,
+                table_slice.table,
+                obj,
+                partitioned=bool(table_slice.partition_dimensions),
+            )
+            connection.execute(f"CREATE SCHEMA IF NOT EXISTS {table_slice.schema}")
+            connection.register("_empty", obj.to_arrow())
+            try:
+                connection.execute(
+                    f'CREATE TABLE IF NOT EXISTS {table_slice.schema}."{table_slice.table}" '
+                    "AS SELECT * FROM _empty"
+                )
+            finally:
+                connection.unregister("_empty")
+            context.add_output_metadata({"row_count": 0})
+            return
         if obj is not None and obj.height:
             done = migrate_table(
                 connection,
@@ -85,3 +106,22 @@ class EvolvingDuckDBPolarsIOManager(DuckDBPolarsIOManager):
     @staticmethod
     def type_handlers() -> Sequence[DbTypeHandler]:
         return [EvolvingPolarsTypeHandler()]
+
+
+def read_stored_table(duckdb_resource, table: str, columns: Sequence[str]) -> pl.DataFrame | None:
+    """``columns`` of the stored table ``rfp.<table>``, or None when it does not exist yet.
+
+    Used by the embedding assets to reuse the vectors of unchanged texts.
+    """
+    with duckdb_resource.get_connection() as con:
+        exists = con.execute(
+            "SELECT count(*) FROM information_schema.tables "
+            "WHERE table_schema = 'rfp' AND table_name = ?",
+            [table],
+        ).fetchone()[0]
+        if not exists:
+            return None
+        stored = {r[0] for r in _columns(con, "rfp", table)}
+        if not set(columns) <= stored:
+            return None
+        return con.sql(f'SELECT {", ".join(columns)} FROM rfp."{table}"').pl()

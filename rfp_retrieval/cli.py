@@ -155,8 +155,7 @@ def run(
     )
     import dagster as dg
 
-    from rfp_retrieval.inbox import partition_key_for, scan_inbox
-    from rfp_retrieval.retrieval.references import references_from_frame
+    from rfp_retrieval.inbox import scan_inbox
 
     settings = defs_module.SETTINGS
     defs = defs_module.defs
@@ -164,16 +163,47 @@ def run(
         rfp_files = [f.path for f in scan_inbox(settings.inbox_dir).values()]
     missing = [str(f) for f in rfp_files if not Path(f).is_file()]
     instance = dg.DagsterInstance.get()
-    console.print(f"[bold]Library[/bold] {settings.library_dir}")
-    lib = defs.resolve_job_def("library_job").execute_in_process(
-        instance=instance, run_config=QUIET_LOGS, raise_on_error=False
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        console=console,
+        disable=as_json and not console.is_terminal,
     )
-    if not lib.success:
-        console.print(f"[red]library failed:[/red] {_failure_message(lib)}")
-        raise typer.Exit(2)
+    with progress:
+        task = progress.add_task(f"library {settings.library_dir.name}: ingest + embed", total=1)
+        lib = defs.resolve_job_def("library_job").execute_in_process(
+            instance=instance, run_config=QUIET_LOGS, raise_on_error=False
+        )
+        progress.advance(task)
+        if not lib.success:
+            console.print(
+                f"[red]The library job failed:[/red] {_failure_message(lib)}\n"
+                f"Check the library folder ({settings.library_dir}) and the answers folder "
+                f"({settings.answers_dir}), or point --library/--answers at the right ones."
+            )
+            raise typer.Exit(2)
+        outcomes = _run_rfps(defs, instance, settings, rfp_files, missing, progress)
+    if as_json:
+        _print_json({"rfps": outcomes})
+    else:
+        _print_run_summary(outcomes)
+    if outcomes and all(o["status"] == "failed" for o in outcomes):
+        raise typer.Exit(1)
+
+
+def _run_rfps(defs, instance, settings, rfp_files, missing, progress) -> list[dict[str, Any]]:
+    """One rfp_job run per file (one partition each); a failure never stops the others."""
+    from rfp_retrieval.inbox import partition_key_for
+    from rfp_retrieval.retrieval.references import references_from_frame
+
     job = defs.resolve_job_def("rfp_job")
     outcomes = []
-    for path in rfp_files:
+    task = progress.add_task("RFPs: parse, read scope, rank", total=len(rfp_files))
+    for done, path in enumerate(rfp_files):
         path = Path(path)
         key = partition_key_for(path.name)
         item: dict[str, Any] = {
@@ -189,7 +219,7 @@ def run(
         if str(path) in missing:
             item["error"] = f"{path}: file not found"
             continue
-        console.print(f"[bold]RFP[/bold] {path.name} -> partition {key}")
+        progress.update(task, completed=done, description=f"RFP {path.name[:40]}")
         instance.add_dynamic_partitions("rfp_documents", [key])
         result = job.execute_in_process(
             instance=instance,
@@ -225,12 +255,20 @@ def run(
         item["references"] = references_from_frame(refs) if refs.height else []
         brief_rows = _read_partition(settings.db_path, "response_brief", key)
         item["brief"] = brief_rows[0]["html_path"] if brief_rows else None
-    if as_json:
-        _print_json({"rfps": outcomes})
-    else:
-        _print_run_summary(outcomes)
-    if outcomes and all(o["status"] == "failed" for o in outcomes):
-        raise typer.Exit(1)
+    if rfp_files:
+        progress.update(task, completed=len(rfp_files), description="RFPs done")
+    return outcomes
+
+
+def _band(low: int | None, high: int | None) -> str:
+    """A value band in words: "$10,000,000 to $30,000,000", "at least $2,000,000", "any"."""
+    if low is not None and high is not None:
+        return f"${low:,} to ${high:,}"
+    if low is not None:
+        return f"at least ${low:,}"
+    if high is not None:
+        return f"at most ${high:,}"
+    return "any"
 
 
 def _print_run_summary(outcomes: list[dict[str, Any]]) -> None:
@@ -244,15 +282,19 @@ def _print_run_summary(outcomes: list[dict[str, Any]]) -> None:
         sq = item["scope_query"]
         out.print(f"\n[bold]{item['file']}[/bold] (partition {item['partition']})")
         out.print(
-            f"  issuer: {sq['issuer']} ({sq['issuer_type']}); customer types: "
-            f"{', '.join(sq['customer_types']) or 'any'}; "
-            f"value: {sq['value_min']}..{sq['value_max']} USD; "
-            f"ended after: {sq['ended_after']}; started after: {sq['started_after']}"
+            f"  issuer: {sq['issuer'] or 'not stated'} ({sq['issuer_type'] or 'type unknown'}); "
+            f"customer types: {', '.join(sq['customer_types']) or 'any'}; "
+            f"value: {_band(sq['value_min'], sq['value_max'])}; "
+            f"work ended on/after: {sq['ended_after'] or 'no recency window'}"
+            + (f"; started on/after: {sq['started_after']}" if sq["started_after"] else "")
         )
         table = Table("rank", "id", "title", "score", "score components", "misses")
         for rank, ref in enumerate(item["references"], start=1):
+            comps = ref["components"]
             parts = ", ".join(
-                f"{k} {v:+.3f}" for k, v in ref["components"].items() if v and k in SUMMED
+                f"{k} {v:+.3f}"
+                for k, v in comps.items()
+                if v and k in SUMMED and not (k == "whole" and "weighted_whole" in comps)
             )
             table.add_row(
                 str(rank),
@@ -265,8 +307,19 @@ def _print_run_summary(outcomes: list[dict[str, Any]]) -> None:
         out.print(table)
         if item.get("brief"):
             out.print(f"  brief: {item['brief']}")
+    summary = Table("file", "partition", "status", "top 3", "brief or error", title="Summary")
+    for item in outcomes:
+        ok = item["status"] == "ok"
+        summary.add_row(
+            Path(item["file"]).name,
+            item["partition"],
+            "[green]ok[/green]" if ok else "[red]failed[/red]",
+            ", ".join(r["id"] for r in item["references"]) or "-",
+            (item.get("brief") or "-") if ok else (item["error"] or "")[:120],
+        )
+    out.print(summary)
     failed = sum(1 for o in outcomes if o["status"] != "ok")
-    out.print(f"\n{len(outcomes) - failed} RFP(s) ok, {failed} failed")
+    out.print(f"{len(outcomes) - failed} RFP(s) ok, {failed} failed")
 
 
 @app.command("library")
@@ -570,14 +623,17 @@ def init(
     for path in created:
         out.print(f"created {path}")
     config = root / "rfp-retrieval.yaml"
+    exe = Path(sys.argv[0]).resolve() if Path(sys.argv[0]).name == "rfp-retrieval" else None
+    cmd = str(exe) if exe else "rfp-retrieval"
     out.print(
         "\n[bold]Next:[/bold]\n"
         f"  1. Replace {root / 'library'} and {root / 'answers'} with your own content "
         "(the copies are the bundled samples).\n"
         f"  2. Drop an RFP into {root / 'inbox'}.\n"
-        f"  3. rfp-retrieval run --config {config}\n"
-        f"     (or: rfp-retrieval ui --config {config}, and turn on rfp_inbox_sensor)\n"
-        f"  4. Open {root / 'output'}/<rfp>/brief.html in a browser."
+        f"  3. {cmd} run --config {config}\n"
+        f"     (or: {cmd} ui --config {config}, and turn on rfp_inbox_sensor)\n"
+        f"  4. Open {root / 'output'}/<rfp>/brief.html in a browser; the compliance matrix\n"
+        "     (compliance_matrix.csv / .xlsx) is written beside it."
     )
 
 

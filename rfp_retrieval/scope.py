@@ -107,6 +107,7 @@ class ScopeReading:
     customer_types_required: list[str] = field(default_factory=list)
     industries_required: list[str] = field(default_factory=list)
     emphasized_domains: list[str] = field(default_factory=list)
+    domain_weights: dict[str, float] = field(default_factory=dict)
     require_prime: bool = False
     narrative_text: str = ""
     technical_text: str = ""
@@ -483,3 +484,5 @@ def _ranking_texts(
         top = max(scores.values())
         ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
         reading.emphasized_domains = [d for d, v in ranked if v >= 0.4 * top][:3]
+        total = sum(scores.values())
+        reading.domain_weights = {d: round(v / total, 3) for d, v in ranked}

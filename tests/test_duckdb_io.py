@@ -47,3 +47,26 @@ def test_added_column_and_new_vector_width_are_migrated_not_fatal(tmp_path):
         con.close()
     assert rows == [("r1", 0.5, -0.1), ("r2", 0.5, None)]
     assert width == 4
+
+
+def test_an_empty_first_result_still_creates_a_readable_table(tmp_path):
+    db = str(tmp_path / "store.duckdb")
+
+    @dg.asset
+    def rejected_rows() -> pl.DataFrame:
+        return pl.DataFrame(schema={"file": pl.String, "row": pl.Int64, "reason": pl.String})
+
+    @dg.asset
+    def downstream(rejected_rows: pl.DataFrame) -> pl.DataFrame:
+        return pl.DataFrame({"n": [rejected_rows.height]})
+
+    resources = {"io_manager": EvolvingDuckDBPolarsIOManager(database=db, schema="rfp")}
+    assert dg.materialize([rejected_rows, downstream], resources=resources).success
+    con = duckdb.connect(db, read_only=True)
+    try:
+        columns = [r[0] for r in con.execute("DESCRIBE rfp.rejected_rows").fetchall()]
+        n = con.execute("SELECT n FROM rfp.downstream").fetchone()[0]
+    finally:
+        con.close()
+    assert columns == ["file", "row", "reason"]
+    assert n == 0

@@ -62,6 +62,9 @@ def test_ambiguous_scopes_cover_each_emphasized_area(dev):
     # points table emphasize cyber defense and ICAM: one reference for each comes first.
     _, _, prepared = dev
     assert prepared["S24"].reading.emphasized_domains == ["cybersecurity", "identity-access"]
+    weights = prepared["S24"].reading.domain_weights
+    assert (weights["cybersecurity"], weights["identity-access"]) == (0.364, 0.364)
+    assert weights["help-desk"] == 0.03  # listed, but neither emphasized nor scored
     result, top = _default_top3(dev, "S24")
     assert [pp_id for pp_id, _ in top[:2]] == ["PP-151", "PP-091"]
     # S08 lists eleven task areas; grants management carries the emphasis.

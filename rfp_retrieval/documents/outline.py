@@ -435,6 +435,9 @@ def _candidate_markdown(lines: list[str], i: int) -> _Candidate | None:
             heading, body, kind = _split_title(rest) if rest else ("", "", "heading")
             if kind == "paragraph":
                 heading, body = rest, ""  # an ATX heading is a heading whatever its wording
+            elif body and not body.endswith((".", "?", "!")) and len(body.split()) <= 12:
+                # "### C.2 Task Area 1: Cloud Migration" is one title, not a label and a body
+                heading, body = rest, ""
             return _Candidate(
                 i,
                 m.group("label").rstrip(":)").strip()

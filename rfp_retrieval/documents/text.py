@@ -48,6 +48,13 @@ def strip_inline_markdown(text: str) -> str:
 
 _ABBREVIATIONS = (
     "U.S",
+    "Rev",
+    "Vol",
+    "Para",
+    "Art",
+    "Fig",
+    "Ref",
+    "Att",
     "Sec",
     "No",
     "Nos",
