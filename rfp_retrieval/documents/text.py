@@ -10,6 +10,8 @@ from __future__ import annotations
 import html
 import re
 
+from rfp_retrieval.library.money import TENS_WORDS, UNIT_WORDS
+
 # Zero-width and invisible formatting characters seen in Google-Docs and Word exports, and NUL.
 ZERO_WIDTH = dict.fromkeys(
     map(ord, "\x00\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\ufeff\u00ad")
@@ -125,38 +127,9 @@ def split_sentences(text: str) -> list[str]:
     return [s for s in out if s]
 
 
-_UNITS = {
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-}
-_TENS = {
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-}
+# Number words come from the money grammar (one table for the whole package).
+_UNITS = UNIT_WORDS
+_TENS = TENS_WORDS
 NUMBER_WORD = (
     r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|"
     r"five|six|seven|eight|nine))?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
