@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+from pathlib import Path
 
 import pytest
 from pypdf import PdfWriter
@@ -119,3 +120,73 @@ def test_section_numbers_are_not_read_as_dates_or_money(tmp_path):
     assert reading.value_min is None and reading.value_max is None
     assert reading.ended_after is None and reading.started_after is None
     assert str(reading.rfp_date) == "2026-03-03"
+
+
+def _formula_workbook(path, rows) -> None:
+    """An XLSX written without calculated results, as scripts and export tools write it."""
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    for row in rows:
+        book.active.append(row)
+    book.save(path)
+
+
+def test_xlsx_with_formulas_only_says_to_recalculate(tmp_path):
+    path = tmp_path / "security questionnaire.xlsx"
+    _formula_workbook(
+        path,
+        [["Question", "Response"], ['=CONCAT("Describe ", "your backups")', "=A2"], ["=1+1", ""]],
+    )
+    reason = _error(path)
+    assert "formulas with no saved results" in reason
+    assert "3 on sheet 'sheet'" in reason
+    assert "recalculate" in reason
+
+
+def test_xlsx_with_some_uncalculated_formulas_loads_with_a_warning(tmp_path):
+    path = tmp_path / "questionnaire.xlsx"
+    _formula_workbook(
+        path,
+        [
+            ["ID", "Question", "Response"],
+            ["Q1", "Describe your backup and recovery approach.", ""],
+            ["Q2", "=B2", ""],
+        ],
+    )
+    doc = load_document(path)
+    assert "Describe your backup and recovery approach." in doc.text
+    assert doc.warnings == [
+        "formula cells with no saved result were read as empty (1 on sheet 'Sheet'); the "
+        "workbook was saved by a program that does not calculate formulas; open it in Excel "
+        "or LibreOffice, let it recalculate, and save it again"
+    ]
+
+
+def test_library_xlsx_formula_cells_become_defects_not_lost_rows(tmp_path):
+    import csv
+
+    from rfp_retrieval.library.ingest import load_library
+
+    sample = (
+        Path(__file__).resolve().parents[1] / "sample" / "library" / "past_performance_matrix.csv"
+    )
+    with sample.open(encoding="utf-8") as handle:
+        header, first, second, third = list(csv.reader(handle))[:4]
+    first, second = list(first), list(second)
+    first[header.index("Contract Value")] = "=3700000*1"
+    second[header.index("Period of Performance")] = '=TEXT(DATE(2011,8,1),"mm/yyyy")'
+    (tmp_path / "library").mkdir()
+    _formula_workbook(tmp_path / "library" / "matrix.xlsx", [header, first, second, third])
+    loaded = load_library(tmp_path / "library")
+    assert loaded.rejected == []
+    defects = {e.id: e.defects for e in loaded.entries}
+    assert defects == {
+        first[0]: ["missing-value", "uncalculated-formula:Contract Value"],
+        second[0]: [
+            "missing-start-date",
+            "missing-end-date",
+            "uncalculated-formula:Period of Performance",
+        ],
+        third[0]: [],
+    }

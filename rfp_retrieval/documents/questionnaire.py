@@ -72,10 +72,11 @@ def load_questionnaire(path: Path, fmt: str) -> RfpDocument:
     unreadable, empty or unrecognised file.
     """
     name = str(path)
+    warnings: list[str] = []
     if fmt == "csv":
         blocks, title = _csv_blocks(path), ""
     elif fmt == "xlsx":
-        blocks, title = _xlsx_blocks(path)
+        blocks, title, warnings = _xlsx_blocks(path)
     elif fmt == "json":
         blocks, title = _json_blocks(path)
     else:
@@ -105,6 +106,7 @@ def load_questionnaire(path: Path, fmt: str) -> RfpDocument:
         text=text,
         sections=sections,
         summary=summary,
+        warnings=warnings,
     )
 
 
@@ -243,7 +245,14 @@ def _csv_blocks(path: Path) -> list[_Block]:
     return _grid_blocks(rows, level=1)
 
 
-def _xlsx_blocks(path: Path) -> tuple[list[_Block], str]:
+def _xlsx_blocks(path: Path) -> tuple[list[_Block], str, list[str]]:
+    """Blocks, workbook title and warnings of an XLSX questionnaire.
+
+    A formula cell keeps only the result Excel saved with it; a workbook written by a
+    program that does not calculate (a script, an export tool) has formulas and no results.
+    Such cells read as empty and are counted: a warning names the sheets, and a workbook
+    whose rows are all such formulas raises ``DocumentError`` (nothing to read).
+    """
     import warnings
     import zipfile
 
@@ -277,7 +286,49 @@ def _xlsx_blocks(path: Path) -> tuple[list[_Block], str]:
         blocks.append(_Block("heading", level=1, text=sheet.title.strip()))
         blocks.extend(inner)
     title = (book.properties.title or "").strip() if book.properties else ""
-    return blocks, title
+    uncalculated = _uncalculated_formulas(path, book)
+    if not uncalculated:
+        return blocks, title, []
+    where = ", ".join(f"{count} on sheet {sheet!r}" for sheet, count in uncalculated.items())
+    advice = (
+        "the workbook was saved by a program that does not calculate formulas; open it in "
+        "Excel or LibreOffice, let it recalculate, and save it again"
+    )
+    if not any(b.kind == "table" and len(b.rows) > 1 for b in blocks):
+        raise DocumentError(
+            name, f"holds formulas with no saved results and no rows of text ({where}); {advice}"
+        )
+    warning = f"formula cells with no saved result were read as empty ({where}); {advice}"
+    return blocks, title, [warning]
+
+
+def _uncalculated_formulas(path: Path, book) -> dict[str, int]:
+    """Formula cells with no cached result, per visible sheet title (sheets with none left out).
+
+    ``book`` is the workbook loaded with ``data_only=True`` (results); the file is read a
+    second time, streaming, for the formulas themselves.
+    """
+    import openpyxl
+
+    formulas = openpyxl.load_workbook(path, read_only=True, data_only=False)
+    counts: dict[str, int] = {}
+    try:
+        for sheet in book.worksheets:
+            if getattr(sheet, "sheet_state", "visible") != "visible":
+                continue
+            count = 0
+            with_formulas = formulas[sheet.title].iter_rows(values_only=True)
+            for values, formula_row in zip(
+                sheet.iter_rows(values_only=True), with_formulas, strict=False
+            ):
+                for value, written in zip(values, formula_row, strict=False):
+                    if value is None and isinstance(written, str) and written.startswith("="):
+                        count += 1
+            if count:
+                counts[sheet.title] = count
+    finally:
+        formulas.close()
+    return counts
 
 
 def _sheet_grid(sheet) -> list[list[str]]:

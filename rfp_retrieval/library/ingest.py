@@ -102,6 +102,7 @@ def _header_key(name: Any) -> str:
 
 
 _HEADER_TO_FIELD = {_header_key(name): c.field for c in SPREADSHEET_COLUMNS for name in c.names}
+_FIELD_TO_HEADER = {c.field: c.names[0] for c in SPREADSHEET_COLUMNS}
 
 WRITEUP_SECTIONS: dict[str, str] = {
     "summary": "summary",
@@ -227,20 +228,54 @@ def _csv_rows(path: Path) -> list[tuple[int, list[Any]]]:
     return best
 
 
+class UncalculatedFormula(str):
+    """An XLSX formula cell saved without its result: reads as empty text.
+
+    A workbook written by a program that does not calculate (a script, an export) keeps the
+    formula and no value; the row is kept and gets the defect ``uncalculated-formula:<column>``
+    so the writer knows to open and re-save the file in Excel or LibreOffice.
+    """
+
+    def __new__(cls, formula: str) -> UncalculatedFormula:
+        cell = super().__new__(cls, "")
+        cell.formula = formula
+        return cell
+
+
 def _xlsx_sheets(path: Path) -> list[tuple[str, list[tuple[int, list[Any]]]]]:
+    """(sheet title, [(row number, cell values)]) of every sheet; formulas without a saved
+    result become ``UncalculatedFormula`` cells."""
     import openpyxl  # imported here: only spreadsheets need it
 
     workbook = openpyxl.load_workbook(path, data_only=True)
+    formulas = openpyxl.load_workbook(path, read_only=True)
     try:
         sheets = []
         for sheet in workbook.worksheets:
+            written = {
+                (r, c): value
+                for r, row in enumerate(formulas[sheet.title].iter_rows(values_only=True), 1)
+                for c, value in enumerate(row, 1)
+                if isinstance(value, str) and value.startswith("=")
+            }
             rows = [
-                (cells[0].row, [c.value for c in cells]) for cells in sheet.iter_rows() if cells
+                (
+                    cells[0].row,
+                    [
+                        UncalculatedFormula(written[(c.row, c.column)])
+                        if c.value is None and (c.row, c.column) in written
+                        else c.value
+                        for c in cells
+                    ],
+                )
+                for cells in sheet.iter_rows()
+                if cells
             ]
             sheets.append((sheet.title, rows))
         return sheets
     finally:
         workbook.close()
+        formulas.close()
 
 
 def _find_header(rows: list[tuple[int, list[Any]]]) -> int | None:
@@ -395,6 +430,11 @@ def _entry_from_spreadsheet(values: dict[str, Any], source: str, row: int) -> Pa
 
     last_updated, found = _last_updated(values.get("last_updated"))
     defects += found
+    defects += [
+        f"uncalculated-formula:{_FIELD_TO_HEADER.get(field, field)}"
+        for field, cell in values.items()
+        if isinstance(cell, UncalculatedFormula)
+    ]
 
     return PastPerformanceEntry(
         id=entry_id,
