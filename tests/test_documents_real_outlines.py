@@ -16,92 +16,95 @@ from rfp_retrieval.documents.questions import find_questions
 from rfp_retrieval.documents.section_lm import find_pp_requirements
 
 # file -> (first 15 sections, ten asks)
+# The TDRS RFQ in Markdown and in Word: the root is each file's own title, the rest agrees.
+_TDRS_SECTIONS_BELOW_ROOT = [
+    (None, "Deadlines and response formats", 1),
+    ("1.0", "Purpose and Background", 1),
+    ("1.1", "Purpose", 2),
+    ("1.2", "Background", 2),
+    ("1.3", "Problem", 2),
+    ("1.4", "Current Prototype", 2),
+    ("1.5", "Product Vision", 2),
+    (
+        "2.0",
+        "Scope, Expectations, Anticipated Period of Performance, Estimated Cost, and "
+        "Ceiling Amount",
+        1,
+    ),
+    ("2.1", "Scope", 2),
+    ("2.2", "Expectations", 2),
+    ("2.3", "Anticipated Period of Performance, Estimated Cost, and Ceiling Amount", 2),
+    ("3.0", "Objectives", 1),
+    ("3.1", "Backlog", 2),
+    ("3.1.1", "Preliminary user types", 3),
+]
+_TDRS_ASKS = [
+    (
+        None,
+        "4.0 Contract Place of Performance and Contract Type",
+        "question",
+        "The offeror must specify whether the fixed hourly rate for e",
+    ),
+    (
+        None,
+        "9.2 Evaluation Factors and Quote Submission Instructions",
+        "evaluation-criterion",
+        "Quotes will be evaluated on the factors listed below.",
+    ),
+    (
+        None,
+        "9.2.4 Factor 3 - Similar Experience",
+        "question",
+        "Please provide only links to source code repositories in the",
+    ),
+    (
+        None,
+        "9.5 Basis of Award and Evaluation Factors",
+        "evaluation-criterion",
+        "The government will evaluate the submitted quotes against th",
+    ),
+    (
+        None,
+        "9.5 Basis of Award and Evaluation Factors",
+        "evaluation-criterion",
+        "The government will evaluate price quotes for award purposes",
+    ),
+    (
+        None,
+        "9.6.1 Factor 1 - Technical Approach",
+        "evaluation-criterion",
+        "Does the proposed approach include programming language(s) a",
+    ),
+    (
+        None,
+        "9.6.1 Factor 1 - Technical Approach",
+        "evaluation-criterion",
+        "Does the contractor describe how they will develop the softw",
+    ),
+    (
+        None,
+        "9.6.1 Factor 1 - Technical Approach",
+        "evaluation-criterion",
+        "Does the contractor demonstrate a clear understanding of the",
+    ),
+    (
+        None,
+        "9.6.1 Factor 1 - Technical Approach",
+        "evaluation-criterion",
+        "Does the contractor identify potential obstacles to efficien",
+    ),
+    (
+        None,
+        "9.6.1 Factor 1 - Technical Approach",
+        "evaluation-criterion",
+        "If the contractor plans to provide services through a joint ",
+    ),
+]
+
 EXPECTED = {
     "18f-hhs-tdrs-rfq-final.md": (
-        [
-            (None, "General Services Administration", 0),
-            (None, "Deadlines and response formats", 1),
-            ("1.0", "Purpose and Background", 1),
-            ("1.1", "Purpose", 2),
-            ("1.2", "Background", 2),
-            ("1.3", "Problem", 2),
-            ("1.4", "Current Prototype", 2),
-            ("1.5", "Product Vision", 2),
-            (
-                "2.0",
-                "Scope, Expectations, Anticipated Period of Performance, Estimated Cost, and "
-                "Ceiling Amount",
-                1,
-            ),
-            ("2.1", "Scope", 2),
-            ("2.2", "Expectations", 2),
-            ("2.3", "Anticipated Period of Performance, Estimated Cost, and Ceiling Amount", 2),
-            ("3.0", "Objectives", 1),
-            ("3.1", "Backlog", 2),
-            ("3.1.1", "Preliminary user types", 3),
-        ],
-        [
-            (
-                None,
-                "4.0 Contract Place of Performance and Contract Type",
-                "question",
-                "The offeror must specify whether the fixed hourly rate for e",
-            ),
-            (
-                None,
-                "9.2 Evaluation Factors and Quote Submission Instructions",
-                "evaluation-criterion",
-                "Quotes will be evaluated on the factors listed below.",
-            ),
-            (
-                None,
-                "9.2.4 Factor 3 - Similar Experience",
-                "question",
-                "Please provide only links to source code repositories in the",
-            ),
-            (
-                None,
-                "9.5 Basis of Award and Evaluation Factors",
-                "evaluation-criterion",
-                "The government will evaluate the submitted quotes against th",
-            ),
-            (
-                None,
-                "9.5 Basis of Award and Evaluation Factors",
-                "evaluation-criterion",
-                "The government will evaluate price quotes for award purposes",
-            ),
-            (
-                None,
-                "9.6.1 Factor 1 - Technical Approach",
-                "evaluation-criterion",
-                "Does the proposed approach include programming language(s) a",
-            ),
-            (
-                None,
-                "9.6.1 Factor 1 - Technical Approach",
-                "evaluation-criterion",
-                "Does the contractor describe how they will develop the softw",
-            ),
-            (
-                None,
-                "9.6.1 Factor 1 - Technical Approach",
-                "evaluation-criterion",
-                "Does the contractor demonstrate a clear understanding of the",
-            ),
-            (
-                None,
-                "9.6.1 Factor 1 - Technical Approach",
-                "evaluation-criterion",
-                "Does the contractor identify potential obstacles to efficien",
-            ),
-            (
-                None,
-                "9.6.1 Factor 1 - Technical Approach",
-                "evaluation-criterion",
-                "If the contractor plans to provide services through a joint ",
-            ),
-        ],
+        [(None, "General Services Administration", 0), *_TDRS_SECTIONS_BELOW_ROOT],
+        _TDRS_ASKS,
     ),
     "alaska-dhss-aries-support-rfp-210000029.md": (
         [
@@ -670,90 +673,8 @@ EXPECTED = {
         ],
     ),
     "18f-hhs-tdrs-rfq-final.docx": (
-        [
-            (None, "Request for Quote", 0),
-            (None, "Deadlines and response formats", 1),
-            ("1.0", "Purpose and Background", 1),
-            ("1.1", "Purpose", 2),
-            ("1.2", "Background", 2),
-            ("1.3", "Problem", 2),
-            ("1.4", "Current Prototype", 2),
-            ("1.5", "Product Vision", 2),
-            (
-                "2.0",
-                "Scope, Expectations, Anticipated Period of Performance, Estimated Cost, and "
-                "Ceiling Amount",
-                1,
-            ),
-            ("2.1", "Scope", 2),
-            ("2.2", "Expectations", 2),
-            ("2.3", "Anticipated Period of Performance, Estimated Cost, and Ceiling Amount", 2),
-            ("3.0", "Objectives", 1),
-            ("3.1", "Backlog", 2),
-            ("3.1.1", "Preliminary user types", 3),
-        ],
-        [
-            (
-                None,
-                "4.0 Contract Place of Performance and Contract Type",
-                "question",
-                "The offeror must specify whether the fixed hourly rate for e",
-            ),
-            (
-                None,
-                "9.2 Evaluation Factors and Quote Submission Instructions",
-                "evaluation-criterion",
-                "Quotes will be evaluated on the factors listed below.",
-            ),
-            (
-                None,
-                "9.2.4 Factor 3 - Similar Experience",
-                "question",
-                "Please provide only links to source code repositories in the",
-            ),
-            (
-                None,
-                "9.5 Basis of Award and Evaluation Factors",
-                "evaluation-criterion",
-                "The government will evaluate the submitted quotes against th",
-            ),
-            (
-                None,
-                "9.5 Basis of Award and Evaluation Factors",
-                "evaluation-criterion",
-                "The government will evaluate price quotes for award purposes",
-            ),
-            (
-                None,
-                "9.6.1 Factor 1 - Technical Approach",
-                "evaluation-criterion",
-                "Does the proposed approach include programming language(s) a",
-            ),
-            (
-                None,
-                "9.6.1 Factor 1 - Technical Approach",
-                "evaluation-criterion",
-                "Does the contractor describe how they will develop the softw",
-            ),
-            (
-                None,
-                "9.6.1 Factor 1 - Technical Approach",
-                "evaluation-criterion",
-                "Does the contractor demonstrate a clear understanding of the",
-            ),
-            (
-                None,
-                "9.6.1 Factor 1 - Technical Approach",
-                "evaluation-criterion",
-                "Does the contractor identify potential obstacles to efficien",
-            ),
-            (
-                None,
-                "9.6.1 Factor 1 - Technical Approach",
-                "evaluation-criterion",
-                "If the contractor plans to provide services through a joint ",
-            ),
-        ],
+        [(None, "Request for Quote", 0), *_TDRS_SECTIONS_BELOW_ROOT],
+        _TDRS_ASKS,
     ),
 }
 
