@@ -15,7 +15,6 @@ from test_documents_extract import rfp
 from rfp_retrieval.documents.questions import find_questions
 from rfp_retrieval.documents.section_lm import find_pp_requirements
 
-# file -> (first 15 sections, ten asks)
 # The TDRS RFQ in Markdown and in Word: the root is each file's own title, the rest agrees.
 _TDRS_SECTIONS_BELOW_ROOT = [
     (None, "Deadlines and response formats", 1),
@@ -101,6 +100,7 @@ _TDRS_ASKS = [
     ),
 ]
 
+# file -> (first 15 sections, ten asks)
 EXPECTED = {
     "18f-hhs-tdrs-rfq-final.md": (
         [(None, "General Services Administration", 0), *_TDRS_SECTIONS_BELOW_ROOT],
