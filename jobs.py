@@ -5,6 +5,7 @@ import dagster as dg
 LIBRARY_JOB = "library_job"
 RFP_JOB = "rfp_job"
 EVALUATION_JOB = "evaluation_job"
+RFP_RUN_MAX_SECONDS = 1800
 
 library_job = dg.define_asset_job(
     LIBRARY_JOB,
@@ -17,6 +18,9 @@ rfp_job = dg.define_asset_job(
     description=(
         "Read one RFP partition, pick its past-performance references and write its brief."
     ),
+    # One RFP takes about a minute; a run still STARTED after 30 minutes lost its process
+    # (run monitoring in dagster.yaml fails it so the queue moves on).
+    tags={"dagster/max_runtime": str(RFP_RUN_MAX_SECONDS)},
 )
 evaluation_job = dg.define_asset_job(
     EVALUATION_JOB,

@@ -37,7 +37,7 @@ from rfp_retrieval.retrieval.answers import (
 from rfp_retrieval.retrieval.embedding import Embedder
 from rfp_retrieval.rewrite.chain import ASK_KINDS, ChainConfig, rewrite_questions
 from rfp_retrieval.rewrite.context import ContextConfig
-from rfp_retrieval.rewrite.frames import query_sets_from_frame, rewrites_frame
+from rfp_retrieval.rewrite.frames import query_sets_from_frame, rewrite_totals, rewrites_frame
 
 OWNERS = ["team:proposal-ops"]
 PARTITION_META = {"partition_expr": "rfp_partition"}
@@ -204,19 +204,27 @@ def rewritten_questions(
         f"**{r.label or r.question_id}** {r.original}\n\n" + "\n".join(f"- {s}" for s in r.steps)
         for r in rewritten[:40]
     )
+    totals = rewrite_totals(frame)
     return dg.Output(
         frame,
         metadata={
             "questions": len(rewritten),
             "skipped_share": round(skipped / len(rewritten), 3) if rewritten else 0.0,
             "rewriter": rewriter.describe(),
+            "by_source": dg.MetadataValue.json(totals["by_source"]),
+            "api_requests": totals["api_requests"],
+            "retries": totals["retries"],
+            "fallbacks": totals["fallbacks"],
+            "fallback_reasons": dg.MetadataValue.json(totals["fallback_reasons"]),
             "flagged": len(flagged),
             "input_tokens": sum(r.input_tokens for r in rewritten),
             "output_tokens": sum(r.output_tokens for r in rewritten),
             "cost_usd": round(sum(r.cost_usd for r in rewritten), 6),
             "rewrites": dg.MetadataValue.md(
                 markdown_preview(
-                    frame.select(["label", "specificity", "skipped", "rewrite", "query_count"]),
+                    frame.select(
+                        ["label", "specificity", "skipped", "source", "rewrite", "query_count"]
+                    ),
                     limit=40,
                 )
             ),

@@ -6,13 +6,28 @@ written again (field notes §2b: "schema drift breaks re-materialization"). This
 migrates the stored table to the frame's columns first: unpartitioned tables are replaced
 outright (they are fully rewritten anyway); partitioned tables keep the other partitions'
 rows, with NULL in columns they never had and columns that no longer exist dropped.
+
+Every output (and every input load) runs on its own connection inside one explicit DuckDB
+transaction (``TransactionalDuckDbClient``). The stock client uses DuckDB's autocommit, so
+the partition's DELETE, any migration (CREATE/DROP/RENAME) and the INSERT were separate
+commits: a run killed or failing between them left the partition empty, half-migrated or,
+for a migration, without a table at all. Now a reader sees the old rows until the new ones
+are committed, and a write that fails is rolled back. A process killed before COMMIT leaves
+nothing to replay: DuckDB appends a transaction to its write-ahead log only when it commits,
+and the file lock dies with the process (tests/test_killed_run.py kills one with SIGKILL).
+What is not atomic: the outputs of one step or run (each output is its own transaction), and
+the gap between COMMIT and Dagster recording the materialization (a kill there leaves the new
+rows without a materialization event; a re-run rewrites the same rows).
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
+import duckdb
 import polars as pl
-from dagster import OutputContext
-from dagster._core.storage.db_io_manager import DbTypeHandler, TableSlice
+from dagster import InputContext, OutputContext
+from dagster._core.storage.db_io_manager import DbIOManager, DbTypeHandler, TableSlice
+from dagster_duckdb.io_manager import DuckDbClient
 from dagster_duckdb_polars import DuckDBPolarsIOManager
 from dagster_duckdb_polars.duckdb_polars_type_handler import DuckDBPolarsTypeHandler
 
@@ -28,7 +43,9 @@ def _columns(connection, schema: str, table: str) -> list[tuple[str, str]]:
 def migrate_table(connection, schema: str, table: str, frame: pl.DataFrame, partitioned: bool):
     """Make ``schema.table`` have exactly ``frame``'s columns (names, order, types).
 
-    Returns the migration done: ``"none"``, ``"replaced"`` or ``"migrated"``.
+    ``connection`` is the IO manager's, inside the write's transaction, so the copy, DROP and
+    RENAME commit or roll back with the rows. Returns the migration done: ``"none"``,
+    ``"replaced"`` or ``"migrated"``. Raises ``duckdb.Error`` when a statement fails.
     """
     stored = _columns(connection, schema, table)
     if not stored:
@@ -100,12 +117,61 @@ class EvolvingPolarsTypeHandler(DuckDBPolarsTypeHandler):
         super().handle_output(context, table_slice, obj, connection)
 
 
+class TransactionalDuckDbClient(DuckDbClient):
+    """``DuckDbClient`` whose connection is one explicit transaction.
+
+    The connection itself is opened by the stock client (read-write, retried with backoff
+    while another process holds the file lock, about 100 s in all; field notes §2b). The
+    IO manager runs ensure-schema, the partition DELETE and the handler's migration and
+    INSERT on it, so they commit together when the block exits normally and roll back
+    together when it raises. The connection is closed either way.
+    """
+
+    @staticmethod
+    @contextmanager
+    def connect(
+        context: OutputContext | InputContext, table_slice: TableSlice
+    ) -> Iterator[duckdb.DuckDBPyConnection]:
+        """Yield a connection in an open transaction; COMMIT on exit, ROLLBACK on error.
+
+        Raises whatever the block raised (after the rollback), ``duckdb.IOException`` when the
+        file lock could not be had after the retries, and a ``duckdb.Error`` from COMMIT (the
+        transaction is then rolled back by DuckDB).
+        """
+        with DuckDbClient.connect(context, table_slice) as connection:
+            try:
+                connection.begin()
+                try:
+                    yield connection
+                except BaseException:
+                    try:
+                        connection.rollback()
+                    except duckdb.Error:
+                        pass  # closing discards the transaction anyway; keep the first error
+                    raise
+                connection.commit()
+            finally:
+                connection.close()  # the stock client skips its close when the block raises
+
+
 class EvolvingDuckDBPolarsIOManager(DuckDBPolarsIOManager):
-    """``DuckDBPolarsIOManager`` whose tables follow the assets' columns across releases."""
+    """``DuckDBPolarsIOManager`` whose tables follow the assets' columns across releases and
+    whose writes are atomic per output (one transaction: delete + migrate + insert)."""
 
     @staticmethod
     def type_handlers() -> Sequence[DbTypeHandler]:
         return [EvolvingPolarsTypeHandler()]
+
+    def create_io_manager(self, context) -> DbIOManager:
+        """The stock ``DbIOManager`` on a ``TransactionalDuckDbClient``."""
+        return DbIOManager(
+            db_client=TransactionalDuckDbClient(),
+            database=self.database,
+            schema=self.schema_,
+            type_handlers=self.type_handlers(),
+            default_load_type=self.default_load_type(),
+            io_manager_name="DuckDBIOManager",
+        )
 
 
 def read_stored_table(duckdb_resource, table: str, columns: Sequence[str]) -> pl.DataFrame | None:

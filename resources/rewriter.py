@@ -5,6 +5,12 @@
 ``dg.EnvVar("ANTHROPIC_API_KEY")``) or, when that is unset, the environment variable named by
 ``api_key_env_var``, read when a run starts, never at import. The key is never logged, never
 shown in metadata (``describe()`` names only the model) and never part of a cache key.
+
+``run_stats()`` returns the run's API totals (questions sent, cache hits, requests, retries,
+failures that fell back to the offline rewriter, seconds spent waiting to retry) for asset
+metadata. There is deliberately no ``teardown_after_execution`` hook to log them: Dagster
+then treats the resource as a context manager, and contexts built without ``with`` (sensor
+tests passing ``defs.resources``) refuse to open it.
 """
 
 from __future__ import annotations
@@ -31,7 +37,8 @@ class QuestionRewriter(dg.ConfigurableResource):
         (tests, proxies); ``cache_dir``: folder of the response cache file ``rewrite_cache.duckdb``
     ("" = no cache);
         ``timeout``: seconds per request; ``max_attempts``: tries per question before the
-        offline fallback.
+        offline fallback; ``retry_base_delay`` / ``retry_max_delay``: seconds of exponential
+        backoff between tries (a 429's ``retry-after`` is honoured up to the maximum).
     """
 
     mode: str = "auto"
@@ -42,6 +49,8 @@ class QuestionRewriter(dg.ConfigurableResource):
     cache_dir: str = ""
     timeout: float = 30.0
     max_attempts: int = 4
+    retry_base_delay: float = 1.0
+    retry_max_delay: float = 30.0
     _rewriter: Rewriter | None = PrivateAttr(default=None)
 
     def _key(self) -> str | None:
@@ -75,9 +84,19 @@ class QuestionRewriter(dg.ConfigurableResource):
                 base_url=self.base_url,
                 cache=RewriteCache(Path(self.cache_dir) / CACHE_FILE) if self.cache_dir else None,
                 timeout=self.timeout,
-                retry=RetryPolicy(max_attempts=self.max_attempts),
+                retry=RetryPolicy(
+                    max_attempts=self.max_attempts,
+                    base_delay=self.retry_base_delay,
+                    max_delay=self.retry_max_delay,
+                ),
             )
         return self._rewriter
+
+    def run_stats(self) -> dict[str, int | float]:
+        """This run's API totals (``RewriterStats.as_dict()``: questions, cache_hits,
+        requests, retries, failures, retry_wait_s); {} when no model rewriter was used."""
+        stats = getattr(self._rewriter, "stats", None)
+        return stats.as_dict() if stats is not None else {}
 
     def describe(self) -> str:
         """What rewrites this run's questions: ``offline`` or the model name (never the key)."""

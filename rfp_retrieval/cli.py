@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich.box import SIMPLE_HEAD
 from rich.console import Console
 from rich.table import Table
 
@@ -271,55 +272,102 @@ def _band(low: int | None, high: int | None) -> str:
     return "any"
 
 
-def _print_run_summary(outcomes: list[dict[str, Any]]) -> None:
+def _component_text(components: dict[str, float]) -> str:
+    """The summed score components of a reference, shortest names first in scoring order.
+
+    ``weighted_narrative`` reads ``narrative`` (the raw cosines are not summed, so there is
+    no ambiguity); zero components are left out. Example: ``narrative +0.104, outcome +0.290,
+    recency_bump +0.100``.
+    """
     from rfp_retrieval.retrieval.references import SUMMED_COMPONENTS as SUMMED
 
-    out = Console()
-    for item in outcomes:
-        if item["status"] != "ok":
-            out.print(f"[red]FAILED[/red] {item['file']}: {item['error']}")
-            continue
+    return ", ".join(
+        f"{k.removeprefix('weighted_')} {v:+.3f}"
+        for k, v in components.items()
+        if v and k in SUMMED and not (k == "whole" and "weighted_whole" in components)
+    )
+
+
+def _print_run_summary(outcomes: list[dict[str, Any]], out: Console | None = None) -> None:
+    """Print each RFP's ScopeQuery and top 3, then a summary of every file.
+
+    Laid out for terminals as narrow as 80 columns: tables keep to three or four short
+    columns and put long text (title, score components, misses) in one wrapping cell; brief
+    paths are shown relative to the output folder; every failed file is listed with its
+    whole error message, never truncated.
+    """
+    from rich.padding import Padding
+    from rich.text import Text
+
+    out = out or Console()
+    ok_items = [o for o in outcomes if o["status"] == "ok"]
+    failed_items = [o for o in outcomes if o["status"] != "ok"]
+    for item in ok_items:
         sq = item["scope_query"]
-        out.print(f"\n[bold]{item['file']}[/bold] (partition {item['partition']})")
-        out.print(
-            f"  issuer: {sq['issuer'] or 'not stated'} ({sq['issuer_type'] or 'type unknown'}); "
+        out.print()
+        out.print(Text(Path(item["file"]).name, "bold", overflow="fold"))
+        scope = (
+            f"partition {item['partition']}; "
+            f"issuer: {sq['issuer'] or 'not stated'} ({sq['issuer_type'] or 'type unknown'}); "
             f"customer types: {', '.join(sq['customer_types']) or 'any'}; "
             f"value: {_band(sq['value_min'], sq['value_max'])}; "
             f"work ended on/after: {sq['ended_after'] or 'no recency window'}"
             + (f"; started on/after: {sq['started_after']}" if sq["started_after"] else "")
         )
-        table = Table("rank", "id", "title", "score", "score components", "misses")
+        out.print(Padding(Text(scope), (0, 0, 0, 2), expand=False))
+        table = Table(box=SIMPLE_HEAD, pad_edge=False, show_edge=False)
+        table.add_column("#", justify="right", no_wrap=True)
+        table.add_column("id", no_wrap=True)
+        table.add_column("score", justify="right", no_wrap=True)
+        table.add_column("title / score components / constraints missed", overflow="fold")
         for rank, ref in enumerate(item["references"], start=1):
-            comps = ref["components"]
-            parts = ", ".join(
-                f"{k} {v:+.3f}"
-                for k, v in comps.items()
-                if v and k in SUMMED and not (k == "whole" and "weighted_whole" in comps)
-            )
-            table.add_row(
-                str(rank),
-                ref["id"],
-                (ref.get("title") or "")[:40],
-                f"{ref['score']:.3f}",
-                parts,
-                ", ".join(ref["relaxed"]) or "-",
-            )
-        out.print(table)
-        if item.get("brief"):
-            out.print(f"  brief: {item['brief']}")
-    summary = Table("file", "partition", "status", "top 3", "brief or error", title="Summary")
+            cell = Text(ref.get("title") or "(no title)")
+            parts = _component_text(ref["components"])
+            if parts:
+                cell.append("\n" + parts, style="dim")
+            if ref["relaxed"]:
+                cell.append("\nmissed: " + ", ".join(ref["relaxed"]), style="yellow")
+            table.add_row(str(rank), Text(ref["id"]), f"{ref['score']:.3f}", cell)
+        if item["references"]:
+            out.print(table)
+        else:
+            out.print("  no reference passed the filters (see the brief for the trace)")
+    out.print()
+    out.print(Text(f"Summary: {len(ok_items)} RFP(s) ok, {len(failed_items)} failed", "bold"))
+    if not outcomes:
+        out.print("No RFP file given and none in the inbox: drop one there and run again.")
+        return
+    summary = Table(box=SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    summary.add_column("RFP file", overflow="fold", ratio=1)
+    summary.add_column("status", no_wrap=True)
+    summary.add_column("top 3", overflow="fold")
     for item in outcomes:
         ok = item["status"] == "ok"
-        summary.add_row(
-            Path(item["file"]).name,
-            item["partition"],
-            "[green]ok[/green]" if ok else "[red]failed[/red]",
-            ", ".join(r["id"] for r in item["references"]) or "-",
-            (item.get("brief") or "-") if ok else (item["error"] or "")[:120],
+        summary.add_row(  # Text, not markup: a file may be called "RFP [draft].md"
+            Text(Path(item["file"]).name),
+            Text("ok", "green") if ok else Text("failed", "red"),
+            Text(", ".join(r["id"] for r in item["references"]) or "-"),
         )
     out.print(summary)
-    failed = sum(1 for o in outcomes if o["status"] != "ok")
-    out.print(f"{len(outcomes) - failed} RFP(s) ok, {failed} failed")
+    briefs = [Path(o["brief"]) for o in ok_items if o.get("brief")]
+    if briefs:
+        root = Path(os.path.commonpath([b.parent.parent for b in briefs]))
+        out.print()
+        out.print(Text(f"Briefs (open in a browser), in {root}{os.sep}:", overflow="fold"))
+        for brief in briefs:
+            out.print(
+                Padding(
+                    Text(str(brief.relative_to(root)), overflow="fold"), (0, 0, 0, 2), expand=False
+                )
+            )
+    if failed_items:
+        out.print()
+        out.print(Text("Failed (fix the file or the setting named, then run again):", "red"))
+        for item in failed_items:
+            line = Text.assemble(
+                (Path(item["file"]).name, "bold"), f": {item['error'] or 'failed'}"
+            )
+            out.print(Padding(line, (0, 0, 0, 2), expand=False))
 
 
 @app.command("library")
@@ -496,7 +544,7 @@ def eval_past_performance(
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--mode") from exc
     scopes = load_golden(golden)
-    embedder = Embedder(settings.model)
+    embedder = Embedder(settings.model_location())
     entries = entries_frame(load_library(library or settings.library_dir).entries)
     console.print(f"embedding {entries.height} entries and {len(scopes)} scopes...")
     vectors = embed_library(entries, embedder)
@@ -554,7 +602,7 @@ def eval_answers(
     prepared = prepare_questions(labelled)
     for doc, reason in prepared.errors.items():
         console.print(f"[yellow]{doc}: {reason} (its questions count as misses)[/yellow]")
-    embedder = Embedder(settings.model)
+    embedder = Embedder(settings.model_location())
     console.print(
         f"{len(labelled)} questions, {sum(q is not None for q in prepared.matched.values())} "
         f"found by the parser; embedding {len(library.usable())} blocks..."

@@ -19,6 +19,7 @@ FOLDER_SETTINGS: dict[str, str] = {
     "db_path": "var/rfp-retrieval.duckdb",
     "output_dir": "output",
     "overrides_dir": "overrides",
+    "model_cache_dir": "var/models",
 }
 """Where ``init`` points each path setting, relative to the new folder."""
 

@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from rfp_retrieval.retrieval.embedding import DEFAULT_MODEL
+from rfp_retrieval.retrieval.models import packaged_model
 
 CONFIG_FILE = "rfp-retrieval.yaml"
 ENV_PREFIX = "RFP_RETRIEVAL_"
@@ -43,6 +44,8 @@ class Settings:
         ranking_mode: past-performance ranking mode used by the pipeline.
         overrides_dir: writers' reference overrides, one ``<partition-key>.yaml`` per RFP.
         golden_dir: golden-set JSONL files the ``retrieval_evaluation`` asset runs.
+        model_cache_dir: where packaged models (``model: all-mpnet-base-v2``) are unpacked
+            from their installed parts, once (default ``var/models``).
     """
 
     project_dir: Path
@@ -55,6 +58,20 @@ class Settings:
     ranking_mode: str = "default"
     overrides_dir: Path = Path("overrides")
     golden_dir: Path = Path("sample/golden")
+    model_cache_dir: Path = Path("var/models")
+
+    def model_location(self) -> str:
+        """The model as the embedder should load it.
+
+        A packaged model name (``all-mpnet-base-v2``) becomes its folder in
+        ``model_cache_dir``, which ``embedding.resolve_model_path`` builds from the installed
+        parts on first use; any other value is returned unchanged. The model id (the folder
+        name) is the same either way, so code versions and stored vectors do not change.
+        """
+        packaged = packaged_model(self.model)
+        if packaged is None:
+            return self.model
+        return str(self.model_cache_dir / packaged.name)
 
 
 DEFAULTS: dict[str, str] = {
@@ -67,6 +84,7 @@ DEFAULTS: dict[str, str] = {
     "ranking_mode": "default",
     "overrides_dir": "overrides",
     "golden_dir": "sample/golden",
+    "model_cache_dir": "var/models",
 }
 PATH_FIELDS = (
     "library_dir",
@@ -76,6 +94,7 @@ PATH_FIELDS = (
     "output_dir",
     "overrides_dir",
     "golden_dir",
+    "model_cache_dir",
 )
 SETTING_HELP: dict[str, str] = {
     "library_dir": "Past-performance library: CSV/XLSX spreadsheets and Markdown write-ups.",
@@ -84,12 +103,15 @@ SETTING_HELP: dict[str, str] = {
     "db_path": "The DuckDB file every table is stored in (one writer at a time).",
     "output_dir": "Per-RFP exports: brief.html, brief.md, compliance matrix.",
     "model": (
-        "Embedding model: all-MiniLM-L6-v2 (bundled) or a local sentence-transformers folder. "
-        "Changing it marks the embeddings stale; re-run the library and every RFP."
+        "Embedding model: all-MiniLM-L6-v2 (bundled, 384 dims), all-mpnet-base-v2 (768 dims; "
+        "install its parts first, README) or a local sentence-transformers folder. Changing "
+        "it marks the embeddings stale; re-run the library and every RFP (README: Changing "
+        "the embedding model)."
     ),
     "ranking_mode": "Past-performance ranking: default, naive, facet or facet+bumps.",
     "overrides_dir": "Writers' reference overrides, one <partition-key>.yaml per RFP.",
     "golden_dir": "Golden-set JSONL files the retrieval_evaluation asset runs.",
+    "model_cache_dir": "Where packaged models (all-mpnet-base-v2) are unpacked, once.",
 }
 """One line per setting, written as comments by ``rfp-retrieval init``."""
 

@@ -1,18 +1,16 @@
 """The Claude rewriter through the real anthropic SDK, against a local Messages API stand-in.
 
-The server on 127.0.0.1 answers like ``POST /v1/messages`` with ``stream: true`` (server-sent
-events), from a script of responses per test: success, 429 with retry-after, 529 overloaded,
-malformed JSON, a timeout, an overloaded error mid-stream, a 401. No key, no internet; sleeps
-are recorded, not slept; every loop is bounded by the script.
+The server on 127.0.0.1 (``tests/anthropic_stub.py``) answers like ``POST /v1/messages``
+with ``stream: true`` (server-sent events), from a script of responses per test: success,
+429 with retry-after, 529 overloaded, malformed JSON, a timeout, an overloaded error
+mid-stream, a 401. No key, no internet; sleeps are recorded, not slept; every loop is
+bounded by the script.
 """
 
 from __future__ import annotations
 
 import json
-import threading
-import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import duckdb
 import pytest
@@ -28,162 +26,24 @@ from rfp_retrieval.rewrite.cache import RewriteCache
 from rfp_retrieval.rewrite.chain import RewriterError, rewrite_question
 from rfp_retrieval.rewrite.context import QuestionContext
 from rfp_retrieval.rewrite.records import RewriteRequest
+from tests.anthropic_stub import GOOD, MODEL, StubServer, running_stub
 
 FAKE_KEY = "sk-test-not-a-real-key-4242"
-MODEL = "claude-haiku-4-5"
-GOOD = {
-    "rewrite": "Describe the vendor's approach to data migration from the legacy mainframe "
-    "eligibility system",
-    "parts": [],
-    "paraphrases": [
-        "Legacy data conversion approach for the mainframe eligibility system",
-        "Cutover plan for moving mainframe case records to the new platform",
-        "Methodology for transferring legacy eligibility data",
-    ],
-}
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: _Server
-
-    def log_message(self, *args) -> None:  # keep pytest output clean
-        pass
-
-    def do_POST(self) -> None:  # noqa: N802 (http.server API)
-        length = int(self.headers.get("content-length") or 0)
-        body = json.loads(self.rfile.read(length) or b"{}")
-        self.server.requests.append(
-            {"path": self.path, "body": body, "headers": dict(self.headers)}
-        )
-        step = self.server.script.pop(0) if self.server.script else ("ok", GOOD)
-        kind, payload = step
-        if kind == "ok":
-            self._stream([_text_events(json.dumps(payload))])
-        elif kind == "text":
-            self._stream([_text_events(payload)])
-        elif kind == "midstream":
-            self._stream(
-                [
-                    [
-                        _start(),
-                        (
-                            "error",
-                            {
-                                "type": "error",
-                                "error": {"type": "overloaded_error", "message": "Overloaded"},
-                            },
-                        ),
-                    ]
-                ]
-            )
-        elif kind == "timeout":
-            time.sleep(payload)
-            self._stream([_text_events(json.dumps(GOOD))])
-        else:  # an HTTP error: kind is the status code
-            status = int(kind)
-            error_type = {429: "rate_limit_error", 529: "overloaded_error"}.get(
-                status, "authentication_error"
-            )
-            data = json.dumps({"type": "error", "error": {"type": error_type, "message": "no"}})
-            self.send_response(status)
-            self.send_header("content-type", "application/json")
-            if payload is not None:
-                self.send_header("retry-after", str(payload))
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data.encode())
-
-    def _stream(self, groups: list[list[tuple[str, dict]]]) -> None:
-        self.send_response(200)
-        self.send_header("content-type", "text/event-stream")
-        self.send_header("cache-control", "no-cache")
-        self.end_headers()
-        try:
-            for events in groups:
-                for name, data in events:
-                    self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
-                    self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-
-
-def _start() -> tuple[str, dict]:
-    return (
-        "message_start",
-        {
-            "type": "message_start",
-            "message": {
-                "id": "msg_test",
-                "type": "message",
-                "role": "assistant",
-                "model": MODEL,
-                "content": [],
-                "stop_reason": None,
-                "stop_sequence": None,
-                "usage": {"input_tokens": 412, "output_tokens": 1},
-            },
-        },
-    )
-
-
-def _text_events(text: str) -> list[tuple[str, dict]]:
-    return [
-        _start(),
-        (
-            "content_block_start",
-            {
-                "type": "content_block_start",
-                "index": 0,
-                "content_block": {"type": "text", "text": ""},
-            },
-        ),
-        (
-            "content_block_delta",
-            {
-                "type": "content_block_delta",
-                "index": 0,
-                "delta": {"type": "text_delta", "text": text},
-            },
-        ),
-        ("content_block_stop", {"type": "content_block_stop", "index": 0}),
-        (
-            "message_delta",
-            {
-                "type": "message_delta",
-                "delta": {"stop_reason": "end_turn", "stop_sequence": None},
-                "usage": {"output_tokens": 96},
-            },
-        ),
-        ("message_stop", {"type": "message_stop"}),
-    ]
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    script: list[tuple[str, object]]
-    requests: list[dict]
 
 
 @pytest.fixture
-def api() -> Iterator[_Server]:
-    """A Messages API stand-in on 127.0.0.1 (a free port), stopped after the test."""
-    server = _Server(("127.0.0.1", 0), _Handler)
-    server.script = []
-    server.requests = []
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+def api() -> Iterator[StubServer]:
+    """A Messages API stand-in on 127.0.0.1 (a free port) answering ``GOOD`` by default."""
+    with running_stub() as server:
+        server.default_reply = GOOD
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
-def _rewriter(api: _Server, sleeps: list[float], cache: RewriteCache | None = None, **kw):
+def _rewriter(api: StubServer, sleeps: list[float], cache: RewriteCache | None = None, **kw):
     return AnthropicRewriter(
         model=MODEL,
         api_key=FAKE_KEY,
-        base_url=f"http://127.0.0.1:{api.server_address[1]}",
+        base_url=api.url,
         cache=cache,
         timeout=kw.pop("timeout", 5.0),
         retry=RetryPolicy(
@@ -235,6 +95,15 @@ def test_529_overloaded_backs_off_exponentially(api):
     out = _rewriter(api, sleeps).rewrite(_request())
     assert sleeps == [0.5, 1.0]
     assert out.attempts == 3
+    question = Question("q-1", "3.4.7", "Describe your approach.", None, ["3.4 Data Migration"])
+    api.script = [("529", None), ("ok", GOOD)]
+    result = rewrite_question(question, None, _rewriter(api, sleeps))
+    assert (result.source, result.attempts, result.retries) == ("model", 2, 1)
+    assert result.fallback_reason is None
+    assert (
+        "3 claude-haiku-4-5: attempt 1 failed (HTTP 529 overloaded_error); retrying in 0.5 s"
+        in (result.steps)
+    )
 
 
 def test_overloaded_error_mid_stream_is_retried(api):
@@ -250,9 +119,22 @@ def test_timeout_is_retried_and_gives_up_after_max_attempts(api):
     api.script = [("timeout", 1.0), ("timeout", 1.0)]
     sleeps: list[float] = []
     rewriter = _rewriter(api, sleeps, timeout=0.3, max_attempts=2)
-    with pytest.raises(RewriterError, match="gave up after 2 attempts \\(APITimeoutError"):
+    with pytest.raises(RewriterError, match="gave up after 2 attempts \\(APITimeoutError") as err:
         rewriter.rewrite(_request())
     assert sleeps == [0.5]
+    assert err.value.attempts == 2
+    assert err.value.log == [
+        "attempt 1 failed (APITimeoutError); retrying in 0.5 s",
+        "attempt 2 failed (APITimeoutError); giving up",
+    ]
+    assert rewriter.stats.as_dict() == {
+        "questions": 1,
+        "cache_hits": 0,
+        "requests": 2,
+        "retries": 1,
+        "failures": 1,
+        "retry_wait_s": 0.5,
+    }
 
 
 def test_401_is_not_retried(api):
@@ -267,14 +149,17 @@ def test_401_is_not_retried(api):
 def test_malformed_json_raises_and_the_chain_falls_back_to_offline(api):
     api.script = [("text", "Here is the rewrite: {not json")]
     rewriter = _rewriter(api, [])
-    with pytest.raises(RewriterError, match="reply is not JSON"):
+    with pytest.raises(RewriterError, match="reply is not JSON") as err:
         rewriter.rewrite(_request())
+    assert err.value.attempts == 1  # the request worked; the reply is unusable
     api.script = [("text", "{not json")]
     question = Question("q-1", "3.4.7", "Describe your approach.", None, ["3.4 Data Migration"])
     result = rewrite_question(question, None, rewriter)
     assert result.rewriter == f"offline (fallback: {MODEL} failed)"
     assert result.flags[0].startswith("rewriter-failed: reply is not JSON")
     assert result.rewrite == "Describe your approach to Data Migration"
+    assert (result.source, result.attempts, result.retries) == ("offline-fallback", 1, 0)
+    assert result.fallback_reason.startswith(f"{MODEL} failed: reply is not JSON")
 
 
 def test_output_that_drops_a_distinctive_term_is_rejected_and_flagged(api):
@@ -369,3 +254,32 @@ def test_api_keys_in_a_rewrite_are_fine_when_the_question_or_its_topic_asks_abou
     assert validate_output(unrelated, output) == [
         "rewrite echoes instructions instead of rewriting"
     ]
+
+
+def test_the_resource_reads_the_key_from_the_environment_and_reports_run_totals(api, monkeypatch):
+    from resources.rewriter import QuestionRewriter
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", FAKE_KEY)
+    resource = QuestionRewriter(
+        mode="anthropic",
+        base_url=api.url,
+        max_attempts=3,
+        retry_base_delay=0.01,
+        retry_max_delay=0.2,
+    )
+    assert resource.run_stats() == {}  # nothing built yet
+    api.script = [("429", 30), ("ok", GOOD)]
+    out = resource.get().rewrite(_request())
+    # retry-after 30 s is honoured only up to retry_max_delay
+    assert out.log == ["attempt 1 failed (HTTP 429 rate_limit_error); retrying in 0.2 s"]
+    assert resource.run_stats() == {
+        "questions": 1,
+        "cache_hits": 0,
+        "requests": 2,
+        "retries": 1,
+        "failures": 0,
+        "retry_wait_s": 0.2,
+    }
+    assert resource.describe() == MODEL
+    assert FAKE_KEY not in repr(resource) + repr(resource.get()) + str(resource.run_stats())
+    assert QuestionRewriter(mode="offline").run_stats() == {}

@@ -39,6 +39,7 @@ def test_init_creates_folders_copies_samples_and_a_commented_config(tmp_path):
         "ranking_mode": "default",
         "overrides_dir": "overrides",
         "golden_dir": str(REPO / "sample" / "golden"),
+        "model_cache_dir": "var/models",
     }
     lines = text.splitlines()
     for name in DEFAULTS:
@@ -66,6 +67,7 @@ def test_explicit_config_paths_resolve_against_the_config_folder(tmp_path, monke
     assert settings.inbox_dir == team / "inbox"
     assert settings.db_path == team / "var" / "rfp-retrieval.duckdb"
     assert settings.output_dir == team / "output"
+    assert settings.model_cache_dir == team / "var" / "models"
 
 
 def test_environment_still_overrides_the_explicit_config(tmp_path, monkeypatch):

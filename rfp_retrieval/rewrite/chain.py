@@ -51,7 +51,17 @@ class Rewriter(Protocol):
 
 
 class RewriterError(RuntimeError):
-    """A rewriter could not produce output (API failure after retries, unusable response)."""
+    """A rewriter could not produce output (API failure after retries, unusable response).
+
+    ``attempts`` is the number of API requests made for the question before giving up (0 when
+    none was made); ``log`` the rewriter's own lines (one per failed attempt and its wait).
+    Both end up in the question's rewrite log.
+    """
+
+    def __init__(self, message: str, attempts: int = 0, log: list[str] | None = None):
+        super().__init__(message)
+        self.attempts = attempts
+        self.log = list(log or [])
 
 
 @dataclass(frozen=True)
@@ -96,6 +106,7 @@ def original_only(question: Question) -> RewrittenQuestion:
         queries=[Query("original", question.text, 1.0)],
         rewriter="none",
         steps=["rewriting off: the question as written is the only query"],
+        source="off",
     )
 
 
@@ -150,6 +161,7 @@ def rewrite_question(
             queries=queries,
             rewriter="none",
             steps=steps,
+            source="skipped",
         )
     context = inherit_context(question, doc, config.context)
     steps.append("2 context: " + _describe_context(context))
@@ -159,7 +171,7 @@ def rewrite_question(
         kind=question.kind,
         parts=tuple(question.parts),
     )
-    output, producer = _run_rewriter(rewriter, offline, request, flags, steps)
+    output, producer, fallback = _run_rewriter(rewriter, offline, request, flags, steps)
     steps.extend(f"3 {producer}: {line}" for line in output.log)
     steps.append(f"3 rewrite: {output.rewrite}")
     if output.parts:
@@ -196,6 +208,9 @@ def rewrite_question(
         output_tokens=output.output_tokens,
         cost_usd=output.cost_usd,
         cached=output.cached,
+        source=_source(rewriter, offline, fallback),
+        fallback_reason=fallback,
+        attempts=output.attempts,
     )
 
 
@@ -220,25 +235,44 @@ def _run_rewriter(
     request: RewriteRequest,
     flags: list[str],
     steps: list[str],
-) -> tuple[RewriteOutput, str]:
+) -> tuple[RewriteOutput, str, str | None]:
+    """(output, producer name, fallback reason or None). A fallback's output carries the
+    failed model call's attempts and tokens, so retries and cost are never lost."""
     if rewriter.name == offline.name:
-        return rewriter.rewrite(request), offline.name
+        return rewriter.rewrite(request), offline.name, None
     try:
         output = rewriter.rewrite(request)
     except RewriterError as exc:
         flags.append(f"rewriter-failed: {exc}")
+        steps.extend(f"3 {rewriter.name}: {line}" for line in exc.log)
         steps.append(f"3 {rewriter.name} failed ({exc}); offline rewriter used")
-        return offline.rewrite(request), f"offline (fallback: {rewriter.name} failed)"
+        fallback = offline.rewrite(request)
+        fallback.attempts = exc.attempts
+        message = str(exc).removeprefix(f"{rewriter.name}: ")
+        reason = f"{rewriter.name} failed: {message}"
+        return fallback, f"offline (fallback: {rewriter.name} failed)", reason
     problems = validate_output(request, output)
     if problems:
         flags.append("llm-output-invalid: " + "; ".join(problems))
+        steps.extend(f"3 {rewriter.name}: {line}" for line in output.log)
         steps.append(f"3 {rewriter.name} output rejected ({'; '.join(problems)}); offline used")
         fallback = offline.rewrite(request)
         fallback.input_tokens = output.input_tokens
         fallback.output_tokens = output.output_tokens
         fallback.cost_usd = output.cost_usd
-        return fallback, f"offline (fallback: {rewriter.name} output invalid)"
-    return output, output.producer or rewriter.name
+        fallback.attempts = output.attempts
+        return (
+            fallback,
+            f"offline (fallback: {rewriter.name} output invalid)",
+            f"{rewriter.name} output invalid: " + "; ".join(problems),
+        )
+    return output, output.producer or rewriter.name, None
+
+
+def _source(rewriter: Rewriter, offline: OfflineRewriter, fallback: str | None) -> str:
+    if fallback is not None:
+        return "offline-fallback"
+    return "offline" if rewriter.name == offline.name else "model"
 
 
 def _describe_context(ctx: QuestionContext) -> str:

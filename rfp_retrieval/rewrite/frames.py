@@ -3,7 +3,9 @@
 Every step of the chain is a column, so the rewrite log is queryable in DuckDB and visible in
 the Dagster UI: specificity, skipped, the inherited context (JSON), the rewrite, parts,
 paraphrases, the final query set (JSON list of {role, text, weight}), which rewriter produced
-it, flags, the ordered step log, tokens and cost (USD).
+it, where the rewrite came from (``source``: model, offline, offline-fallback, skipped) and
+why a fallback was needed, flags, the ordered step log, API attempts and retries, tokens and
+cost (USD). ``rewrite_totals`` sums a partition's rows for the run's metadata.
 """
 
 from __future__ import annotations
@@ -41,6 +43,10 @@ REWRITE_SCHEMA = {
     "output_tokens": pl.Int64,
     "cost_usd": pl.Float64,
     "cached": pl.Boolean,
+    "source": pl.String,
+    "fallback_reason": pl.String,
+    "attempts": pl.Int64,
+    "retries": pl.Int64,
 }
 
 
@@ -74,6 +80,10 @@ def rewrites_frame(partition: str, rewritten: list[RewrittenQuestion]) -> pl.Dat
                 "output_tokens": r.output_tokens,
                 "cost_usd": r.cost_usd,
                 "cached": r.cached,
+                "source": r.source,
+                "fallback_reason": r.fallback_reason,
+                "attempts": r.attempts,
+                "retries": r.retries,
             }
         )
     if not rows:
@@ -87,6 +97,8 @@ def rewrites_frame(partition: str, rewritten: list[RewrittenQuestion]) -> pl.Dat
                 "steps": ["no questions found in this RFP"],
                 "query_count": 0,
                 "rewriter": "none",
+                "attempts": 0,
+                "retries": 0,
             }
         )
     return pl.DataFrame(rows, schema=REWRITE_SCHEMA)
@@ -101,3 +113,30 @@ def query_sets_from_frame(frame: pl.DataFrame) -> list[tuple[dict[str, Any], lis
         ]
         out.append((row, queries))
     return out
+
+
+def rewrite_totals(frame: pl.DataFrame) -> dict[str, Any]:
+    """Per-run totals of a ``rewritten_questions`` frame, for the asset's metadata.
+
+    Returns ``{"questions": int, "by_source": {source: count}, "api_requests": int,
+    "retries": int, "fallbacks": int, "fallback_reasons": {question_id: reason}}``: counts
+    over real question rows (the no-questions placeholder is ignored); ``api_requests``
+    counts every request sent to the model, ``retries`` those after each question's first.
+    Raises ``polars.exceptions.ColumnNotFoundError`` for a frame without the columns above
+    (one stored before they existed).
+    """
+    rows = frame.filter(pl.col("kind") != NO_QUESTIONS)
+    by_source = {
+        source: count
+        for source, count in rows.group_by("source").len().sort("source").iter_rows()
+        if source is not None
+    }
+    fallbacks = rows.filter(pl.col("source") == "offline-fallback")
+    return {
+        "questions": rows.height,
+        "by_source": by_source,
+        "api_requests": int(rows["attempts"].fill_null(0).sum()),
+        "retries": int(rows["retries"].fill_null(0).sum()),
+        "fallbacks": fallbacks.height,
+        "fallback_reasons": dict(fallbacks.select("question_id", "fallback_reason").iter_rows()),
+    }

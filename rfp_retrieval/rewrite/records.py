@@ -11,6 +11,9 @@ from rfp_retrieval.rewrite.context import QuestionContext
 QUERY_ROLES = ("original", "rewrite", "paraphrase", "part")
 """Roles of a query in a question's query set, in the order they are listed."""
 
+SOURCES = ("model", "offline", "offline-fallback", "skipped", "off")
+"""Where a question's rewrite came from (``RewrittenQuestion.source``)."""
+
 
 @dataclass(frozen=True)
 class RewriteRequest:
@@ -76,6 +79,13 @@ class RewrittenQuestion:
     original always first); ``rewriter`` names what produced the rewrite (``offline``, a
     model name, ``offline (fallback: ...)``, or ``none`` when skipped); ``flags`` lists
     problems ("llm-output-invalid: ..."); ``steps`` is the ordered log of every step.
+
+    ``source`` is one of ``SOURCES``: ``model`` (the LLM's output, fresh or ``cached``),
+    ``offline`` (the offline rewriter was configured), ``offline-fallback`` (the LLM failed
+    or its output was rejected; ``fallback_reason`` says which and why), ``skipped``
+    (specific enough, retrieved as written) or ``off`` (rewriting off). ``attempts`` counts
+    the API requests made for the question (0 for offline, skipped and cache hits), so
+    ``retries`` is every request after the first.
     """
 
     question_id: str
@@ -97,9 +107,18 @@ class RewrittenQuestion:
     output_tokens: int = 0
     cost_usd: float = 0.0
     cached: bool = False
+    source: str = "model"
+    fallback_reason: str | None = None
+    attempts: int = 0
+
+    @property
+    def retries(self) -> int:
+        """API requests after the first for this question (0 when none or one was made)."""
+        return max(self.attempts - 1, 0)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-JSON form (for tables, metadata and the CLI)."""
         out = asdict(self)
         out["context"] = self.context.to_dict()
+        out["retries"] = self.retries
         return out

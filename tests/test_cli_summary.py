@@ -1,0 +1,152 @@
+"""The summary ``rfp-retrieval run`` prints, read in an 80-column terminal."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from rich.console import Console
+
+from rfp_retrieval.cli import _component_text, _print_run_summary
+
+OUTPUT = "/home/writer/proposals/output"
+OCR_ERROR = (
+    "scanned-rfp.pdf has no text layer (a scanned PDF?): run OCR on it, for example "
+    "`ocrmypdf scanned-rfp.pdf scanned-rfp-ocr.pdf`, and drop the result into the inbox; "
+    "page 1 of 14 had 0 characters of text, page 2 had 0, page 3 had 0."
+)
+DOCX_ERROR = "rfp-draft.docx: the file is password-protected; save an unprotected copy"
+
+
+def _reference(rank: int, title: str, relaxed: list[str]) -> dict:
+    return {
+        "id": f"PP-{rank:03d}",
+        "title": title,
+        "score": 0.7 - rank / 10,
+        "components": {
+            "narrative": 0.52,  # a raw cosine: shown in the brief, not summed here
+            "weighted_narrative": 0.104,
+            "weighted_technical": 0.183,
+            "weighted_outcome": 0.29,
+            "recency_bump": 0.1,
+            "agency_bump": 0.0,
+            "value_penalty": -0.031,
+        },
+        "relaxed": relaxed,
+    }
+
+
+OUTCOMES = [
+    {
+        "file": "/home/writer/proposals/inbox/franklin-dhhs-iecms-modernization-rfp.md",
+        "partition": "franklin-dhhs-iecms-modernization-rfp-md",
+        "status": "ok",
+        "error": None,
+        "scope_query": {
+            "issuer": "Franklin County Department of Health and Human Services",
+            "issuer_type": "local",
+            "customer_types": ["state", "local"],
+            "value_min": 10_000_000,
+            "value_max": 30_000_000,
+            "ended_after": "2021-03-01",
+            "started_after": None,
+            "as_of": "2026-03-01",
+        },
+        "references": [
+            _reference(1, "Integrated Eligibility and Case Management Modernization", []),
+            _reference(2, "311 CRM Replacement", []),
+            _reference(3, "Child Welfare Information System Transition", ["value band"]),
+        ],
+        "brief": f"{OUTPUT}/franklin-dhhs-iecms-modernization-rfp-md/brief.html",
+    },
+    {
+        "file": "/home/writer/proposals/inbox/scanned-rfp.pdf",
+        "partition": "scanned-rfp-pdf",
+        "status": "failed",
+        "error": OCR_ERROR,
+        "scope_query": None,
+        "references": [],
+        "brief": None,
+    },
+    {
+        "file": "/home/writer/proposals/inbox/rfp-draft [v2].docx",
+        "partition": "rfp-draft-docx",
+        "status": "failed",
+        "error": DOCX_ERROR,
+        "scope_query": None,
+        "references": [],
+        "brief": None,
+    },
+]
+
+
+def _render(width: int) -> str:
+    out = Console(width=width, file=io.StringIO(), color_system=None, force_terminal=False)
+    _print_run_summary(OUTCOMES, out)
+    return out.file.getvalue()
+
+
+def test_run_summary_fits_80_columns_and_keeps_every_value_and_failure():
+    text = _render(80)
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    flat = " ".join(text.split())  # wrapped text read back as one line
+
+    assert "franklin-dhhs-iecms-modernization-rfp.md" in lines[1]
+    assert "partition franklin-dhhs-iecms-modernization-rfp-md;" in flat
+    assert "value: $10,000,000 to $30,000,000; work ended on/after: 2021-03-01" in flat
+    for rank, score, title in [
+        (1, "0.600", "Integrated Eligibility and Case Management Modernization"),
+        (2, "0.500", "311 CRM Replacement"),
+        (3, "0.400", "Child Welfare Information System Transition"),
+    ]:
+        row = next(line for line in lines if line.split()[:2] == [str(rank), f"PP-{rank:03d}"])
+        assert score in row
+        assert title in flat
+    assert (
+        "narrative +0.104, technical +0.183, outcome +0.290, recency_bump +0.100, "
+        "value_penalty -0.031" in flat
+    )
+    assert "narrative +0.520" not in flat and "agency_bump" not in flat
+    assert "missed: value band" in flat
+
+    assert "Summary: 1 RFP(s) ok, 2 failed" in text
+    summary_rows = [line.split() for line in lines if re.search(r"\s(ok|failed)\s", line)]
+    assert summary_rows == [
+        ["franklin-dhhs-iecms-modernization-rfp.md", "ok", "PP-001,", "PP-002,", "PP-003"],
+        ["scanned-rfp.pdf", "failed", "-"],
+        ["rfp-draft", "[v2].docx", "failed", "-"],
+    ]
+    assert f"in {OUTPUT}/:" in flat
+    assert "  franklin-dhhs-iecms-modernization-rfp-md/brief.html" in lines
+    assert f"scanned-rfp.pdf: {OCR_ERROR}" in flat  # whole message, not cut at 120 chars
+    assert f"rfp-draft [v2].docx: {DOCX_ERROR}" in flat
+
+
+def test_run_summary_follows_the_columns_variable(monkeypatch, capsys):
+    monkeypatch.setenv("COLUMNS", "80")
+    _print_run_summary(OUTCOMES)
+    text = capsys.readouterr().out
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert "Summary: 1 RFP(s) ok, 2 failed" in text
+    wide = _render(160)
+    assert "  partition franklin-dhhs-iecms-modernization-rfp-md; issuer: Franklin" in wide
+
+
+def test_component_text_shows_summed_components_under_short_names():
+    assert _component_text({"narrative": 0.5, "weighted_narrative": 0.1, "whole": 0.3}) == (
+        "narrative +0.100, whole +0.300"
+    )
+    assert _component_text({"whole": 0.4, "weighted_whole": 0.4, "age_penalty": -0.05}) == (
+        "whole +0.400, age_penalty -0.050"
+    )
+
+
+def test_run_summary_without_rfps_says_where_to_put_one():
+    out = Console(width=80, file=io.StringIO(), color_system=None)
+    _print_run_summary([], out)
+    assert out.file.getvalue().splitlines() == [
+        "",
+        "Summary: 0 RFP(s) ok, 0 failed",
+        "No RFP file given and none in the inbox: drop one there and run again.",
+    ]
