@@ -19,6 +19,7 @@ from rfp_retrieval.inbox import find_in_inbox
 from rfp_retrieval.retrieval.embedding import Embedder
 from rfp_retrieval.retrieval.scope_query import (
     QUERY_FACETS,
+    domain_weights_metadata,
     scope_query_frame,
     scope_sections,
     scope_texts,
@@ -178,6 +179,6 @@ def scope_query(
             ),
             "emphasized_domains": ", ".join(row["emphasized_domains"]) or "none",
             # scope weighting (seed: ambiguous scopes): title, scope-section length, Section M
-            "domain_weights": dg.MetadataValue.json(getattr(reading, "domain_weights", {})),
+            "domain_weights": dg.MetadataValue.json(domain_weights_metadata(reading)),
         },
     )

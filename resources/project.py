@@ -12,8 +12,9 @@ from rfp_retrieval.settings import load_settings
 PROJECT_DIR = Path(__file__).resolve().parents[1]
 SETTINGS = load_settings(PROJECT_DIR)
 
-# Bump the recipe when the facet texts or chunking change: it re-embeds like a model change.
-EMBEDDING_RECIPE = "facets-1"
+# Bump the recipe when the facet texts, chunking or the stored scope_query columns change: it
+# re-embeds like a model change. facets-2: scope_query stores the RFP's domain weights.
+EMBEDDING_RECIPE = "facets-2"
 
 
 def embedding_code_version(model_id: str) -> str:

@@ -103,6 +103,13 @@ def test_scope_query_reads_the_rfps_own_filters(pipeline):
     assert str(row["ended_after"]) == "2021-06-08"
     assert str(row["as_of"]) == "2026-06-08"
     assert len(row["vec_outcome"]) == 384
+    # scope weighting (seed: ambiguous scopes) is visible in the UI, largest share first
+    meta = results["s01-md"].asset_materializations_for_node("scope_query")[0].metadata
+    assert meta["domain_weights"].value == {
+        "data-analytics": 0.7,
+        "cloud-migration": 0.2,
+        "legacy-modernization": 0.1,
+    }
 
 
 def test_references_have_every_component_and_a_trace(pipeline):

@@ -67,7 +67,10 @@ class ScopeQuery:
 
     ``vectors`` maps ``narrative``/``technical``/``outcome``/``whole`` to unit vectors (dim,);
     ``section_vectors`` (m, dim) holds one unit vector per scope-of-work section;
-    ``emphasized_domains`` the library domain tags the RFP emphasizes.
+    ``emphasized_domains`` the library domain tags the RFP emphasizes; ``domain_weights`` the
+    share of the RFP's emphasis each domain tag takes (``ScopeReading.domain_weights``: title,
+    scope-section length, Section M mentions; values >= 0, summing to 1 when read from an RFP).
+    Empty weights fall back to equal weights over ``emphasized_domains``.
     """
 
     filters: ScopeFilters
@@ -77,6 +80,7 @@ class ScopeQuery:
     issuer_acronym: str | None = None
     section_vectors: np.ndarray | None = None
     emphasized_domains: tuple[str, ...] = ()
+    domain_weights: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -169,11 +173,15 @@ def _constraint_sql(filters: ScopeFilters, widened: dict[str, Any]) -> dict[str,
         exprs["vehicle_type"] = f"coalesce(vehicle_type IN ({vts}), false)"
     vmin, vmax = widened.get("value", (filters.value_min, filters.value_max))
     if vmin is not None or vmax is not None:
+        # completed work is sized by what was funded, not by its ceiling (effective_value_range)
+        completed = "(NOT coalesce(ongoing, false) AND value_funded > 0)"
+        low = f"CASE WHEN {completed} THEN value_funded ELSE coalesce(value_min, value_max) END"
+        high = f"CASE WHEN {completed} THEN value_funded ELSE coalesce(value_max, value_min) END"
         parts = []
         if vmin is not None:
-            parts.append(f"coalesce(value_max, value_min) >= {int(vmin)}")
+            parts.append(f"{high} >= {int(vmin)}")
         if vmax is not None:
-            parts.append(f"coalesce(value_min, value_max) <= {int(vmax)}")
+            parts.append(f"{low} <= {int(vmax)}")
         exprs["value"] = f"coalesce({' AND '.join(parts)}, false)"
     ended_after = widened.get("recency", filters.ended_after)
     if ended_after is not None:
@@ -250,6 +258,7 @@ _PREPARED_COLUMNS: dict[str, Any] = {
     "outcome_vague": pl.Boolean,
     "value_min": pl.Float64,
     "value_max": pl.Float64,
+    "value_funded": pl.Float64,
     "customer_named": pl.String,
     "customer_acronym": pl.String,
     "domains": pl.List(pl.String),
@@ -283,7 +292,7 @@ class PreparedLibrary:
         self.ids: list[str] = ordered["id"].to_list()
         self._id_array = np.asarray(self.ids, dtype=object)
         table = (
-            ordered.select(_FILTER_COLUMNS)
+            _filter_columns(ordered)
             .with_columns(pl.Series("_rank", np.arange(entries.height, dtype=np.int64)))
             .to_arrow()
         )
@@ -307,6 +316,7 @@ class PreparedLibrary:
         self.end = cols["end_date"].to_numpy().astype("datetime64[D]")
         self.value_min = cols["value_min"].fill_null(0).to_numpy().astype(np.float64)
         self.value_max = cols["value_max"].fill_null(0).to_numpy().astype(np.float64)
+        self.value_funded = cols["value_funded"].fill_null(0).to_numpy().astype(np.float64)
         tags = (
             cols.select(pl.int_range(pl.len()).alias("_rank"), "domains")
             .explode("domains")
@@ -479,7 +489,22 @@ _FILTER_COLUMNS = [
     "end_date",
     "ongoing",
     "role",
+    "value_funded",
 ]
+# Filter columns a hand-built frame may lack (read as unknown): a library without funded values.
+_OPTIONAL_FILTER_COLUMNS = {"value_funded": pl.Int64}
+
+
+def _filter_columns(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame``'s filter columns (``_FILTER_COLUMNS``), optional ones null when absent."""
+    return frame.select(
+        [
+            pl.col(name)
+            if name in frame.columns or name not in _OPTIONAL_FILTER_COLUMNS
+            else pl.lit(None, dtype=_OPTIONAL_FILTER_COLUMNS[name]).alias(name)
+            for name in _FILTER_COLUMNS
+        ]
+    )
 
 
 def _describe(filters: ScopeFilters, name: str) -> Any:
@@ -543,14 +568,67 @@ def same_customer(row: dict[str, Any], issuer: str | None, issuer_acronym: str |
     return bool(root(issuer)) and root(issuer) == root(row.get("customer_named"))
 
 
+def effective_value_range(row: dict[str, Any]) -> tuple[float | None, float | None]:
+    """(low, high) USD by which an entry's size is judged against the RFP's value band.
+
+    Completed work with a stated funded (obligated) value is sized by that value alone: the
+    ceiling of a finished contract is an authorisation that was never spent, and evaluators
+    compare what was performed (issue #5: "funded vs ceiling value for completed work").
+    Ongoing work keeps its stated range (funded-to-date understates it). Each bound falls back
+    to the other; (None, None) when no value is known.
+    """
+    funded = row.get("value_funded")
+    if funded and not row.get("ongoing"):
+        return float(funded), float(funded)
+    low = row.get("value_min") or row.get("value_max")
+    high = row.get("value_max") or row.get("value_min")
+    return (float(low) if low else None), (float(high) if high else None)
+
+
+def _effective_value_arrays(
+    value_min: np.ndarray, value_max: np.ndarray, value_funded: np.ndarray, ongoing: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``effective_value_range`` of many entries (USD arrays, 0 = unknown): (low, high)."""
+    completed = (value_funded > 0) & ~ongoing
+    low = np.where(value_min != 0, value_min, value_max)
+    high = np.where(value_max != 0, value_max, value_min)
+    return np.where(completed, value_funded, low), np.where(completed, value_funded, high)
+
+
+def scope_domain_weights(scope: ScopeQuery) -> dict[str, float]:
+    """The domain tags the ranking rewards and the weight of each, normalised to sum to 1.
+
+    ``scope.domain_weights`` when the RFP reading gave any positive weight (scope weighting:
+    title, section length, Section M), else equal weights over ``scope.emphasized_domains``;
+    {} when neither names a domain. Sorted by tag so every sum runs in the same order.
+    """
+    weights = {d: float(w) for d, w in (scope.domain_weights or {}).items() if w and w > 0}
+    if not weights:
+        weights = {d: 1.0 for d in scope.emphasized_domains}
+    total = sum(weights.values())
+    return {d: weights[d] / total for d in sorted(weights)} if total > 0 else {}
+
+
+def domain_match_share(domains: Any, weights: dict[str, float]) -> float:
+    """Share of the RFP's domain emphasis (``scope_domain_weights``) an entry's structured
+    domain tags cover, in [0, 1]: the sum of the weights of the tags it carries.
+
+    Tags are matched exactly against the library vocabulary (``library.vocab.DOMAIN_TAGS``),
+    not through embeddings, so a veteran's "does it show HR systems work?" is answered by the
+    entry's own tagging (issue #5: structured domain tags vs the RFP's emphasized domains).
+    """
+    tags = set(domains or ())
+    return sum(w for d, w in weights.items() if d in tags)
+
+
 def value_miss_severity(row: dict[str, Any], filters: ScopeFilters) -> float:
     """How far an entry's value (USD) falls outside the RFP's band, in [0.25, 1].
 
     1.0 means at least a factor of two outside (or unknown); a near miss such as $14M
-    against a $25M minimum costs less. Measured as log2 of the ratio to the nearest bound.
+    against a $25M minimum costs less. Measured as log2 of the ratio to the nearest bound;
+    the entry's value is ``effective_value_range`` (funded value for completed work).
     """
-    low = row.get("value_min") or row.get("value_max")
-    high = row.get("value_max") or row.get("value_min")
+    low, high = effective_value_range(row)
     if not low or not high:
         return 1.0
     ratio = 1.0
@@ -602,12 +680,12 @@ def _default_totals(
     total = config.default_weight_whole * whole
     total = total + config.default_weight_outcome * outcome
     total = total + config.default_weight_section * section_max
-    emphasized = sorted(set(scope.emphasized_domains))
-    if emphasized:
-        hits = np.zeros(len(library), dtype=np.int64)
-        for tag in emphasized:
-            hits[library.domain_ranks.get(tag, np.zeros(0, dtype=np.int64))] += 1
-        total = total + config.domain_weight * (hits[r] / len(emphasized))
+    weights = scope_domain_weights(scope)
+    if weights:
+        share = np.zeros(len(library), dtype=np.float64)
+        for tag, weight in weights.items():
+            share[library.domain_ranks.get(tag, np.zeros(0, dtype=np.int64))] += weight
+        total = total + config.domain_weight * share[r]
     end, ongoing = library.end[r], library.ongoing[r]
     has_end = ~np.isnat(end)
     recent_from = np.datetime64(scope.as_of - relativedelta(months=config.recent_months), "D")
@@ -618,16 +696,17 @@ def _default_totals(
     total = total + np.where(old, config.default_old_penalty, 0.0)
     if scope.issuer or scope.issuer_acronym:
         flags = np.asarray([agency_match(n, a) for n, a in library.customers], dtype=bool)
-        total = total + np.where(flags[library.customer_code[r]], config.agency_bump, 0.0)
+        total = total + np.where(flags[library.customer_code[r]], config.default_agency_bump, 0.0)
     total = total + np.where(library.vague[r], config.vague_penalty, 0.0)
     for name, penalty in config.soft_constraints.items():
         if name not in passed.names:
             continue
         missed = ~passed.ok[:, passed.names.index(name)]
         if name == "value":
-            cost = penalty * _value_miss_severities(
-                library.value_min[r], library.value_max[r], scope.filters
+            low, high = _effective_value_arrays(
+                library.value_min[r], library.value_max[r], library.value_funded[r], ongoing
             )
+            cost = penalty * _value_miss_severities(low, high, scope.filters)
         else:
             cost = np.full(len(missed), penalty)
         total = total + np.where(missed, -cost, 0.0)
@@ -690,7 +769,7 @@ def _score_default(
     positions = library.positions[passed.ranks[np.asarray(shortlist, dtype=np.int64)]]
     rows = {r["id"]: r for r in library.entries[positions].to_dicts()}
     misses = passed.misses(shortlist)
-    emphasized = set(scope.emphasized_domains)
+    weights = scope_domain_weights(scope)
     soft = config.soft_constraints
     recent_from = scope.as_of - relativedelta(months=config.recent_months)
     old_before = scope.as_of - relativedelta(years=config.old_years)
@@ -706,16 +785,16 @@ def _score_default(
         comps["weighted_whole"] = config.default_weight_whole * comps["whole"]
         comps["weighted_outcome"] = config.default_weight_outcome * comps["outcome"]
         comps["weighted_section_max"] = config.default_weight_section * comps["section_max"]
-        domains = set(row.get("domains") or [])
-        share = len(domains & emphasized) / len(emphasized) if emphasized else 0.0
-        comps["domain_match"] = config.domain_weight * share
+        comps["domain_match"] = config.domain_weight * domain_match_share(
+            row.get("domains"), weights
+        )
         end = row.get("end_date")
         recent = bool(row.get("ongoing")) or (end is not None and end >= recent_from)
         old = end is not None and not row.get("ongoing") and end < old_before
         comps["recency_bump"] = config.default_recent_bump if recent else 0.0
         comps["age_penalty"] = config.default_old_penalty if old else 0.0
         agency = agency_match(row.get("customer_named"), row.get("customer_acronym"))
-        comps["agency_bump"] = config.agency_bump if agency else 0.0
+        comps["agency_bump"] = config.default_agency_bump if agency else 0.0
         comps["vague_penalty"] = config.vague_penalty if row.get("outcome_vague") else 0.0
         for name, penalty in soft.items():
             missed = name in misses.get(pp_id, [])

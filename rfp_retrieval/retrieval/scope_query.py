@@ -37,6 +37,7 @@ SCOPE_QUERY_SCHEMA = {
     "industries": pl.List(pl.String),
     "require_prime": pl.Boolean,
     "emphasized_domains": pl.List(pl.String),
+    "domain_weights": pl.List(pl.Struct({"domain": pl.String, "weight": pl.Float64})),
     "text_narrative": pl.String,
     "text_technical": pl.String,
     "text_outcome": pl.String,
@@ -141,6 +142,9 @@ def scope_query_frame(
         "industries": list(g("industries_required", []) or []),
         "require_prime": bool(g("require_prime", False)),
         "emphasized_domains": list(g("emphasized_domains", []) or []),
+        "domain_weights": [
+            {"domain": d, "weight": float(w)} for d, w in (g("domain_weights", {}) or {}).items()
+        ],
         "model": model_id,
         "trace": json.dumps(g("trace", []) or [], default=str),
         "section_headings": list(section_headings or []),
@@ -175,4 +179,27 @@ def scope_query_from_row(row: dict[str, Any]) -> ScopeQuery:
         issuer_acronym=row.get("issuer_acronym"),
         section_vectors=np.asarray(sections, dtype=np.float32) if len(sections) else None,
         emphasized_domains=tuple(row.get("emphasized_domains") or ()),
+        domain_weights={
+            item["domain"]: float(item["weight"])
+            for item in (row.get("domain_weights") or [])
+            if item and item.get("domain") is not None and item.get("weight") is not None
+        },
     )
+
+
+def domain_weights_metadata(reading: Any, digits: int = 3) -> dict[str, float]:
+    """The RFP's domain weights as a plain ``{domain tag: weight}`` dict for Dagster metadata.
+
+    ``reading`` is a ``ScopeReading`` (or anything with ``domain_weights``: a dict, or the
+    ``scope_query`` row's list of ``{"domain", "weight"}`` records). Weights are shares of the
+    RFP's domain emphasis in [0, 1] (title, scope-section length, Section M mentions; see
+    ``scope._ranking_texts``), rounded to ``digits`` places, largest first (ties by tag).
+    Returns {} when the RFP names no library domain.
+    """
+    raw = reading.get("domain_weights") if isinstance(reading, dict) else None
+    if raw is None and not isinstance(reading, dict):
+        raw = getattr(reading, "domain_weights", None)
+    if isinstance(raw, list):
+        raw = {item["domain"]: item["weight"] for item in raw if item}
+    weights = {str(d): round(float(w), digits) for d, w in (raw or {}).items() if w is not None}
+    return dict(sorted(weights.items(), key=lambda kv: (-kv[1], kv[0])))

@@ -1,0 +1,282 @@
+"""Default-mode components on hand-built libraries: funded value, weighted domain tags, and the
+vectorized shortlist kept in step with the per-entry reference loop (no model involved)."""
+
+import datetime as dt
+
+import numpy as np
+import polars as pl
+import pytest
+
+from rfp_retrieval.retrieval import past_performance as pp
+from rfp_retrieval.retrieval.config import RankingConfig
+from rfp_retrieval.retrieval.past_performance import (
+    EntryVectors,
+    PreparedLibrary,
+    ScopeFilters,
+    ScopeQuery,
+    apply_hard_filters,
+    domain_match_share,
+    effective_value_range,
+    rank_references,
+    scope_domain_weights,
+    value_miss_severity,
+)
+
+AS_OF = dt.date(2026, 6, 8)
+D = dt.date
+BAND = ScopeFilters(
+    customer_types=("federal-civilian",),
+    value_min=10_000_000,
+    value_max=30_000_000,
+    ended_after=D(2021, 6, 8),
+)
+
+
+def _frame(rows: list[dict]) -> pl.DataFrame:
+    base = {
+        "customer_type": "federal-civilian",
+        "start_date": D(2020, 1, 1),
+        "end_date": D(2025, 1, 31),
+        "ongoing": False,
+        "role": "prime",
+        "customer_named": "Internal Revenue Service",
+        "customer_acronym": "IRS",
+        "industry": None,
+        "vehicle_type": "standalone",
+        "value_funded": None,
+        "domains": [],
+    }
+    frame = pl.DataFrame(
+        [{**base, **r} for r in rows],
+        schema_overrides={"value_funded": pl.Int64, "domains": pl.List(pl.String)},
+    )
+    return frame.with_columns(pl.col("id").alias("title"))
+
+
+def _vectors(sims: dict[str, float]) -> EntryVectors:
+    """Entry vectors whose cosine with the query e0 is exactly ``sims[id]`` on every facet."""
+    ids = sorted(sims)
+    matrix = np.zeros((len(ids), 2), dtype=np.float32)
+    for i, pp_id in enumerate(ids):
+        matrix[i] = [sims[pp_id], np.sqrt(1 - sims[pp_id] ** 2)]
+    return EntryVectors(
+        ids=ids, matrices={f: matrix for f in ("narrative", "technical", "outcome", "whole")}
+    )
+
+
+def _query(filters: ScopeFilters, **kw) -> ScopeQuery:
+    e0 = np.array([1.0, 0.0], dtype=np.float32)
+    vecs = {f: e0 for f in ("narrative", "technical", "outcome", "whole")}
+    return ScopeQuery(filters, AS_OF, vecs, **kw)
+
+
+# ---------------------------------------------------------------- funded vs ceiling value
+
+
+def test_completed_work_is_sized_by_its_funded_value_and_ongoing_work_by_its_range():
+    done = {"value_min": 20_000_000, "value_max": 44_000_000, "value_funded": 20_000_000}
+    assert effective_value_range({**done, "ongoing": False}) == (20e6, 20e6)
+    assert effective_value_range({**done, "ongoing": True}) == (20e6, 44e6)
+    assert effective_value_range({"value_min": None, "value_max": 9e6}) == (9e6, 9e6)
+    assert effective_value_range({"value_min": None, "value_max": None}) == (None, None)
+    # $5M funded of a $12M ceiling, completed: below the $10M minimum by a factor of 2.
+    small = {"value_min": 5e6, "value_max": 12e6, "value_funded": 5e6, "ongoing": False}
+    assert value_miss_severity(small, BAND) == pytest.approx(1.0)
+
+
+def test_hard_value_filter_uses_funded_value_for_completed_work_only():
+    entries = _frame(
+        [
+            # completed: $44M ceiling, $20M funded -> inside $10-30M
+            {
+                "id": "PP-A",
+                "value_min": 20_000_000,
+                "value_max": 44_000_000,
+                "value_funded": 20_000_000,
+            },
+            # ongoing: same numbers, judged by its range (reaches the band) -> inside
+            {
+                "id": "PP-B",
+                "value_min": 20_000_000,
+                "value_max": 44_000_000,
+                "value_funded": 20_000_000,
+                "ongoing": True,
+                "end_date": None,
+            },
+            # completed: $12M ceiling but only $5M funded -> below the band
+            {
+                "id": "PP-C",
+                "value_min": 5_000_000,
+                "value_max": 12_000_000,
+                "value_funded": 5_000_000,
+            },
+            # completed, no funded value: its $40M ceiling is above the band
+            {"id": "PP-D", "value_min": 40_000_000, "value_max": 40_000_000},
+        ]
+    )
+    ids, misses, _, relaxed = apply_hard_filters(
+        entries, BAND, RankingConfig(mode="facet", top_k=2)
+    )
+    assert (ids, relaxed) == (["PP-A", "PP-B"], [])
+    # default mode: value is soft; the miss is charged with the funded value's distance
+    result = rank_references(
+        entries,
+        _vectors({"PP-A": 0.5, "PP-B": 0.5, "PP-C": 0.9, "PP-D": 0.5}),
+        _query(BAND),
+        RankingConfig(top_k=4),
+    )
+    by_id = {r.id: r for r in result.references}
+    assert by_id["PP-A"].relaxed == [] and by_id["PP-A"].components["value_penalty"] == 0.0
+    assert by_id["PP-C"].relaxed == ["value"]
+    assert by_id["PP-C"].components["value_penalty"] == pytest.approx(-0.10)  # 2x below
+    # $40M vs $30M: log2(4/3) = 0.415 of the full penalty
+    assert by_id["PP-D"].components["value_penalty"] == pytest.approx(-0.0415, abs=1e-4)
+
+
+def test_frames_without_a_funded_column_read_it_as_unknown():
+    entries = _frame([{"id": "PP-A", "value_min": 20_000_000, "value_max": 44_000_000}]).drop(
+        "value_funded"
+    )
+    ids, misses, _, _ = apply_hard_filters(entries, BAND, RankingConfig(mode="facet", top_k=1))
+    # no funded value: the $20-44M range overlaps the band
+    assert ids == ["PP-A"] and misses == {"PP-A": []}
+
+
+# ---------------------------------------------------------------- weighted domain tags
+
+
+def test_domain_match_is_the_share_of_the_rfps_domain_weights_the_entry_carries():
+    scope = _query(
+        BAND,
+        emphasized_domains=("cybersecurity", "identity-access"),
+        domain_weights={"cybersecurity": 0.5, "identity-access": 0.3, "help-desk": 0.2},
+    )
+    weights = scope_domain_weights(scope)
+    assert weights == {"cybersecurity": 0.5, "help-desk": 0.2, "identity-access": 0.3}
+    assert domain_match_share(["cybersecurity", "help-desk"], weights) == pytest.approx(0.7)
+    assert domain_match_share(["payroll"], weights) == 0.0
+    assert domain_match_share(None, weights) == 0.0
+    # no weights read: equal weights over the emphasized domains (the earlier rule)
+    equal = scope_domain_weights(_query(BAND, emphasized_domains=("a", "b")))
+    assert equal == {"a": 0.5, "b": 0.5}
+    assert scope_domain_weights(_query(BAND)) == {}
+    # weights that do not sum to one are normalised
+    assert scope_domain_weights(_query(BAND, domain_weights={"a": 2.0, "b": 6.0})) == {
+        "a": 0.25,
+        "b": 0.75,
+    }
+
+
+def test_default_mode_adds_domain_weight_times_the_weighted_share():
+    entries = _frame(
+        [
+            {"id": "PP-A", "value_min": 2e7, "value_max": 2e7, "domains": ["cybersecurity"]},
+            {"id": "PP-B", "value_min": 2e7, "value_max": 2e7, "domains": ["help-desk"]},
+            {"id": "PP-C", "value_min": 2e7, "value_max": 2e7, "domains": []},
+        ]
+    )
+    scope = _query(
+        BAND,
+        emphasized_domains=("cybersecurity",),
+        domain_weights={"cybersecurity": 0.8, "help-desk": 0.2},
+    )
+    result = rank_references(
+        entries, _vectors({"PP-A": 0.5, "PP-B": 0.5, "PP-C": 0.5}), scope, RankingConfig()
+    )
+    comps = {r.id: r.components["domain_match"] for r in result.references}
+    assert comps == {"PP-A": pytest.approx(0.08), "PP-B": pytest.approx(0.02), "PP-C": 0.0}
+    assert [r.id for r in result.references] == ["PP-A", "PP-B", "PP-C"]
+
+
+# ---------------------------------------------------------------- vectorized == reference loop
+
+
+def _big_library(n: int = 90) -> tuple[pl.DataFrame, EntryVectors, ScopeQuery]:
+    rng = np.random.default_rng(11)
+    tags = ["cybersecurity", "identity-access", "help-desk", "payroll"]
+    rows = []
+    for i in range(n):
+        low = float(rng.choice([3e6, 8e6, 15e6, 25e6, 40e6]))
+        ongoing = bool(rng.random() < 0.3)
+        rows.append(
+            {
+                "id": f"PP-{i:03d}",
+                "value_min": low,
+                "value_max": low * float(rng.choice([1.0, 1.5, 3.0])),
+                "value_funded": int(low) if rng.random() < 0.4 else None,
+                "ongoing": ongoing,
+                "end_date": None if ongoing else D(2021 + int(rng.integers(0, 5)), 3, 31),
+                "role": "prime" if rng.random() < 0.6 else "sub",
+                "customer_named": str(
+                    rng.choice(["Internal Revenue Service", "Food and Nutrition Service"])
+                ),
+                "customer_acronym": None,
+                "domains": list(rng.choice(tags, size=int(rng.integers(0, 3)), replace=False)),
+            }
+        )
+    entries = _frame(rows)
+    ids = sorted(entries["id"].to_list())
+    dim = 8
+    mats = {}
+    for facet in ("narrative", "technical", "outcome", "whole"):
+        m = rng.normal(size=(n, dim)).astype(np.float32)
+        mats[facet] = m / np.linalg.norm(m, axis=1, keepdims=True)
+    q = rng.normal(size=(4, dim)).astype(np.float32)
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    scope = ScopeQuery(
+        ScopeFilters(
+            customer_types=("federal-civilian",),
+            value_min=10_000_000,
+            value_max=30_000_000,
+            ended_after=D(2022, 1, 1),
+            require_prime=True,
+        ),
+        AS_OF,
+        {"whole": q[0], "outcome": q[1], "technical": q[2], "narrative": q[3]},
+        issuer="Department of Agriculture, Food and Nutrition Service",
+        issuer_acronym="FNS",
+        section_vectors=q[:3],
+        emphasized_domains=("cybersecurity",),
+        domain_weights={"cybersecurity": 0.6, "identity-access": 0.3, "help-desk": 0.1},
+    )
+    return entries, EntryVectors(ids=ids, matrices=mats), scope
+
+
+def test_vectorized_totals_equal_the_per_entry_reference_loop(monkeypatch):
+    entries, vectors, scope = _big_library()
+    config = RankingConfig()
+    library = PreparedLibrary(entries, vectors)
+    try:
+        passed = pp._filter_pass(library, scope.filters, config)
+        assert len(passed.candidates) > pp._SHORTLIST_ABOVE  # the shortlist path is exercised
+        idx = library.vector_rows[passed.ranks]
+        match = pp._agency_matcher(scope)
+        m = vectors.matrices
+        sections = scope.section_vectors
+        cosines = (
+            m["whole"][idx] @ scope.vectors["whole"],
+            m["outcome"][idx] @ scope.vectors["outcome"],
+            (m["whole"][idx] @ sections.T).max(axis=1),
+        )
+        totals = pp._default_totals(library, passed, cosines, scope, config, match)
+        # the reference loop over every candidate (no shortlist)
+        monkeypatch.setattr(pp, "_SHORTLIST_ABOVE", 10**9)
+        scored, _, _ = pp._score_default(library, passed, idx, scope, config, match)
+    finally:
+        library.close()
+    reference = {pp_id: total for total, pp_id, _ in scored}
+    assert np.allclose(totals, [reference[c] for c in passed.candidates], rtol=0, atol=1e-12)
+    # the components that differ between entries are all exercised
+    comps = [c for _, _, c in scored]
+    for name in ("domain_match", "agency_bump", "value_penalty", "role_penalty", "recency_bump"):
+        assert len({round(c[name], 9) for c in comps}) > 1, name
+
+
+def test_shortlisted_ranking_equals_the_full_reference_ranking(monkeypatch):
+    entries, vectors, scope = _big_library()
+    fast = rank_references(entries, vectors, scope, RankingConfig())
+    monkeypatch.setattr(pp, "_SHORTLIST_ABOVE", 10**9)
+    full = rank_references(entries, vectors, scope, RankingConfig())
+    assert [(r.id, r.score, r.components) for r in fast.references] == [
+        (r.id, r.score, r.components) for r in full.references
+    ]
