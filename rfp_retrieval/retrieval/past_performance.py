@@ -13,6 +13,7 @@ import datetime as dt
 import functools
 import math
 import threading
+import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -269,6 +270,11 @@ class PreparedLibrary:
     numpy arrays (n,). It references, never copies, the vectors. Not for concurrent use from
     several threads (one DuckDB cursor; a lock serialises the queries).
 
+    ``stage_ms`` holds the wall time (ms) of each stage of the last ``rank_references`` call
+    on it: ``filters`` (pass 1), then for the ``default`` mode ``cosines`` (candidate facet
+    cosines), ``shortlist`` (numpy totals, top-k cut) and ``components`` (per-entry
+    components of the shortlist), then ``rest`` (sorting, result objects).
+
     Raises:
         ValueError: ``vectors`` is given but not an ``EntryVectors``.
     """
@@ -288,6 +294,8 @@ class PreparedLibrary:
             .to_arrow()
         )
         self._lock = threading.Lock()
+        self.stage_ms: dict[str, float] = {}
+        self._lap_start = time.perf_counter()
         self._con = _filter_database().cursor()
         self._con.register("entries", table)
         self.vector_rows: np.ndarray | None = None
@@ -349,6 +357,16 @@ class PreparedLibrary:
     def close(self) -> None:
         """Release the DuckDB cursor (the object is unusable afterwards)."""
         self._con.close()
+
+    def lap(self, stage: str | None = None) -> None:
+        """Record the wall time since the previous lap as ``stage_ms[stage]`` (ms); with no
+        ``stage``, start a new call (clears ``stage_ms``)."""
+        now = time.perf_counter()
+        if stage is None:
+            self.stage_ms = {}
+        else:
+            self.stage_ms[stage] = (now - self._lap_start) * 1000
+        self._lap_start = now
 
 
 @dataclass
@@ -680,6 +698,7 @@ def _score_default(
     if sections is None or len(sections) == 0:
         sections = scope.vectors["technical"][None, :]
     section_max = (whole_rows @ np.asarray(sections).T).max(axis=1)
+    library.lap("cosines")
     shortlist: Any = range(len(candidates))
     if len(candidates) > max(_SHORTLIST_ABOVE, config.top_k):
         totals = _default_totals(
@@ -687,6 +706,7 @@ def _score_default(
         )
         kth = -np.partition(-totals, config.top_k - 1)[config.top_k - 1]
         shortlist = np.flatnonzero(totals >= kth - _SHORTLIST_MARGIN).tolist()
+    library.lap("shortlist")
     positions = library.positions[passed.ranks[np.asarray(shortlist, dtype=np.int64)]]
     rows = {r["id"]: r for r in library.entries[positions].to_dicts()}
     misses = passed.misses(shortlist)
@@ -724,6 +744,7 @@ def _score_default(
             comps[f"{name}_penalty"] = -penalty if missed else 0.0
         total = sum(v for k, v in comps.items() if k not in ("whole", "outcome", "section_max"))
         scored.append((total, pp_id, comps))
+    library.lap("components")
     return scored, rows, misses
 
 
@@ -764,6 +785,7 @@ def _rank(library: PreparedLibrary, scope: ScopeQuery, config: RankingConfig) ->
     assert library.vectors is not None and library.vector_rows is not None
     vectors, entries = library.vectors, library.entries
     passed: _FilterPass | None = None
+    library.lap()
     if config.uses_filters:
         passed = _filter_pass(library, scope.filters, config)
         candidates, trace, relaxed = passed.candidates, passed.trace, passed.relaxed
@@ -778,6 +800,7 @@ def _rank(library: PreparedLibrary, scope: ScopeQuery, config: RankingConfig) ->
             f"{len(missing)} entries have no stored embeddings (e.g. {missing[0]}); "
             "re-materialize pp_facet_embeddings"
         )
+    library.lap("filters")
     agency_match = _agency_matcher(scope)
     scored: list[tuple[float, str, dict[str, float]]] = []
     if config.mode == "default" and passed is not None:
@@ -820,4 +843,5 @@ def _rank(library: PreparedLibrary, scope: ScopeQuery, config: RankingConfig) ->
     reason = None
     if not refs:
         reason = "no library entry passed the filters, even after every relaxation"
+    library.lap("rest")
     return RankingResult(refs, len(candidates), trace, relaxed, config.mode, reason)
