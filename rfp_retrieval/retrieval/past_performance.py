@@ -257,6 +257,119 @@ _PREPARED_COLUMNS: dict[str, Any] = {
 }
 
 
+_INTEGER_DTYPES = (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32)
+_TEXT_DTYPES = (pl.String, pl.Categorical, pl.Enum, pl.Null)
+
+
+def _text_codes(series: pl.Series) -> tuple[dict[Any, int], np.ndarray]:
+    """Dense code of each value of a text column, int64 (n,) with -1 for null, and the code
+    of each distinct non-null value."""
+    text = series.cast(pl.String)
+    codes = text.rank("dense").fill_null(0).to_numpy().astype(np.int64) - 1
+    pairs = pl.DataFrame({"value": text, "code": codes}).unique().drop_nulls("value")
+    return dict(pairs.rows()), codes
+
+
+class _FilterColumns:
+    """Pass 1's columns in id order as numpy arrays, to evaluate the strict constraints of
+    ``_constraint_sql`` without a scan (``PreparedLibrary.strict_ok``).
+
+    Each ``ok_<name>`` method gives the same booleans (n,) as that constraint's SQL
+    expression, with SQL's NULL semantics (a NULL comparison counts as a miss) and, for
+    floats, DuckDB's ordering of NaN above every number; it returns None when the column's
+    dtype is not one it mirrors exactly (the constraint is then evaluated in SQL).
+    ``industry_lower`` maps each distinct industry to DuckDB's ``lower()`` of it.
+    """
+
+    def __init__(self, ordered: pl.DataFrame, industry_lower: dict[str, str]):
+        schema = ordered.schema
+        self.n = ordered.height
+        self.text: dict[str, tuple[dict[Any, int], np.ndarray]] = {}
+        for name in ("customer_type", "vehicle_type", "role"):
+            if isinstance(schema[name], _TEXT_DTYPES):
+                self.text[name] = _text_codes(ordered[name])
+        if isinstance(schema["industry"], _TEXT_DTYPES):
+            raw_codes, raw = _text_codes(ordered["industry"])
+            lowered = sorted({industry_lower[v] for v in raw_codes})
+            lower_code = {v: k for k, v in enumerate(lowered)}
+            remap = np.full(len(raw_codes) + 1, -1, dtype=np.int64)
+            for value, code in raw_codes.items():
+                remap[code] = lower_code[industry_lower[value]]
+            self.text["industry"] = (lower_code, remap[raw])
+        self.numbers: dict[str, tuple[np.ndarray, np.ndarray]] | None = None
+        kinds = {schema["value_min"], schema["value_max"]} - {pl.Null}
+        if all(isinstance(k, _INTEGER_DTYPES) for k in kinds) or kinds == {pl.Float64}:
+            kind = pl.Float64 if kinds == {pl.Float64} else pl.Int64
+            pick = {
+                "high": pl.coalesce(pl.col("value_max"), pl.col("value_min")),
+                "low": pl.coalesce(pl.col("value_min"), pl.col("value_max")),
+            }
+            self.numbers = {}
+            for side, expr in pick.items():
+                column = ordered.select(expr.cast(kind).alias(side))[side]
+                values = column.fill_null(0).to_numpy()
+                if kind == pl.Float64:  # DuckDB orders NaN above every number
+                    values = np.where(np.isnan(values), np.inf, values)
+                self.numbers[side] = (values, column.is_not_null().to_numpy())
+        self.dates: dict[str, np.ndarray] = {}
+        for name in ("start_date", "end_date"):
+            if isinstance(schema[name], (pl.Date, pl.Null)):
+                self.dates[name] = ordered[name].cast(pl.Date).to_numpy().astype("datetime64[D]")
+        self.ongoing: np.ndarray | None = None
+        if isinstance(schema["ongoing"], (pl.Boolean, pl.Null)):
+            self.ongoing = ordered["ongoing"].cast(pl.Boolean).fill_null(False).to_numpy()
+
+    def _isin(self, name: str, values: Any) -> np.ndarray | None:
+        if name not in self.text:
+            return None
+        codes_of, codes = self.text[name]
+        table = np.zeros(len(codes_of) + 1, dtype=bool)  # the last slot is NULL's (-1)
+        for value in values:
+            if value in codes_of:
+                table[codes_of[value]] = True
+        return table[codes]
+
+    def ok_customer_type(self, filters: ScopeFilters) -> np.ndarray | None:
+        return self._isin("customer_type", filters.customer_types)
+
+    def ok_industry(self, filters: ScopeFilters) -> np.ndarray | None:
+        return self._isin("industry", [i.lower() for i in filters.industries])
+
+    def ok_vehicle_type(self, filters: ScopeFilters) -> np.ndarray | None:
+        return self._isin("vehicle_type", filters.vehicle_types)
+
+    def ok_role(self, filters: ScopeFilters) -> np.ndarray | None:
+        return self._isin("role", ["prime"])
+
+    def ok_value(self, filters: ScopeFilters) -> np.ndarray | None:
+        bounds = [b for b in (filters.value_min, filters.value_max) if b is not None]
+        if self.numbers is None or any(abs(int(b)) >= 2**53 for b in bounds):
+            return None
+        ok = np.ones(self.n, dtype=bool)
+        if filters.value_min is not None:
+            high, known = self.numbers["high"]
+            ok &= known & (high >= int(filters.value_min))
+        if filters.value_max is not None:
+            low, known = self.numbers["low"]
+            ok &= known & (low <= int(filters.value_max))
+        return ok
+
+    def ok_recency(self, filters: ScopeFilters) -> np.ndarray | None:
+        if self.ongoing is None or "end_date" not in self.dates or filters.ended_after is None:
+            return None
+        return self.ongoing | (self.dates["end_date"] >= np.datetime64(filters.ended_after, "D"))
+
+    def ok_started_after(self, filters: ScopeFilters) -> np.ndarray | None:
+        if "start_date" not in self.dates or filters.started_after is None:
+            return None
+        return self.dates["start_date"] >= np.datetime64(filters.started_after, "D")
+
+    def evaluate(self, name: str, filters: ScopeFilters) -> np.ndarray | None:
+        """Booleans (n,) of the strict constraint ``name``; None to evaluate it in SQL."""
+        method = getattr(self, f"ok_{name}", None)
+        return None if method is None else method(filters)
+
+
 class PreparedLibrary:
     """A ``pp_entries`` frame (and its facet vectors) laid out once for many scopes.
 
@@ -298,6 +411,13 @@ class PreparedLibrary:
         self._lap_start = time.perf_counter()
         self._con = _filter_database().cursor()
         self._con.register("entries", table)
+        industry_lower: dict[str, str] = {}
+        if isinstance(entries.schema["industry"], (pl.String, pl.Categorical, pl.Enum)):
+            found = self._con.execute(
+                "SELECT DISTINCT industry, lower(industry) FROM entries WHERE industry IS NOT NULL"
+            ).fetchall()
+            industry_lower = {str(raw): low for raw, low in found}
+        self._filter_columns = _FilterColumns(ordered.select(_FILTER_COLUMNS), industry_lower)
         self.vector_rows: np.ndarray | None = None
         if vectors is not None:
             self.vector_rows = vectors.rows_of(self.ids, allow_missing=True)
@@ -354,6 +474,32 @@ class PreparedLibrary:
         with self._lock:
             return self._con.execute(sql).fetchnumpy()
 
+    def strict_ok(self, filters: ScopeFilters, sql_only: bool = False) -> tuple[list, np.ndarray]:
+        """Whether each entry meets each strict (unwidened) constraint of ``filters``.
+
+        Returns the constraint names in ``_constraint_sql`` order and bool (n, len(names)),
+        rows in id order. The SQL expressions define the constraints: those the prepared
+        numpy columns mirror exactly are evaluated as masks (no scan), any other (or all,
+        with ``sql_only``) in one DuckDB scan of the ``entries`` table.
+        """
+        strict = _constraint_sql(filters, {})
+        names = list(strict)
+        ok = np.zeros((len(self), len(names)), dtype=bool)
+        in_sql = []
+        for k, name in enumerate(names):
+            mask = None if sql_only else self._filter_columns.evaluate(name, filters)
+            if mask is None:
+                in_sql.append(k)
+            else:
+                ok[:, k] = mask
+        if in_sql:
+            select = ", ".join(["_rank", *[f"{strict[names[k]]} AS ok_{k}" for k in in_sql]])
+            result = self.query(f"SELECT {select} FROM entries")
+            order = np.asarray(result["_rank"], dtype=np.int64)
+            for k in in_sql:
+                ok[order, k] = np.asarray(result[f"ok_{k}"], dtype=bool)
+        return names, ok
+
     def close(self) -> None:
         """Release the DuckDB cursor (the object is unusable afterwards)."""
         self._con.close()
@@ -397,20 +543,14 @@ class _FilterPass:
 def _filter_pass(
     library: PreparedLibrary, filters: ScopeFilters, config: RankingConfig
 ) -> _FilterPass:
-    """Pass 1 in DuckDB SQL (see ``apply_hard_filters``), results kept as numpy arrays.
+    """Pass 1 (see ``apply_hard_filters``), results kept as numpy arrays.
 
-    One scan evaluates every strict constraint's SQL expression per entry; the strict pass is
-    the AND of the hard ones. Each relaxation step is its own ``WHERE`` query.
+    ``PreparedLibrary.strict_ok`` evaluates every strict constraint per entry (numpy masks
+    mirroring the SQL, or one DuckDB scan); the strict pass is the AND of the hard ones.
+    Each relaxation step is its own SQL ``WHERE`` query.
     """
-    strict = _constraint_sql(filters, {})
-    names = list(strict)
     n = len(library)
-    select = ", ".join(["_rank", *[f"{expr} AS ok_{name}" for name, expr in strict.items()]])
-    result = library.query(f"SELECT {select} FROM entries")
-    order = np.asarray(result["_rank"], dtype=np.int64)
-    ok_all = np.zeros((n, len(names)), dtype=bool)
-    for k, name in enumerate(names):
-        ok_all[order, k] = np.asarray(result[f"ok_{name}"], dtype=bool)
+    names, ok_all = library.strict_ok(filters)
     trace: list[dict[str, Any]] = [{"filter": "library", "remaining": n}]
     remaining = np.ones(n, dtype=bool)
     for k, name in enumerate(names):
@@ -462,7 +602,7 @@ def apply_hard_filters(
     config: RankingConfig,
     prepared: PreparedLibrary | None = None,
 ) -> tuple[list[str], dict[str, list[str]], list[dict[str, Any]], list[str]]:
-    """Pass 1 in DuckDB SQL, with graded relaxation.
+    """Pass 1 (constraints defined as DuckDB SQL expressions), with graded relaxation.
 
     Constraints in ``config.soft_constraints`` (``default`` mode: value, role, industry)
     are reported in the misses but do not exclude; the ranker charges their penalty.
