@@ -1,7 +1,13 @@
-"""The ranker's fast paths against the reference: numpy filter masks against their SQL."""
+"""The ranker's fast paths (numpy filter masks, chunked cosines, shortlist) against the reference.
+
+The reference is the slow path of the same code: every strict constraint evaluated by its SQL
+expression in DuckDB, the candidate cosines computed in one gather, and every candidate scored
+by the per-entry loop of ``_score_default`` (no shortlist).
+"""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import random
 
@@ -9,9 +15,15 @@ import numpy as np
 import polars as pl
 import pytest
 
+from rfp_retrieval.retrieval import past_performance as pp
+from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.retrieval.past_performance import (
+    EntryVectors,
     PreparedLibrary,
     ScopeFilters,
+    ScopeQuery,
+    apply_hard_filters,
+    rank_references,
 )
 
 AS_OF = dt.date(2026, 6, 1)
@@ -106,3 +118,149 @@ def test_filter_masks_give_the_sql_expressions_booleans(variant):
         assert names == sql_names
         assert np.array_equal(ok, sql_ok), (filters, names)
     library.close()
+
+
+def _dyadic_vectors(ids: list[str], dim: int, seed: int) -> EntryVectors:
+    """Vectors of multiples of 1/8: every float32 dot product is exact whatever the
+    summation order, so fast and reference cosines must agree to the last bit."""
+    rng = np.random.default_rng(seed)
+    matrices = {
+        f: (rng.integers(-2, 3, size=(len(ids), dim)) / 8).astype(np.float32)
+        for f in ("narrative", "technical", "outcome", "whole")
+    }
+    return EntryVectors(sorted(ids), matrices)
+
+
+def _scopes(vectors: EntryVectors, count: int, seed: int, dyadic: bool) -> list[ScopeQuery]:
+    rng = random.Random(seed)
+    nrng = np.random.default_rng(seed)
+    dim = vectors.matrices["whole"].shape[1]
+    scopes = []
+    for k in range(count):
+
+        def vec(rows: int = 1) -> np.ndarray:
+            if dyadic:
+                return (nrng.integers(-2, 3, size=(rows, dim)) / 8).astype(np.float32)
+            v = nrng.standard_normal((rows, dim)).astype(np.float32)
+            return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+        filters = _filters(rng)
+        if k % 2 == 0:  # loose: most of the library passes, the chunked path runs
+            filters = ScopeFilters(
+                value_min=filters.value_min, require_prime=True, ended_after=dt.date(2012, 1, 1)
+            )
+        named, acronym = rng.choice(CUSTOMERS)
+        scopes.append(
+            ScopeQuery(
+                filters=filters,
+                as_of=AS_OF,
+                vectors={f: vec()[0] for f in ("narrative", "technical", "outcome", "whole")},
+                issuer=named,
+                issuer_acronym=acronym,
+                section_vectors=vec(rng.choice([0, 1, 6])),
+                emphasized_domains=tuple(rng.sample(DOMAINS, rng.randint(0, 3))),
+            )
+        )
+    return scopes
+
+
+@pytest.fixture
+def reference_path(monkeypatch):
+    """Switch ``rank_references`` to the reference path inside a ``with`` block."""
+
+    @contextlib.contextmanager
+    def switch():
+        with monkeypatch.context() as patch:
+            patch.setattr(pp, "_SHORTLIST_ABOVE", 10**9)
+            patch.setattr(pp, "_CHUNK_ROWS", 10**9)
+            strict_ok = PreparedLibrary.strict_ok
+            patch.setattr(
+                PreparedLibrary,
+                "strict_ok",
+                lambda self, f, sql_only=False: strict_ok(self, f, True),
+            )
+            yield
+
+    return switch
+
+
+def _totals(prepared: PreparedLibrary, scope: ScopeQuery, config: RankingConfig) -> dict:
+    """Unrounded totals of the per-entry loop, for the candidates it scores."""
+    passed = pp._filter_pass(prepared, scope.filters, config)
+    idx = prepared.vector_rows[passed.ranks]
+    scored, _, _ = pp._score_default(
+        prepared, passed, idx, scope, config, pp._agency_matcher(scope)
+    )
+    return {pp_id: total for total, pp_id, _ in scored}
+
+
+def _outcome(result) -> list:
+    return [(r.id, r.rank, r.score, r.components, r.relaxed) for r in result.references]
+
+
+@pytest.mark.parametrize("dyadic", [True, False], ids=["exact vectors", "float vectors"])
+def test_fast_path_ranks_like_the_reference_per_entry_scoring(dyadic, reference_path):
+    entries = _library(7000)
+    ids = entries["id"].to_list()
+    if dyadic:
+        vectors = _dyadic_vectors(ids, dim=48, seed=1)
+    else:
+        rng = np.random.default_rng(2)
+        matrices = {}
+        for facet in ("narrative", "technical", "outcome", "whole"):
+            m = rng.standard_normal((len(ids), 48)).astype(np.float32)
+            matrices[facet] = m / np.linalg.norm(m, axis=1, keepdims=True)
+        vectors = EntryVectors(sorted(ids), matrices)
+    config = RankingConfig()
+    prepared = PreparedLibrary(entries, vectors)
+    chunked = 0
+    for scope in _scopes(vectors, 12, seed=4, dyadic=dyadic):
+        fast = rank_references(entries, vectors, scope, config, prepared=prepared)
+        chunked += fast.candidate_count >= pp._CHUNK_ROWS
+        fast_filters = apply_hard_filters(entries, scope.filters, config, prepared=prepared)
+        fast_totals = _totals(prepared, scope, config)
+        with reference_path():
+            ref = rank_references(entries, vectors, scope, config, prepared=prepared)
+            ref_filters = apply_hard_filters(entries, scope.filters, config, prepared=prepared)
+            ref_totals = _totals(prepared, scope, config)
+        assert fast_filters == ref_filters
+        assert [r.id for r in fast.references] == [r.id for r in ref.references]
+        assert (fast.candidate_count, fast.filter_trace, fast.relaxed) == (
+            ref.candidate_count,
+            ref.filter_trace,
+            ref.relaxed,
+        )
+        # the shortlist holds the top k and its unrounded totals are the reference's
+        assert len(fast_totals) < len(ref_totals) or fast.candidate_count <= 64
+        for pp_id, total in fast_totals.items():
+            assert total == pytest.approx(ref_totals[pp_id], abs=1e-9 if dyadic else 1e-6)
+        for r in fast.references:
+            assert r.score == round(fast_totals[r.id], 6)
+        if dyadic:
+            assert _outcome(fast) == _outcome(ref)
+    prepared.close()
+    assert chunked >= 3  # the loose scopes took the chunked path
+
+
+def test_chunked_cosines_leave_the_blas_thread_count_as_they_found_it():
+    from threadpoolctl import threadpool_info
+
+    def blas_threads() -> list[int]:
+        return [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
+
+    before = blas_threads()
+    ids = [f"PP-{n:05d}" for n in range(2 * pp._CHUNK_ROWS + 5)]
+    vectors = _dyadic_vectors(ids, dim=16, seed=3)
+    scope = _scopes(vectors, 1, seed=2, dyadic=True)[0]
+    idx = np.arange(len(ids))[::-1].copy()  # any row order
+    whole, outcome, section_max = pp._candidate_cosines(vectors.matrices, idx, scope)
+    m = vectors.matrices
+    assert np.array_equal(whole, m["whole"][idx] @ scope.vectors["whole"])
+    assert np.array_equal(outcome, m["outcome"][idx] @ scope.vectors["outcome"])
+    sections = scope.section_vectors
+    if sections is None or len(sections) == 0:
+        sections = scope.vectors["technical"][None, :]
+    assert np.array_equal(section_max, (m["whole"][idx] @ sections.T).max(axis=1))
+    assert blas_threads() == before
+    with pytest.raises(ValueError, match="outside the vector matrices"):
+        pp._candidate_cosines(vectors.matrices, idx + 1, scope)
