@@ -797,8 +797,9 @@ def _candidate_cosines(
     back and read again for the sections, and BLAS runs on one thread (``_OneBlasThread``).
     Every chunk has exactly ``_CHUNK_ROWS`` rows (the last overlaps the one before), so
     OpenBLAS runs the same kernels as on a one-shot product and a row gets the same bits
-    whatever the candidate set (a row that fell in a gemv kernel tail of the one-shot call,
-    at most a few of them, could differ by one float32 ulp).
+    whatever the candidate set. (Against the one-shot product on two BLAS threads, the way
+    these cosines were computed before, only the up to 3 last rows of each thread's half
+    can differ, by a float32 ulp: gemv kernel tails.)
 
     Raises:
         ValueError: an index is outside the matrices.
