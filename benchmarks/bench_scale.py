@@ -11,12 +11,16 @@ Stages (each reports wall time and peak resident memory, MB, reset per stage thr
   numbers, values (mixed "$12,300,000" / "$12.3M" / "12.3 million" forms), periods of
   performance (some ongoing) and update dates; timed through ``load_library`` +
   ``entries_frame`` (entries/s).
-- retrieval: ``rank_references`` in the ``default`` mode (hard filters in DuckDB SQL, numpy
-  scoring) per synthetic RFP scope (varied customer types, value bands, recency windows,
+- retrieval: ``rank_references`` in the ``default`` mode (hard filters, numpy scoring) per
+  synthetic RFP scope (varied customer types, value bands, recency windows,
   prime-only, issuer, emphasized domains, six section vectors). Entry facet vectors are real
   (our ``Embedder``) at 180 entries and random unit vectors at 10,000 and above: embedding
   100,000 entries (4 facets each) takes 45-90 minutes on 2 cores, so it is projected from the
-  measured embedding throughput instead.
+  measured embedding throughput instead. The ranking time is split into the stages that
+  ``PreparedLibrary.stage_ms`` records (p50 of each): pass 1 filters, candidate cosines,
+  shortlist (numpy totals and top-k cut), per-entry components, rest. ``apply_hard_filters``
+  (the public pass-1 call, which also builds the misses dict of every candidate) is timed
+  on its own.
 - answers: ``AnswerIndex`` over synthetic blocks resampled from ``sample/answers`` (random
   unit block vectors; BM25 over the real texts) and one ``search`` per questionnaire row
   (query set of four: original, rewrite, two paraphrases). Embedding the query sets is timed
@@ -195,7 +199,9 @@ def synthetic_scopes(entries: pl.DataFrame, vectors: EntryVectors, count: int) -
     """``count`` RFP scopes with varied filters; facet vectors near a random entry's."""
     rng = random.Random(11)
     nrng = np.random.default_rng(11)
-    customers = entries.select("customer_named", "customer_acronym").unique().rows()
+    customers = (
+        entries.select("customer_named", "customer_acronym").unique(maintain_order=True).rows()
+    )
     domains = sorted({d for ds in entries["domains"].to_list() for d in (ds or [])})
     type_choices = [
         ("federal-civilian",),
@@ -247,6 +253,7 @@ class LibraryRun:
     vectors: str = "random"
     embed_s: float | None = None
     filter_p50_ms: float = 0.0
+    stages_p50_ms: dict[str, float] = field(default_factory=dict)
     prepare_ms: float = 0.0
     unprepared_p50_ms: float = 0.0
     p50_ms: float = 0.0
@@ -295,6 +302,7 @@ def run_library(size: int, rfps: int, repeat: int, embedder: Embedder, workdir: 
         filter_ms: list[float] = []
         rank_ms: list[float] = []
         counts: list[int] = []
+        stages: dict[str, list[float]] = {}
         for _ in range(repeat):
             for scope in scopes:
                 start = time.perf_counter()
@@ -304,13 +312,17 @@ def run_library(size: int, rfps: int, repeat: int, embedder: Embedder, workdir: 
                 ranked = rank_references(entries, vectors, scope, config, prepared=prepared)
                 rank_ms.append((time.perf_counter() - start) * 1000)
                 counts.append(ranked.candidate_count)
+                for name, ms in prepared.stage_ms.items():
+                    stages.setdefault(name, []).append(ms)
         cold_ms = []
         for scope in scopes[:5]:
             start = time.perf_counter()
             rank_references(entries, vectors, scope, config)
             cold_ms.append((time.perf_counter() - start) * 1000)
         prepared.close()
-        holder.update(filter_ms=filter_ms, rank_ms=rank_ms, counts=counts, cold_ms=cold_ms)
+        holder.update(
+            filter_ms=filter_ms, rank_ms=rank_ms, counts=counts, cold_ms=cold_ms, stages=stages
+        )
 
     stage = staged(f"retrieval {size:,}", retrieval)
     result.prepare_ms = holder["prepare_ms"]
@@ -318,6 +330,7 @@ def run_library(size: int, rfps: int, repeat: int, embedder: Embedder, workdir: 
     result.filter_p50_ms = percentile(holder["filter_ms"], 0.5)
     result.p50_ms = percentile(holder["rank_ms"], 0.5)
     result.p95_ms = percentile(holder["rank_ms"], 0.95)
+    result.stages_p50_ms = {k: percentile(v, 0.5) for k, v in holder["stages"].items()}
     result.candidates_median = int(statistics.median(holder["counts"]))
     result.retrieval_peak_mb = stage.peak_mb
     return result
@@ -490,16 +503,17 @@ def table(
     if libs:
         out += [
             "| entries | ingest (entries/s) | ingest peak RSS | entry vectors | prepare | "
-            "filters p50 | rank p50 | rank p95 | rank p50 unprepared | median candidates | "
-            "retrieval peak RSS |",
-            "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+            "apply_hard_filters p50 | rank p50 | rank p95 | rank p50 by stage | "
+            "rank p50 unprepared | median candidates | retrieval peak RSS |",
+            "|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|",
         ]
     for r in libs:
         vec = r.vectors + (f", embedded in {r.embed_s:.0f} s" if r.embed_s else "")
+        stages = " / ".join(f"{ms:.1f}" for ms in r.stages_p50_ms.values())
         out.append(
             f"| {r.entries:,} | {r.entries / r.ingest_s:,.0f} ({r.ingest_s:.1f} s) | "
             f"{r.ingest_peak_mb:,.0f} MB | {vec} | {r.prepare_ms:.0f} ms | "
-            f"{r.filter_p50_ms:.1f} ms | {r.p50_ms:.1f} ms | {r.p95_ms:.1f} ms | "
+            f"{r.filter_p50_ms:.1f} ms | {r.p50_ms:.1f} ms | {r.p95_ms:.1f} ms | {stages} | "
             f"{r.unprepared_p50_ms:.0f} ms | {r.candidates_median:,} | "
             f"{r.retrieval_peak_mb:,.0f} MB |"
         )
@@ -507,8 +521,9 @@ def table(
         ""
         if not libs
         else f"\n(rank = `rank_references`, default mode, filters included, on a `PreparedLibrary`"
-        f" built once per size (`prepare`); unprepared = the same call building it each time;"
-        f" {rfps} RFP scopes)"
+        f" built once per size (`prepare`); by stage = p50 ms of "
+        f"{' / '.join(libs[0].stages_p50_ms)} (`PreparedLibrary.stage_ms`); unprepared = the same"
+        f" call building it each time; {rfps} RFP scopes)"
     )
     if answers:
         a = answers

@@ -13,6 +13,7 @@ import datetime as dt
 import functools
 import math
 import threading
+import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -20,6 +21,7 @@ import duckdb
 import numpy as np
 import polars as pl
 from dateutil.relativedelta import relativedelta
+from threadpoolctl import ThreadpoolController
 
 from rfp_retrieval.agencies import resolve_agency, same_department
 from rfp_retrieval.retrieval.config import FACETS, RankingConfig
@@ -265,6 +267,126 @@ _PREPARED_COLUMNS: dict[str, Any] = {
 }
 
 
+_INTEGER_DTYPES = (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32)
+_TEXT_DTYPES = (pl.String, pl.Categorical, pl.Enum, pl.Null)
+
+
+def _text_codes(series: pl.Series) -> tuple[dict[Any, int], np.ndarray]:
+    """Dense code of each value of a text column, int64 (n,) with -1 for null, and the code
+    of each distinct non-null value."""
+    text = series.cast(pl.String)
+    codes = text.rank("dense").fill_null(0).to_numpy().astype(np.int64) - 1
+    pairs = pl.DataFrame({"value": text, "code": codes}).unique().drop_nulls("value")
+    return dict(pairs.rows()), codes
+
+
+class _FilterColumns:
+    """Pass 1's columns in id order as numpy arrays, to evaluate the strict constraints of
+    ``_constraint_sql`` without a scan (``PreparedLibrary.strict_ok``).
+
+    Each ``ok_<name>`` method gives the same booleans (n,) as that constraint's SQL
+    expression, with SQL's NULL semantics (a NULL comparison counts as a miss) and, for
+    floats, DuckDB's ordering of NaN above every number; it returns None when the column's
+    dtype is not one it mirrors exactly (the constraint is then evaluated in SQL).
+    ``industry_lower`` maps each distinct industry to DuckDB's ``lower()`` of it.
+    """
+
+    def __init__(self, ordered: pl.DataFrame, industry_lower: dict[str, str]):
+        schema = ordered.schema
+        self.n = ordered.height
+        self.text: dict[str, tuple[dict[Any, int], np.ndarray]] = {}
+        for name in ("customer_type", "vehicle_type", "role"):
+            if isinstance(schema[name], _TEXT_DTYPES):
+                self.text[name] = _text_codes(ordered[name])
+        if isinstance(schema["industry"], _TEXT_DTYPES):
+            raw_codes, raw = _text_codes(ordered["industry"])
+            lowered = sorted({industry_lower[v] for v in raw_codes})
+            lower_code = {v: k for k, v in enumerate(lowered)}
+            remap = np.full(len(raw_codes) + 1, -1, dtype=np.int64)
+            for value, code in raw_codes.items():
+                remap[code] = lower_code[industry_lower[value]]
+            self.text["industry"] = (lower_code, remap[raw])
+        self.numbers: dict[str, tuple[np.ndarray, np.ndarray]] | None = None
+        kinds = {schema["value_min"], schema["value_max"], schema["value_funded"]} - {pl.Null}
+        if all(isinstance(k, _INTEGER_DTYPES) for k in kinds) or kinds == {pl.Float64}:
+            kind = pl.Float64 if kinds == {pl.Float64} else pl.Int64
+            # completed work is sized by its funded value (effective_value_range, as in SQL)
+            completed = ~pl.col("ongoing").fill_null(False) & (pl.col("value_funded") > 0)
+            funded = pl.col("value_funded")
+            pick = {
+                "high": pl.when(completed)
+                .then(funded)
+                .otherwise(pl.coalesce(pl.col("value_max"), pl.col("value_min"))),
+                "low": pl.when(completed)
+                .then(funded)
+                .otherwise(pl.coalesce(pl.col("value_min"), pl.col("value_max"))),
+            }
+            self.numbers = {}
+            for side, expr in pick.items():
+                column = ordered.select(expr.cast(kind).alias(side))[side]
+                values = column.fill_null(0).to_numpy()
+                if kind == pl.Float64:  # DuckDB orders NaN above every number
+                    values = np.where(np.isnan(values), np.inf, values)
+                self.numbers[side] = (values, column.is_not_null().to_numpy())
+        self.dates: dict[str, np.ndarray] = {}
+        for name in ("start_date", "end_date"):
+            if isinstance(schema[name], (pl.Date, pl.Null)):
+                self.dates[name] = ordered[name].cast(pl.Date).to_numpy().astype("datetime64[D]")
+        self.ongoing: np.ndarray | None = None
+        if isinstance(schema["ongoing"], (pl.Boolean, pl.Null)):
+            self.ongoing = ordered["ongoing"].cast(pl.Boolean).fill_null(False).to_numpy()
+
+    def _isin(self, name: str, values: Any) -> np.ndarray | None:
+        if name not in self.text:
+            return None
+        codes_of, codes = self.text[name]
+        table = np.zeros(len(codes_of) + 1, dtype=bool)  # the last slot is NULL's (-1)
+        for value in values:
+            if value in codes_of:
+                table[codes_of[value]] = True
+        return table[codes]
+
+    def ok_customer_type(self, filters: ScopeFilters) -> np.ndarray | None:
+        return self._isin("customer_type", filters.customer_types)
+
+    def ok_industry(self, filters: ScopeFilters) -> np.ndarray | None:
+        return self._isin("industry", [i.lower() for i in filters.industries])
+
+    def ok_vehicle_type(self, filters: ScopeFilters) -> np.ndarray | None:
+        return self._isin("vehicle_type", filters.vehicle_types)
+
+    def ok_role(self, filters: ScopeFilters) -> np.ndarray | None:
+        return self._isin("role", ["prime"])
+
+    def ok_value(self, filters: ScopeFilters) -> np.ndarray | None:
+        bounds = [b for b in (filters.value_min, filters.value_max) if b is not None]
+        if self.numbers is None or any(abs(int(b)) >= 2**53 for b in bounds):
+            return None
+        ok = np.ones(self.n, dtype=bool)
+        if filters.value_min is not None:
+            high, known = self.numbers["high"]
+            ok &= known & (high >= int(filters.value_min))
+        if filters.value_max is not None:
+            low, known = self.numbers["low"]
+            ok &= known & (low <= int(filters.value_max))
+        return ok
+
+    def ok_recency(self, filters: ScopeFilters) -> np.ndarray | None:
+        if self.ongoing is None or "end_date" not in self.dates or filters.ended_after is None:
+            return None
+        return self.ongoing | (self.dates["end_date"] >= np.datetime64(filters.ended_after, "D"))
+
+    def ok_started_after(self, filters: ScopeFilters) -> np.ndarray | None:
+        if "start_date" not in self.dates or filters.started_after is None:
+            return None
+        return self.dates["start_date"] >= np.datetime64(filters.started_after, "D")
+
+    def evaluate(self, name: str, filters: ScopeFilters) -> np.ndarray | None:
+        """Booleans (n,) of the strict constraint ``name``; None to evaluate it in SQL."""
+        method = getattr(self, f"ok_{name}", None)
+        return None if method is None else method(filters)
+
+
 class PreparedLibrary:
     """A ``pp_entries`` frame (and its facet vectors) laid out once for many scopes.
 
@@ -277,6 +399,11 @@ class PreparedLibrary:
     (``vector_rows``, -1 when it has none) and per-entry facts of the ``default`` score as
     numpy arrays (n,). It references, never copies, the vectors. Not for concurrent use from
     several threads (one DuckDB cursor; a lock serialises the queries).
+
+    ``stage_ms`` holds the wall time (ms) of each stage of the last ``rank_references`` call
+    on it: ``filters`` (pass 1), then for the ``default`` mode ``cosines`` (candidate facet
+    cosines), ``shortlist`` (numpy totals, top-k cut) and ``components`` (per-entry
+    components of the shortlist), then ``rest`` (sorting, result objects).
 
     Raises:
         ValueError: ``vectors`` is given but not an ``EntryVectors``.
@@ -297,8 +424,17 @@ class PreparedLibrary:
             .to_arrow()
         )
         self._lock = threading.Lock()
+        self.stage_ms: dict[str, float] = {}
+        self._lap_start = time.perf_counter()
         self._con = _filter_database().cursor()
         self._con.register("entries", table)
+        industry_lower: dict[str, str] = {}
+        if isinstance(entries.schema["industry"], (pl.String, pl.Categorical, pl.Enum)):
+            found = self._con.execute(
+                "SELECT DISTINCT industry, lower(industry) FROM entries WHERE industry IS NOT NULL"
+            ).fetchall()
+            industry_lower = {str(raw): low for raw, low in found}
+        self._filter_columns = _FilterColumns(_filter_columns(ordered), industry_lower)
         self.vector_rows: np.ndarray | None = None
         if vectors is not None:
             self.vector_rows = vectors.rows_of(self.ids, allow_missing=True)
@@ -356,9 +492,45 @@ class PreparedLibrary:
         with self._lock:
             return self._con.execute(sql).fetchnumpy()
 
+    def strict_ok(self, filters: ScopeFilters, sql_only: bool = False) -> tuple[list, np.ndarray]:
+        """Whether each entry meets each strict (unwidened) constraint of ``filters``.
+
+        Returns the constraint names in ``_constraint_sql`` order and bool (n, len(names)),
+        rows in id order. The SQL expressions define the constraints: those the prepared
+        numpy columns mirror exactly are evaluated as masks (no scan), any other (or all,
+        with ``sql_only``) in one DuckDB scan of the ``entries`` table.
+        """
+        strict = _constraint_sql(filters, {})
+        names = list(strict)
+        ok = np.zeros((len(self), len(names)), dtype=bool)
+        in_sql = []
+        for k, name in enumerate(names):
+            mask = None if sql_only else self._filter_columns.evaluate(name, filters)
+            if mask is None:
+                in_sql.append(k)
+            else:
+                ok[:, k] = mask
+        if in_sql:
+            select = ", ".join(["_rank", *[f"{strict[names[k]]} AS ok_{k}" for k in in_sql]])
+            result = self.query(f"SELECT {select} FROM entries")
+            order = np.asarray(result["_rank"], dtype=np.int64)
+            for k in in_sql:
+                ok[order, k] = np.asarray(result[f"ok_{k}"], dtype=bool)
+        return names, ok
+
     def close(self) -> None:
         """Release the DuckDB cursor (the object is unusable afterwards)."""
         self._con.close()
+
+    def lap(self, stage: str | None = None) -> None:
+        """Record the wall time since the previous lap as ``stage_ms[stage]`` (ms); with no
+        ``stage``, start a new call (clears ``stage_ms``)."""
+        now = time.perf_counter()
+        if stage is None:
+            self.stage_ms = {}
+        else:
+            self.stage_ms[stage] = (now - self._lap_start) * 1000
+        self._lap_start = now
 
 
 @dataclass
@@ -389,20 +561,14 @@ class _FilterPass:
 def _filter_pass(
     library: PreparedLibrary, filters: ScopeFilters, config: RankingConfig
 ) -> _FilterPass:
-    """Pass 1 in DuckDB SQL (see ``apply_hard_filters``), results kept as numpy arrays.
+    """Pass 1 (see ``apply_hard_filters``), results kept as numpy arrays.
 
-    One scan evaluates every strict constraint's SQL expression per entry; the strict pass is
-    the AND of the hard ones. Each relaxation step is its own ``WHERE`` query.
+    ``PreparedLibrary.strict_ok`` evaluates every strict constraint per entry (numpy masks
+    mirroring the SQL, or one DuckDB scan); the strict pass is the AND of the hard ones.
+    Each relaxation step is its own SQL ``WHERE`` query.
     """
-    strict = _constraint_sql(filters, {})
-    names = list(strict)
     n = len(library)
-    select = ", ".join(["_rank", *[f"{expr} AS ok_{name}" for name, expr in strict.items()]])
-    result = library.query(f"SELECT {select} FROM entries")
-    order = np.asarray(result["_rank"], dtype=np.int64)
-    ok_all = np.zeros((n, len(names)), dtype=bool)
-    for k, name in enumerate(names):
-        ok_all[order, k] = np.asarray(result[f"ok_{name}"], dtype=bool)
+    names, ok_all = library.strict_ok(filters)
     trace: list[dict[str, Any]] = [{"filter": "library", "remaining": n}]
     remaining = np.ones(n, dtype=bool)
     for k, name in enumerate(names):
@@ -454,7 +620,7 @@ def apply_hard_filters(
     config: RankingConfig,
     prepared: PreparedLibrary | None = None,
 ) -> tuple[list[str], dict[str, list[str]], list[dict[str, Any]], list[str]]:
-    """Pass 1 in DuckDB SQL, with graded relaxation.
+    """Pass 1 (constraints defined as DuckDB SQL expressions), with graded relaxation.
 
     Constraints in ``config.soft_constraints`` (``default`` mode: value, role, industry)
     are reported in the misses but do not exclude; the ranker charges their penalty.
@@ -659,6 +825,103 @@ def _agency_matcher(scope: ScopeQuery) -> Any:
 _SHORTLIST_ABOVE = 64
 # Margin (score units) that keeps every candidate whose rounded score could tie the k-th.
 _SHORTLIST_MARGIN = 1e-8
+# From this many candidates on, their vector rows are gathered this many at a time: a multiple
+# of 8 (no OpenBLAS gemv kernel tail, on one thread or two) and large enough that sgemm with two
+# section vectors does not take OpenBLAS's small-matrix kernels (M*N*K > 1e6 at 384 dims).
+_CHUNK_ROWS = 1536
+
+
+class _OneBlasThread:
+    """Context manager: BLAS libraries (OpenBLAS here) run single-threaded inside it.
+
+    The chunk products are small and memory-bound; on two shared cores, waking a second BLAS
+    thread for each costs more than it saves (measured: 2.5 vs 21 ms p50 for the cosines of
+    ~1,900 candidates with the machine loaded). The limit is process-wide while held, so it
+    is counted: the first thread to enter sets it, the last to leave restores the original.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._depth = 0
+        self._controller: ThreadpoolController | None = None
+        self._limiter: Any = None
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._depth == 0:
+                if self._controller is None:
+                    self._controller = ThreadpoolController()
+                self._limiter = self._controller.limit(limits=1, user_api="blas")
+            self._depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._depth -= 1
+            if self._depth == 0:
+                self._limiter.restore_original_limits()
+                self._limiter = None
+
+
+_ONE_BLAS_THREAD = _OneBlasThread()
+
+
+def _candidate_cosines(
+    matrices: dict[str, np.ndarray], idx: np.ndarray, scope: ScopeQuery
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The facet cosines the ``default`` mode scores, for the candidates at rows ``idx``.
+
+    Returns ``(whole, outcome, section_max)``, each (len(idx),) in the matrices' dtype
+    (float32): whole-entry row x the scope's ``whole`` vector, outcome row x its ``outcome``
+    vector, and the best whole-entry row x section vector (the ``technical`` vector when the
+    scope has no sections). Vectors are unit length, so these are cosines in [-1, 1].
+
+    Below ``_CHUNK_ROWS`` candidates their rows are gathered in one copy per facet. From
+    there on (a loose filter on a large library: the time is memory traffic), rows are
+    gathered ``_CHUNK_ROWS`` at a time into one buffer that stays in cache while the query
+    vectors are applied, so each row is read from memory once instead of copied out, read
+    back and read again for the sections, and BLAS runs on one thread (``_OneBlasThread``).
+    Every chunk has exactly ``_CHUNK_ROWS`` rows (the last overlaps the one before), so
+    OpenBLAS runs the same kernels as on a one-shot product and a row gets the same bits
+    whatever the candidate set. (Against the one-shot product on two BLAS threads, the way
+    these cosines were computed before, only the up to 3 last rows of each thread's half
+    can differ, by a float32 ulp: gemv kernel tails.)
+
+    Raises:
+        ValueError: an index is outside the matrices.
+    """
+    whole_q, outcome_q = scope.vectors["whole"], scope.vectors["outcome"]
+    sections = scope.section_vectors
+    if sections is None or len(sections) == 0:
+        sections = scope.vectors["technical"][None, :]
+    sections_t = np.asarray(sections).T
+    whole_m, outcome_m = matrices["whole"], matrices["outcome"]
+    size = len(idx)
+    if size and (idx.min() < 0 or idx.max() >= min(len(whole_m), len(outcome_m))):
+        raise ValueError("candidate rows outside the vector matrices")
+    if size < _CHUNK_ROWS:
+        whole_rows = whole_m[idx]
+        section_max = (whole_rows @ sections_t).max(axis=1)
+        return whole_rows @ whole_q, outcome_m[idx] @ outcome_q, section_max
+    whole = np.empty(size, dtype=np.result_type(whole_m, whole_q))
+    outcome = np.empty(size, dtype=np.result_type(outcome_m, outcome_q))
+    section_max = np.empty(size, dtype=np.result_type(whole_m, sections_t))
+    whole_buf = np.empty((_CHUNK_ROWS, whole_m.shape[1]), dtype=whole_m.dtype)
+    outcome_buf = whole_buf
+    if (outcome_m.shape[1], outcome_m.dtype) != (whole_m.shape[1], whole_m.dtype):
+        outcome_buf = np.empty((_CHUNK_ROWS, outcome_m.shape[1]), dtype=outcome_m.dtype)
+    starts = list(range(0, size - _CHUNK_ROWS + 1, _CHUNK_ROWS))
+    if starts[-1] + _CHUNK_ROWS < size:
+        starts.append(size - _CHUNK_ROWS)
+    with _ONE_BLAS_THREAD:
+        for start in starts:
+            part = slice(start, start + _CHUNK_ROWS)
+            # mode="clip" writes straight into the buffer (bounds were checked above)
+            rows = np.take(whole_m, idx[part], axis=0, out=whole_buf, mode="clip")
+            whole[part] = rows @ whole_q
+            section_max[part] = (rows @ sections_t).max(axis=1)
+            rows = np.take(outcome_m, idx[part], axis=0, out=outcome_buf, mode="clip")
+            outcome[part] = rows @ outcome_q
+    return whole, outcome, section_max
 
 
 def _default_totals(
@@ -750,15 +1013,9 @@ def _score_default(
     rounding). Their components and totals come from the per-entry loop below.
     """
     assert library.vectors is not None
-    matrices = library.vectors.matrices
     candidates = passed.candidates
-    whole_rows = matrices["whole"][idx]
-    whole = whole_rows @ scope.vectors["whole"]
-    outcome = matrices["outcome"][idx] @ scope.vectors["outcome"]
-    sections = scope.section_vectors
-    if sections is None or len(sections) == 0:
-        sections = scope.vectors["technical"][None, :]
-    section_max = (whole_rows @ np.asarray(sections).T).max(axis=1)
+    whole, outcome, section_max = _candidate_cosines(library.vectors.matrices, idx, scope)
+    library.lap("cosines")
     shortlist: Any = range(len(candidates))
     if len(candidates) > max(_SHORTLIST_ABOVE, config.top_k):
         totals = _default_totals(
@@ -766,6 +1023,7 @@ def _score_default(
         )
         kth = -np.partition(-totals, config.top_k - 1)[config.top_k - 1]
         shortlist = np.flatnonzero(totals >= kth - _SHORTLIST_MARGIN).tolist()
+    library.lap("shortlist")
     positions = library.positions[passed.ranks[np.asarray(shortlist, dtype=np.int64)]]
     rows = {r["id"]: r for r in library.entries[positions].to_dicts()}
     misses = passed.misses(shortlist)
@@ -803,6 +1061,7 @@ def _score_default(
             comps[f"{name}_penalty"] = -penalty if missed else 0.0
         total = sum(v for k, v in comps.items() if k not in ("whole", "outcome", "section_max"))
         scored.append((total, pp_id, comps))
+    library.lap("components")
     return scored, rows, misses
 
 
@@ -843,6 +1102,7 @@ def _rank(library: PreparedLibrary, scope: ScopeQuery, config: RankingConfig) ->
     assert library.vectors is not None and library.vector_rows is not None
     vectors, entries = library.vectors, library.entries
     passed: _FilterPass | None = None
+    library.lap()
     if config.uses_filters:
         passed = _filter_pass(library, scope.filters, config)
         candidates, trace, relaxed = passed.candidates, passed.trace, passed.relaxed
@@ -857,6 +1117,7 @@ def _rank(library: PreparedLibrary, scope: ScopeQuery, config: RankingConfig) ->
             f"{len(missing)} entries have no stored embeddings (e.g. {missing[0]}); "
             "re-materialize pp_facet_embeddings"
         )
+    library.lap("filters")
     agency_match = _agency_matcher(scope)
     scored: list[tuple[float, str, dict[str, float]]] = []
     if config.mode == "default" and passed is not None:
@@ -899,4 +1160,5 @@ def _rank(library: PreparedLibrary, scope: ScopeQuery, config: RankingConfig) ->
     reason = None
     if not refs:
         reason = "no library entry passed the filters, even after every relaxation"
+    library.lap("rest")
     return RankingResult(refs, len(candidates), trace, relaxed, config.mode, reason)
