@@ -106,7 +106,30 @@ def _load_definitions(project_dir: Path, overrides: dict[str, str | None]):
     os.environ["DAGSTER_HOME"] = str(home)
     if str(project_dir) not in sys.path:
         sys.path.insert(0, str(project_dir))
-    return importlib.import_module("definitions")
+    from rfp_retrieval.settings import SettingsError
+
+    try:
+        return importlib.import_module("definitions")
+    except SettingsError as exc:  # read while the code location loads
+        _settings_failed(exc)
+
+
+def _settings_failed(exc: Exception) -> None:
+    """Print a settings error (it names the file or variable and the fix) and exit 2."""
+    from rich.text import Text
+
+    console.print(Text.assemble(("Settings error: ", "red"), str(exc)))
+    raise typer.Exit(2) from exc
+
+
+def _load_settings(project: Path | None):
+    """``load_settings`` for the project, exiting with the message on a bad setting."""
+    from rfp_retrieval.settings import SettingsError, load_settings
+
+    try:
+        return load_settings(_project_dir(project))
+    except SettingsError as exc:
+        _settings_failed(exc)
 
 
 def _failure_message(result: Any) -> str:
@@ -124,6 +147,22 @@ def _failure_message(result: Any) -> str:
                 error = error.cause
             return (error.message if error else "step failed").strip()
     return "run failed"
+
+
+MODEL_ERRORS = {"ModelNotFoundError", "ModelPartsMissingError", "ModelArchiveError"}
+"""Exception classes that mean the embedding model setting, not the library, is at fault."""
+
+
+def _failure_classes(result: Any) -> set[str]:
+    """Class names of every exception (and its causes) behind the run's failed steps."""
+    names: set[str] = set()
+    for event in result.all_events:
+        if event.event_type_value == "STEP_FAILURE":
+            error = event.step_failure_data.error
+            while error is not None:
+                names.add(error.cls_name or "")
+                error = error.cause
+    return names
 
 
 def _read_partition(db_path: Path, table: str, key: str) -> list[dict[str, Any]]:
@@ -156,12 +195,17 @@ def run(
     )
     import dagster as dg
 
-    from rfp_retrieval.inbox import scan_inbox
+    from rfp_retrieval.inbox import scan_inbox, skipped_in_inbox
 
     settings = defs_module.SETTINGS
     defs = defs_module.defs
+    skipped: list[dict[str, str]] = []
     if not rfp_files:
         rfp_files = [f.path for f in scan_inbox(settings.inbox_dir).values()]
+        skipped = [
+            {"file": str(path), "reason": reason}
+            for path, reason in skipped_in_inbox(settings.inbox_dir)
+        ]
     missing = [str(f) for f in rfp_files if not Path(f).is_file()]
     instance = dg.DagsterInstance.get()
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -181,17 +225,28 @@ def run(
         )
         progress.advance(task)
         if not lib.success:
+            if _failure_classes(lib) & MODEL_ERRORS:
+                where = os.environ.get("RFP_RETRIEVAL_CONFIG") or "rfp-retrieval.yaml"
+                advice = (
+                    f"Check the model setting (model: {settings.model}) in {where}, or "
+                    "RFP_RETRIEVAL_MODEL if it is set."
+                )
+            else:
+                advice = (
+                    f"Check the library folder ({settings.library_dir}) and the answers folder "
+                    f"({settings.answers_dir}), or point --library/--answers at the right ones."
+                )
             console.print(
-                f"[red]The library job failed:[/red] {_failure_message(lib)}\n"
-                f"Check the library folder ({settings.library_dir}) and the answers folder "
-                f"({settings.answers_dir}), or point --library/--answers at the right ones."
+                f"[red]The library job failed:[/red] {_failure_message(lib)}\n{advice}",
+                markup=True,
+                highlight=False,
             )
             raise typer.Exit(2)
         outcomes = _run_rfps(defs, instance, settings, rfp_files, missing, progress)
     if as_json:
-        _print_json({"rfps": outcomes})
+        _print_json({"rfps": outcomes, "skipped": skipped})
     else:
-        _print_run_summary(outcomes)
+        _print_run_summary(outcomes, skipped=skipped)
     if outcomes and all(o["status"] == "failed" for o in outcomes):
         raise typer.Exit(1)
 
@@ -218,7 +273,11 @@ def _run_rfps(defs, instance, settings, rfp_files, missing, progress) -> list[di
         }
         outcomes.append(item)
         if str(path) in missing:
-            item["error"] = f"{path}: file not found"
+            item["error"] = (
+                f"{path}: is a folder, not a file; pass the RFP files inside it"
+                if path.is_dir()
+                else f"{path}: file not found"
+            )
             continue
         progress.update(task, completed=done, description=f"RFP {path.name[:40]}")
         instance.add_dynamic_partitions("rfp_documents", [key])
@@ -288,7 +347,11 @@ def _component_text(components: dict[str, float]) -> str:
     )
 
 
-def _print_run_summary(outcomes: list[dict[str, Any]], out: Console | None = None) -> None:
+def _print_run_summary(
+    outcomes: list[dict[str, Any]],
+    out: Console | None = None,
+    skipped: list[dict[str, str]] | None = None,
+) -> None:
     """Print each RFP's ScopeQuery and top 3, then a summary of every file.
 
     Laid out for terminals as narrow as 80 columns: tables keep to three or four short
@@ -334,6 +397,11 @@ def _print_run_summary(outcomes: list[dict[str, Any]], out: Console | None = Non
             out.print("  no reference passed the filters (see the brief for the trace)")
     out.print()
     out.print(Text(f"Summary: {len(ok_items)} RFP(s) ok, {len(failed_items)} failed", "bold"))
+    if skipped:
+        out.print(Text(f"Not read from the inbox ({len(skipped)}):", "yellow"))
+        for item in skipped:
+            line = Text.assemble((Path(item["file"]).name, "bold"), f": {item['reason']}")
+            out.print(Padding(line, (0, 0, 0, 2), expand=False))
     if not outcomes:
         out.print("No RFP file given and none in the inbox: drop one there and run again.")
         return
@@ -377,14 +445,18 @@ def library_command(
     project: Path | None = ProjectOption,
 ) -> None:
     """Show the canonical library entries and the rejected rows."""
+    from rich.text import Text
+
     from rfp_retrieval.library.ingest import load_library
 
     folder = library
     if folder is None:
-        from rfp_retrieval.settings import load_settings
-
-        folder = load_settings(_project_dir(project)).library_dir
-    loaded = load_library(folder)
+        folder = _load_settings(project).library_dir
+    try:
+        loaded = load_library(folder)
+    except FileNotFoundError as exc:
+        console.print(Text(f"{exc}; pass --library or set library_dir", "red"))
+        raise typer.Exit(1) from exc
     rejected = [{"file": r.file, "row": r.row, "reason": r.reason} for r in loaded.rejected]
     if as_json:
         _print_json({"entries": [e.to_canonical() for e in loaded.entries], "rejected": rejected})
@@ -527,6 +599,7 @@ def eval_past_performance(
 ) -> None:
     """Top-3 recall per ranking mode on a golden set (constraints read from each RFP)."""
     from rfp_retrieval.eval.past_performance import (
+        GoldenSetError,
         embed_library,
         evaluate_modes,
         load_golden,
@@ -536,16 +609,23 @@ def eval_past_performance(
     from rfp_retrieval.library.frames import entries_frame
     from rfp_retrieval.library.ingest import load_library
     from rfp_retrieval.retrieval.embedding import Embedder
-    from rfp_retrieval.settings import load_settings
 
-    settings = load_settings(_project_dir(project))
+    settings = _load_settings(project)
     try:
         configs = mode_configs(mode)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--mode") from exc
-    scopes = load_golden(golden)
+    if not golden.is_file():
+        raise typer.BadParameter(f"{golden}: no such golden-set file", param_hint="--golden")
+    try:
+        scopes = load_golden(golden)
+        entries = entries_frame(load_library(library or settings.library_dir).entries)
+    except (GoldenSetError, FileNotFoundError) as exc:
+        from rich.text import Text
+
+        console.print(Text(str(exc), "red"))
+        raise typer.Exit(1) from exc
     embedder = Embedder(settings.model_location())
-    entries = entries_frame(load_library(library or settings.library_dir).entries)
     console.print(f"embedding {entries.height} entries and {len(scopes)} scopes...")
     vectors = embed_library(entries, embedder)
     results = evaluate_modes(entries, vectors, prepare_scopes(scopes, embedder), configs)
@@ -587,12 +667,11 @@ def eval_answers(
         prepare_questions,
     )
     from rfp_retrieval.retrieval.embedding import Embedder
-    from rfp_retrieval.settings import load_settings
 
     modes = {"on": ("on",), "off": ("off",), "both": ("on", "off")}.get(rewrite)
     if modes is None:
         raise typer.BadParameter("use on, off or both", param_hint="--rewrite")
-    settings = load_settings(_project_dir(project))
+    settings = _load_settings(project)
     try:
         labelled = load_qrels(qrels)
         library = load_answer_library(answers or settings.answers_dir)
@@ -637,6 +716,7 @@ def ui(
     """Open the Dagster UI (``dagster dev``) on this project, with its own DAGSTER_HOME."""
     project_dir = _project_dir(project)
     _use_config(config)
+    _load_settings(project_dir)  # a bad setting fails here, not inside the UI
     home = Path(os.environ.get("DAGSTER_HOME") or project_dir / "var" / "dagster_home")
     home.mkdir(parents=True, exist_ok=True)
     if not (home / "dagster.yaml").exists():

@@ -55,14 +55,56 @@ def scan_inbox(folder: Path) -> dict[str, InboxFile]:
     if not folder.is_dir():
         raise FileNotFoundError(f"RFP inbox {folder} does not exist; create it or set inbox_dir")
     found: dict[str, InboxFile] = {}
+    root = folder.resolve()
     for path in sorted(folder.iterdir()):
         if not path.is_file() or path.name.startswith((".", "~$")):
             continue
         if path.suffix.lower() not in RFP_SUFFIXES:
             continue
         key = partition_key_for(path.name)
-        found[key] = InboxFile(key=key, path=path.resolve(), mtime_ns=path.stat().st_mtime_ns)
+        # the inbox name, not a symlink's target: the key, the file shown in the run summary
+        # and the sensor's partition all come from the name the user gave the file
+        found[key] = InboxFile(key=key, path=root / path.name, mtime_ns=path.stat().st_mtime_ns)
     return found
+
+
+def skipped_in_inbox(folder: Path) -> list[tuple[Path, str]]:
+    """Entries of the inbox that ``scan_inbox`` does not read, each with the reason and fix.
+
+    Folders, links to nothing and files of other types are listed so that a run can say why
+    a file the team dropped in was not read; hidden files (``.DS_Store``) and Office lock
+    files (``~$RFP.docx``) are left out, as nobody put them there on purpose. Empty when the
+    folder does not exist.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    skipped: list[tuple[Path, str]] = []
+    types = ", ".join(RFP_SUFFIXES)
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith((".", "~$")):
+            continue
+        if path.is_symlink() and not path.exists():
+            reason = (
+                f"a link to {path.readlink()}, which does not exist; copy the RFP file itself "
+                "into the inbox"
+            )
+        elif path.is_dir():
+            reason = (
+                "a folder; files inside sub-folders are not read: move the RFP file(s) into "
+                "the inbox itself"
+            )
+        elif not path.is_file():
+            reason = "not a regular file; copy the RFP file itself into the inbox"
+        elif path.suffix.lower() not in RFP_SUFFIXES:
+            reason = (
+                f"not an RFP file type ('{path.suffix or '(no extension)'}'); save it as PDF, "
+                f"DOCX or Markdown and drop it in again (read: {types})"
+            )
+        else:
+            continue
+        skipped.append((folder.resolve() / path.name, reason))
+    return skipped
 
 
 def find_in_inbox(folder: Path, key: str) -> Path | None:

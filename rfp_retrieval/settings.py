@@ -147,14 +147,7 @@ def load_settings(project_dir: Path, overrides: dict[str, Any] | None = None) ->
                 "`rfp-retrieval init DIR` or unset the variable"
             )
     if config_path.is_file():
-        loaded = yaml.safe_load(config_path.read_text(encoding="utf-8")) or {}
-        if not isinstance(loaded, dict):
-            raise SettingsError(f"{config_path}: expected a mapping of setting: value")
-        unknown = set(loaded) - set(DEFAULTS)
-        if unknown:
-            raise SettingsError(
-                f"{config_path}: unknown setting(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}"
-            )
+        loaded = _read_config(config_path)
         values.update(
             {
                 k: (config_path.parent / Path(str(v)).expanduser()) if k in PATH_FIELDS else v
@@ -166,12 +159,75 @@ def load_settings(project_dir: Path, overrides: dict[str, Any] | None = None) ->
         env = os.environ.get(ENV_PREFIX + name.upper())
         if env:
             values[name] = env
+            _check_ranking_mode(name, env, f"{ENV_PREFIX}{name.upper()}={env}")
     values.update({k: v for k, v in (overrides or {}).items() if v is not None})
     resolved = {
         k: (project_dir / Path(v).expanduser()).resolve() if k in PATH_FIELDS else v
         for k, v in values.items()
     }
+    if resolved["db_path"].is_dir():
+        raise SettingsError(
+            f"db_path {resolved['db_path']} is a folder; name the DuckDB file itself, e.g. "
+            f"{resolved['db_path'] / 'rfp-retrieval.duckdb'} (check rfp-retrieval.yaml and "
+            f"{ENV_PREFIX}DB_PATH)"
+        )
     return Settings(project_dir=project_dir, **resolved)
+
+
+def _read_config(path: Path) -> dict[str, Any]:
+    """The settings of one config file, checked: a YAML mapping of known settings to text.
+
+    Raises:
+        SettingsError: naming the file (and the line for a YAML syntax error) and the fix.
+    """
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SettingsError(
+            f"{path}: not UTF-8 text ({exc}); re-save it as UTF-8 (plain text)"
+        ) from exc
+    try:
+        loaded = yaml.safe_load(text) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise SettingsError(
+            f"{path}: not valid YAML{where} ({problem}); write one 'setting: value' per line "
+            "(quote values holding ':', '#', '[' or '{'), or start over from "
+            "`rfp-retrieval init DIR`"
+        ) from exc
+    except ValueError as exc:  # e.g. an impossible unquoted date
+        raise SettingsError(f"{path}: {exc}; quote the value") from exc
+    if not isinstance(loaded, dict):
+        raise SettingsError(f"{path}: expected a mapping of setting: value")
+    unknown = set(map(str, loaded)) - set(DEFAULTS)
+    if unknown:
+        raise SettingsError(
+            f"{path}: unknown setting(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}"
+        )
+    for name, value in loaded.items():
+        if value is None:
+            continue
+        if isinstance(value, dict | list | bool):
+            kind = "a path" if name in PATH_FIELDS else "a name"
+            raise SettingsError(
+                f"{path}: {name}: expected {kind}, got {value!r}; write one value, e.g. "
+                f"{name}: {DEFAULTS[name]}"
+            )
+        if name in ("model", "ranking_mode") and not isinstance(value, str):
+            raise SettingsError(
+                f"{path}: {name}: expected a name, got {value!r}; e.g. {name}: {DEFAULTS[name]}"
+            )
+        _check_ranking_mode(name, value, f"{path}: ranking_mode: {value}")
+    return loaded
+
+
+def _check_ranking_mode(name: str, value: Any, where: str) -> None:
+    from rfp_retrieval.retrieval.config import MODES
+
+    if name == "ranking_mode" and value not in MODES:
+        raise SettingsError(f"{where}: unknown ranking mode; use one of {', '.join(MODES)}")
 
 
 def settings_with(settings: Settings, **changes: Any) -> Settings:

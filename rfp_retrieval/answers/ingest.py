@@ -40,6 +40,7 @@ from rfp_retrieval.answers.records import (
     AnswerLibrary,
     RejectedBlock,
 )
+from rfp_retrieval.library.ingest import lenient_yaml_load
 
 QA_COLUMNS: dict[str, tuple[str, ...]] = {
     "question": ("question", "questions", "question text"),
@@ -105,7 +106,7 @@ def read_markdown_block(path: Path) -> AnswerBlock:
             "last_reviewed/owner lines and '---'"
         )
     try:
-        meta = yaml.safe_load(match.group(1)) or {}
+        meta = lenient_yaml_load(match.group(1)) or {}
     except yaml.YAMLError as exc:
         reason = str(exc).replace("\n", " ")
         raise _Rejected(f"front matter is not valid YAML ({reason}); fix the quoting") from exc

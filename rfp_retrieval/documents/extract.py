@@ -56,6 +56,10 @@ _UNSUPPORTED_HINTS = {
 }
 
 
+# A whole HTML document (a saved web page renamed .md or .txt), not Markdown with inline HTML.
+_HTML_PAGE = re.compile(r"\A\ufeff?\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)\b", re.I | re.S)
+
+
 # Size limits per format (bytes). Real solicitations here are at most a few MB of text; a
 # larger text file is almost always an export accident and would tie up a run for minutes.
 MAX_FILE_BYTES = {
@@ -148,6 +152,12 @@ def load_document(path: str | Path) -> RfpDocument:
     else:
         raw, enc_warnings = decode_text(_read_bytes(p), name)
         warnings += enc_warnings
+        if _HTML_PAGE.match(raw):
+            raise DocumentError(
+                name,
+                f"is a web page (HTML) saved with the extension '{ext}': its styles and "
+                "scripts would be read as requirements; " + _UNSUPPORTED_HINTS[".html"],
+            )
         if fmt == "markdown":
             lines = _clean_markdown(raw.splitlines())
         else:

@@ -115,6 +115,34 @@ WRITEUP_SECTIONS: dict[str, str] = {
 }
 
 
+class _LenientLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, except that an impossible date stays text.
+
+    ``safe_load`` turns ``2025-13-06`` (unquoted) into ``datetime.date(2025, 13, 6)`` and
+    raises ``ValueError`` ("month must be in 1..12"), which is not a ``YAMLError``: one typo
+    in one write-up would stop the whole load. Kept as text, the value reaches the date
+    readers, which report it as a defect of that one entry or block.
+    """
+
+
+def _timestamp_or_text(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+    try:
+        return yaml.SafeLoader.construct_yaml_timestamp(loader, node)
+    except ValueError:
+        return loader.construct_scalar(node)
+
+
+_LenientLoader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_or_text)
+
+
+def lenient_yaml_load(text: str) -> Any:
+    """``yaml.safe_load`` that keeps an impossible date (``2025-02-30``) as its text.
+
+    Raises ``yaml.YAMLError`` for malformed YAML, like ``safe_load``.
+    """
+    return yaml.load(text, Loader=_LenientLoader)  # noqa: S506 - a SafeLoader subclass
+
+
 class RowRejected(Exception):
     """A row (or write-up) cannot become an entry; the message is the rejection reason."""
 
@@ -206,9 +234,18 @@ def _resolve_duplicates(
 
 # -------------------------------------------------------------------------------- spreadsheets
 def read_text_file(path: Path) -> str:
-    """A text file's content: UTF-8 (with or without BOM), else Windows-1252, else Latin-1."""
+    """A text file's content: UTF-16 (Excel's "Unicode Text" and UTF-16 CSV exports, with a
+    byte-order mark or the NUL-byte pattern of one without), else UTF-8 (with or without
+    BOM), else Windows-1252, else Latin-1."""
     raw = path.read_bytes()
-    for encoding in ("utf-8-sig", "cp1252"):
+    encodings = ["utf-8-sig", "cp1252"]
+    head = raw[:2000]
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        encodings.insert(0, "utf-16")
+    elif head.count(b"\x00") > len(head) // 4:
+        odd_nuls = head[1::2].count(b"\x00") > head[0::2].count(b"\x00")
+        encodings.insert(0, "utf-16-le" if odd_nuls else "utf-16-be")
+    for encoding in encodings:
         try:
             return raw.decode(encoding)
         except UnicodeDecodeError:
@@ -501,7 +538,7 @@ def _split_front_matter(text: str) -> tuple[dict[str, Any], str]:
     if match is None:
         raise RowRejected("no YAML front matter (a '---' block at the top with at least an id)")
     try:
-        front = yaml.safe_load(match.group(1)) or {}
+        front = lenient_yaml_load(match.group(1)) or {}
     except yaml.YAMLError as error:
         raise RowRejected(f"YAML front matter does not parse: {error}") from error
     if not isinstance(front, dict):

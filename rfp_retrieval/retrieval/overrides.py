@@ -29,6 +29,7 @@ from typing import Any
 import polars as pl
 import yaml
 
+from rfp_retrieval.library.ingest import lenient_yaml_load
 from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.retrieval.past_performance import (
     EntryVectors,
@@ -119,7 +120,13 @@ def load_overrides(
     if not path.is_file():
         return []
     try:
-        loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise OverrideError(
+            f"{path}: not UTF-8 text ({exc}); re-save the file as UTF-8 and re-run"
+        ) from exc
+    try:
+        loaded = lenient_yaml_load(text)
     except yaml.YAMLError as exc:
         raise OverrideError(f"{path}: not valid YAML ({exc}); fix the file and re-run") from exc
     if loaded is None:

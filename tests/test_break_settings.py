@@ -1,0 +1,106 @@
+"""Bad project settings fail with a SettingsError naming the file (or variable) and the fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rfp_retrieval.cli import app
+from rfp_retrieval.settings import SettingsError, load_settings
+
+
+@pytest.fixture
+def config(tmp_path, monkeypatch):
+    path = tmp_path / "rfp-retrieval.yaml"
+    monkeypatch.setenv("RFP_RETRIEVAL_CONFIG", str(path))
+    for name in ("RANKING_MODE", "MODEL", "LIBRARY_DIR"):
+        monkeypatch.delenv(f"RFP_RETRIEVAL_{name}", raising=False)
+    return path
+
+
+def _error(tmp_path: Path) -> str:
+    with pytest.raises(SettingsError) as info:
+        load_settings(tmp_path)
+    return str(info.value)
+
+
+def test_yaml_syntax_error_names_the_file_and_line(tmp_path, config):
+    config.write_text("library_dir: library\nmodel: [all-MiniLM\n", encoding="utf-8")
+    message = _error(tmp_path)
+    assert str(config) in message
+    assert "not valid YAML at line 3" in message
+
+
+def test_tab_indentation_is_a_settings_error_not_a_traceback(tmp_path, config):
+    config.write_text("library_dir:\tlibrary\n", encoding="utf-8")
+    assert "not valid YAML at line 1, column 13" in _error(tmp_path)
+
+
+def test_utf16_config_says_to_save_as_utf8(tmp_path, config):
+    config.write_text("library_dir: library\n", encoding="utf-16")
+    assert "re-save it as UTF-8" in _error(tmp_path)
+
+
+def test_number_where_a_name_belongs_is_refused(tmp_path, config):
+    config.write_text("model: 12\n", encoding="utf-8")
+    assert "model: expected a name, got 12" in _error(tmp_path)
+
+
+def test_list_where_a_path_belongs_is_refused(tmp_path, config):
+    config.write_text("library_dir: [a, b]\n", encoding="utf-8")
+    assert "library_dir: expected a path, got ['a', 'b']" in _error(tmp_path)
+
+
+def test_unknown_ranking_mode_in_the_file_fails_at_load(tmp_path, config):
+    config.write_text("ranking_mode: fancy\n", encoding="utf-8")
+    message = _error(tmp_path)
+    assert str(config) in message
+    assert "unknown ranking mode; use one of naive, facet, facet+bumps, default" in message
+
+
+def test_unknown_ranking_mode_in_the_environment_names_the_variable(tmp_path, config, monkeypatch):
+    config.write_text("ranking_mode: default\n", encoding="utf-8")
+    monkeypatch.setenv("RFP_RETRIEVAL_RANKING_MODE", "Default")
+    assert "RFP_RETRIEVAL_RANKING_MODE=Default: unknown ranking mode" in _error(tmp_path)
+
+
+def test_valid_config_still_loads(tmp_path, config):
+    config.write_text("ranking_mode: facet\nmodel: all-MiniLM-L6-v2\nlibrary_dir: lib\n")
+    settings = load_settings(tmp_path)
+    assert settings.ranking_mode == "facet"
+    assert settings.library_dir == (tmp_path / "lib").resolve()
+
+
+def test_cli_prints_the_settings_error_without_a_traceback(tmp_path, config):
+    config.write_text("ranking_mode: fancy\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["library"])
+    assert result.exit_code == 2
+    assert "Settings error:" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_eval_and_library_report_missing_files_without_a_traceback(tmp_path, config):
+    config.write_text("ranking_mode: default\n", encoding="utf-8")
+    bad = tmp_path / "golden.jsonl"
+    bad.write_text('{"bad json\n', encoding="utf-8")
+    runner = CliRunner()
+    missing = runner.invoke(app, ["eval", "past-performance", "--golden", str(tmp_path / "no")])
+    assert missing.exit_code == 2
+    assert "no such golden-set file" in " ".join(missing.output.replace("│", " ").split())
+    malformed = runner.invoke(app, ["eval", "past-performance", "--golden", str(bad)])
+    assert malformed.exit_code == 1
+    assert "golden.jsonl:1: bad golden-set line" in " ".join(malformed.output.split())
+    assert not isinstance(malformed.exception, ValueError)
+    nolib = runner.invoke(app, ["library", "--library", str(tmp_path / "nolib")])
+    assert nolib.exit_code == 1
+    assert "does not exist; pass --library or set library_dir" in " ".join(nolib.output.split())
+
+
+def test_db_path_that_is_a_folder_is_refused_before_any_work(tmp_path, config, monkeypatch):
+    config.write_text("ranking_mode: default\n", encoding="utf-8")
+    (tmp_path / "dbdir").mkdir()
+    monkeypatch.setenv("RFP_RETRIEVAL_DB_PATH", str(tmp_path / "dbdir"))
+    message = _error(tmp_path)
+    assert f"db_path {tmp_path / 'dbdir'} is a folder; name the DuckDB file itself" in message
