@@ -243,10 +243,18 @@ def run(
             )
             raise typer.Exit(2)
         outcomes = _run_rfps(defs, instance, settings, rfp_files, missing, progress)
+    from rfp_retrieval.retrieval.overrides import unmatched_override_files
+
+    known = set(instance.get_dynamic_partitions("rfp_documents"))
+    known |= {o["partition"] for o in outcomes if o.get("partition")}
+    unmatched = [
+        {"file": str(path), "reason": reason}
+        for path, reason in unmatched_override_files(settings.overrides_dir, sorted(known))
+    ]
     if as_json:
-        _print_json({"rfps": outcomes, "skipped": skipped})
+        _print_json({"rfps": outcomes, "skipped": skipped, "unmatched_overrides": unmatched})
     else:
-        _print_run_summary(outcomes, skipped=skipped)
+        _print_run_summary(outcomes, skipped=skipped, unmatched_overrides=unmatched)
     if outcomes and all(o["status"] == "failed" for o in outcomes):
         raise typer.Exit(1)
 
@@ -351,6 +359,7 @@ def _print_run_summary(
     outcomes: list[dict[str, Any]],
     out: Console | None = None,
     skipped: list[dict[str, str]] | None = None,
+    unmatched_overrides: list[dict[str, str]] | None = None,
 ) -> None:
     """Print each RFP's ScopeQuery and top 3, then a summary of every file.
 
@@ -400,6 +409,11 @@ def _print_run_summary(
     if skipped:
         out.print(Text(f"Not read from the inbox ({len(skipped)}):", "yellow"))
         for item in skipped:
+            line = Text.assemble((Path(item["file"]).name, "bold"), f": {item['reason']}")
+            out.print(Padding(line, (0, 0, 0, 2), expand=False))
+    if unmatched_overrides:
+        out.print(Text(f"Override files not applied ({len(unmatched_overrides)}):", "yellow"))
+        for item in unmatched_overrides:
             line = Text.assemble((Path(item["file"]).name, "bold"), f": {item['reason']}")
             out.print(Padding(line, (0, 0, 0, 2), expand=False))
     if not outcomes:

@@ -150,3 +150,26 @@ def test_run_summary_without_rfps_says_where_to_put_one():
         "Summary: 0 RFP(s) ok, 0 failed",
         "No RFP file given and none in the inbox: drop one there and run again.",
     ]
+
+
+def test_override_file_named_after_the_file_not_the_partition_is_reported(tmp_path):
+    from rfp_retrieval.retrieval.overrides import unmatched_override_files
+
+    folder = tmp_path / "overrides"
+    folder.mkdir()
+    for name in ("good-md.yaml", "good.yaml", "other-rfp-docx.yml", "notes.txt", ".hidden.yaml"):
+        (folder / name).write_text("replace: []\n", encoding="utf-8")
+    found = unmatched_override_files(folder, ["good-md", "other-rfp-docx"])
+    assert [(p.name, r.split(";")[1].split(" (")[0].strip()) for p, r in found] == [
+        ("good.yaml", "rename it to good-md.yaml"),
+        ("other-rfp-docx.yml", "rename it to other-rfp-docx.yaml"),
+    ]
+    assert unmatched_override_files(tmp_path / "absent", ["good-md"]) == []
+
+    out = Console(width=80, file=io.StringIO(), color_system=None)
+    unmatched = [{"file": str(p), "reason": r} for p, r in found]
+    _print_run_summary([], out, unmatched_overrides=unmatched)
+    lines = out.file.getvalue().splitlines()
+    assert lines[2] == "Override files not applied (2):"
+    assert lines[3].startswith("  good.yaml: matches no RFP partition, so it is not applied;")
+    assert all(len(line) <= 80 for line in lines)

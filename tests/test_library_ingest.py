@@ -279,6 +279,30 @@ def test_row_with_cells_beyond_the_header_is_rejected(tmp_path: Path) -> None:
     assert load.rejected[0].raw["column 22"] == "stray"
 
 
+def test_repeated_header_reads_the_first_column_and_keeps_the_other_value_as_a_defect(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "matrix.csv"
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow([*HEADER, "Contract Value"])
+        for row, second in (
+            (_row(), "$99,000,000"),  # disagrees: flagged, nothing lost
+            (_row(PP="PP-902"), "$12.5M"),  # agrees: clean
+            (_row(PP="PP-903"), ""),  # empty: clean
+        ):
+            writer.writerow([*(row.get(name, "") for name in HEADER), second])
+
+    load = load_library(tmp_path)
+
+    assert load.rejected == []
+    entries = {entry.id: entry for entry in load.entries}
+    assert entries["PP-901"].contract.value.min == 12_500_000  # the first column is read
+    assert "repeated-column:Contract Value (ignored: $99,000,000)" in entries["PP-901"].defects
+    assert not any(d.startswith("repeated-column") for d in entries["PP-902"].defects)
+    assert not any(d.startswith("repeated-column") for d in entries["PP-903"].defects)
+
+
 def test_missing_required_column_rejects_file_naming_file_and_columns(tmp_path: Path) -> None:
     header = [name for name in HEADER if name not in {"Contract Value", "Domains"}]
     _write_csv(tmp_path / "old_matrix.csv", [_row(), _row(PP="PP-902")], header=header)

@@ -35,7 +35,7 @@ import datetime as dt
 import io
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -358,10 +358,13 @@ def _read_table(
 ) -> Iterator[PastPerformanceEntry | RejectedRow]:
     header_row, header = rows[header_index]
     columns: dict[str, int] = {}
+    repeated: dict[str, list[int]] = {}  # field -> positions of its second, third... column
     for position, name in enumerate(header):
         field = _HEADER_TO_FIELD.get(_header_key(name))
         if field is not None and field not in columns:
             columns[field] = position
+        elif field is not None:
+            repeated.setdefault(field, []).append(position)
     missing = [c.names[0] for c in SPREADSHEET_COLUMNS if c.required and c.field not in columns]
     data_rows = [(n, cells) for n, cells in rows[header_index + 1 :] if _has_content(cells)]
     if missing:
@@ -380,11 +383,11 @@ def _read_table(
     header_width = len(header)
     while header_width and not _cell_text(header[header_width - 1]):
         header_width -= 1
+    names = [(_cell_text(h) or f"column {k + 1}") for k, h in enumerate(header)]
+    names = [n if names.index(n) == k else f"{n} (column {k + 1})" for k, n in enumerate(names)]
     for number, cells in data_rows:
         raw = {
-            (_cell_text(header[k]) if k < len(header) else "") or f"column {k + 1}": _raw_value(
-                cell
-            )
+            (names[k] if k < len(names) else f"column {k + 1}"): _raw_value(cell)
             for k, cell in enumerate(cells)
             if _cell_text(cell)
         }
@@ -399,9 +402,34 @@ def _read_table(
                 field: cells[position] if position < len(cells) else None
                 for field, position in columns.items()
             }
-            yield _entry_from_spreadsheet(values, source, number)
+            entry = _entry_from_spreadsheet(values, source, number)
+            conflicts = _repeated_column_conflicts(cells, columns, repeated)
+            if conflicts:
+                entry = replace(entry, defects=[*entry.defects, *conflicts])
+            yield entry
         except RowRejected as error:
             yield RejectedRow(file=source, row=number, reason=str(error), raw=raw)
+
+
+def _repeated_column_conflicts(
+    cells: list[Any], columns: dict[str, int], repeated: dict[str, list[int]]
+) -> list[str]:
+    """One defect per field whose header appears more than once and whose later column holds
+    a different non-empty value in this row: the first column is read, and the defect
+    ``repeated-column:<Header> (ignored: <value>; ...)`` keeps the other value(s) so the
+    writer can merge the columns."""
+    found = []
+    for field, positions in repeated.items():
+        used = _cell_text(cells[columns[field]]) if columns[field] < len(cells) else ""
+        others = [
+            text
+            for p in positions
+            if p < len(cells) and (text := _cell_text(cells[p])) and text != used
+        ]
+        if others:
+            header = _FIELD_TO_HEADER.get(field, field)
+            found.append(f"repeated-column:{header} (ignored: {'; '.join(others)})")
+    return found
 
 
 def _has_content(cells: list[Any]) -> bool:

@@ -87,6 +87,41 @@ def override_path(overrides_dir: Path | str, partition_key: str) -> Path:
     return Path(overrides_dir) / f"{partition_key}.yaml"
 
 
+def unmatched_override_files(
+    overrides_dir: Path | str, partition_keys: list[str]
+) -> list[tuple[Path, str]]:
+    """Override files that no RFP partition will read, each with what to do.
+
+    An override applies only when its file is named ``<partition-key>.yaml`` exactly; a file
+    named after the RFP's file name (``good.yaml`` for ``good.md``, whose key is
+    ``good-md``) would otherwise be ignored without a word. Returns ``(path, reason)`` for
+    every ``*.yaml``/``*.yml`` file in ``overrides_dir`` whose stem is not one of
+    ``partition_keys``, the reason naming the closest key; [] when the folder is missing.
+    """
+    import difflib
+
+    folder = Path(overrides_dir)
+    if not folder.is_dir():
+        return []
+    keys = set(partition_keys)
+    found = []
+    for path in sorted(folder.iterdir()):
+        if path.suffix.lower() not in (".yaml", ".yml") or path.name.startswith("."):
+            continue
+        if path.suffix == ".yaml" and path.stem in keys:
+            continue
+        close = difflib.get_close_matches(path.stem, sorted(keys), n=1, cutoff=0.5)
+        hint = f"rename it to {close[0]}.yaml" if close else "name it <partition-key>.yaml"
+        found.append(
+            (
+                path,
+                f"matches no RFP partition, so it is not applied; {hint} (the key is in "
+                "the run summary and the brief)",
+            )
+        )
+    return found
+
+
 def _iso(value: Any, path: Path, number: int) -> str:
     if isinstance(value, dt.datetime | dt.date):
         return value.isoformat()
