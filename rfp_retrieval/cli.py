@@ -457,8 +457,10 @@ def library_command(
     library: Path | None = typer.Option(None, help="Past-performance library folder."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     project: Path | None = ProjectOption,
+    config: Path | None = ConfigOption,
 ) -> None:
     """Show the canonical library entries and the rejected rows."""
+    _use_config(config)
     from rich.text import Text
 
     from rfp_retrieval.library.ingest import load_library
@@ -610,8 +612,10 @@ def eval_past_performance(
     mode: str = typer.Option("all", help="naive | facet | facet+bumps | all"),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     project: Path | None = ProjectOption,
+    config: Path | None = ConfigOption,
 ) -> None:
     """Top-3 recall per ranking mode on a golden set (constraints read from each RFP)."""
+    _use_config(config)
     from rfp_retrieval.eval.past_performance import (
         GoldenSetError,
         embed_library,
@@ -666,12 +670,14 @@ def eval_answers(
     rewrite: str = typer.Option("both", help="on | off | both"),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     project: Path | None = ProjectOption,
+    config: Path | None = ConfigOption,
 ) -> None:
     """recall@5, MRR@10 and nDCG@10 of answer retrieval, with and without rewriting.
 
     The documents are read and parsed by the product; a question the parser cannot find
     counts as a miss. Rewriting uses the offline rewriter, so the figures are reproducible.
     """
+    _use_config(config)
     from rfp_retrieval.answers.ingest import load_answer_library
     from rfp_retrieval.eval.answers import (
         QrelsError,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,22 @@ def test_db_path_that_is_a_folder_is_refused_before_any_work(tmp_path, config, m
     monkeypatch.setenv("RFP_RETRIEVAL_DB_PATH", str(tmp_path / "dbdir"))
     message = _error(tmp_path)
     assert f"db_path {tmp_path / 'dbdir'} is a folder; name the DuckDB file itself" in message
+
+
+def test_library_command_reads_the_project_folder_given_by_config(tmp_path, monkeypatch):
+    monkeypatch.delenv("RFP_RETRIEVAL_CONFIG", raising=False)
+    project = tmp_path / "proposals"
+    (project / "my-library").mkdir(parents=True)
+    (project / "my-library" / "matrix.csv").write_text(
+        "PP #,Contract Name,Customer,Customer Type,Role,Contract Type,Contract Value,"
+        "Period of Performance,Technologies,Domains,Description,Results / Outcomes\n"
+        "PP-777,Grants Portal,State of Ohio,State,Prime,Task Order,$2M,01/2022 - 12/2024,AWS,"
+        "Cloud Migration,Moved the grants portal to AWS.,Cut processing time 40%.\n",
+        encoding="utf-8",
+    )
+    config = project / "rfp-retrieval.yaml"
+    config.write_text("library_dir: my-library\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["library", "--config", str(config), "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert [e["id"] for e in payload["entries"]] == ["PP-777"], payload["rejected"]
