@@ -108,7 +108,10 @@ def test_db_path_that_is_a_folder_is_refused_before_any_work(tmp_path, config, m
 
 
 def test_library_command_reads_the_project_folder_given_by_config(tmp_path, monkeypatch):
-    monkeypatch.delenv("RFP_RETRIEVAL_CONFIG", raising=False)
+    # `--config` sets both variables in os.environ; registering them with monkeypatch first
+    # restores them afterwards, so later tests do not read this project
+    monkeypatch.setenv("RFP_RETRIEVAL_CONFIG", "")
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster_home"))
     project = tmp_path / "proposals"
     (project / "my-library").mkdir(parents=True)
     (project / "my-library" / "matrix.csv").write_text(
