@@ -7,6 +7,7 @@ project's ``var/dagster_home``, so the UI shows every run); ``library``, ``parse
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import importlib
 import json
@@ -21,6 +22,7 @@ from typing import Any
 import typer
 from rich.box import SIMPLE_HEAD
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 app = typer.Typer(
@@ -219,7 +221,7 @@ def run(
         disable=as_json and not console.is_terminal,
     )
     with progress:
-        task = progress.add_task(f"library {settings.library_dir.name}: ingest + embed", total=1)
+        task = progress.add_task("libraries: ingest, validate, embed", total=1)
         lib = defs.resolve_job_def("library_job").execute_in_process(
             instance=instance, run_config=QUIET_LOGS, raise_on_error=False
         )
@@ -237,7 +239,8 @@ def run(
                     f"({settings.answers_dir}), or point --library/--answers at the right ones."
                 )
             console.print(
-                f"[red]The library job failed:[/red] {_failure_message(lib)}\n{advice}",
+                f"[red]The library job failed:[/red] {escape(_failure_message(lib))}\n"
+                + escape(advice),
                 markup=True,
                 highlight=False,
             )
@@ -255,8 +258,10 @@ def run(
         _print_json({"rfps": outcomes, "skipped": skipped, "unmatched_overrides": unmatched})
     else:
         _print_run_summary(outcomes, skipped=skipped, unmatched_overrides=unmatched)
-    if outcomes and all(o["status"] == "failed" for o in outcomes):
-        raise typer.Exit(1)
+    if any(o["status"] == "interrupted" for o in outcomes):
+        raise typer.Exit(130)
+    if any(o["status"] != "ok" for o in outcomes):
+        raise typer.Exit(1)  # every other RFP was still processed; the summary lists failures
 
 
 def _run_rfps(defs, instance, settings, rfp_files, missing, progress) -> list[dict[str, Any]]:
@@ -288,16 +293,35 @@ def _run_rfps(defs, instance, settings, rfp_files, missing, progress) -> list[di
             )
             continue
         progress.update(task, completed=done, description=f"RFP {path.name[:40]}")
-        instance.add_dynamic_partitions("rfp_documents", [key])
-        result = job.execute_in_process(
-            instance=instance,
-            partition_key=key,
-            run_config={
-                **QUIET_LOGS,
-                "ops": {"rfp_document": {"config": {"path": str(path.resolve())}}},
-            },
-            raise_on_error=False,
-        )
+        try:
+            instance.add_dynamic_partitions("rfp_documents", [key])
+            result = job.execute_in_process(
+                instance=instance,
+                partition_key=key,
+                run_config={
+                    **QUIET_LOGS,
+                    "ops": {"rfp_document": {"config": {"path": str(path.resolve())}}},
+                },
+                raise_on_error=False,
+            )
+            interrupted = not result.success and bool(
+                _failure_classes(result) & {"DagsterExecutionInterruptedError", "KeyboardInterrupt"}
+            )
+        except KeyboardInterrupt:
+            interrupted = True
+        if interrupted:  # Ctrl-C: stop the batch, say what was not finished
+            item["status"] = "interrupted"
+            item["error"] = "interrupted (Ctrl-C); run again to process it"
+            for rest in rfp_files[done + 1 :]:
+                outcomes.append(
+                    {
+                        **item,
+                        "file": str(rest),
+                        "partition": partition_key_for(Path(rest).name),
+                        "error": "not started: the run was interrupted",
+                    }
+                )
+            break
         if not result.success:
             item["error"] = _failure_message(result)
             continue
@@ -373,7 +397,8 @@ def _print_run_summary(
 
     out = out or Console()
     ok_items = [o for o in outcomes if o["status"] == "ok"]
-    failed_items = [o for o in outcomes if o["status"] != "ok"]
+    failed_items = [o for o in outcomes if o["status"] == "failed"]
+    interrupted = [o for o in outcomes if o["status"] == "interrupted"]
     for item in ok_items:
         sq = item["scope_query"]
         out.print()
@@ -405,7 +430,8 @@ def _print_run_summary(
         else:
             out.print("  no reference passed the filters (see the brief for the trace)")
     out.print()
-    out.print(Text(f"Summary: {len(ok_items)} RFP(s) ok, {len(failed_items)} failed", "bold"))
+    counts = f"Summary: {len(ok_items)} RFP(s) ok, {len(failed_items)} failed"
+    out.print(Text(counts + (f", {len(interrupted)} interrupted" if interrupted else ""), "bold"))
     if skipped:
         out.print(Text(f"Not read from the inbox ({len(skipped)}):", "yellow"))
         for item in skipped:
@@ -449,6 +475,12 @@ def _print_run_summary(
             line = Text.assemble(
                 (Path(item["file"]).name, "bold"), f": {item['error'] or 'failed'}"
             )
+            out.print(Padding(line, (0, 0, 0, 2), expand=False))
+    if interrupted:
+        out.print()
+        out.print(Text("Interrupted (nothing half-written is kept; run again):", "yellow"))
+        for item in interrupted:
+            line = Text.assemble((Path(item["file"]).name, "bold"), f": {item['error']}")
             out.print(Padding(line, (0, 0, 0, 2), expand=False))
 
 
@@ -607,9 +639,12 @@ def matrix(
 
 @eval_app.command("past-performance")
 def eval_past_performance(
-    golden: Path = typer.Option(..., help="Golden-set JSONL (DESIGN.md format)."),
+    golden: Path = typer.Option(
+        ...,
+        help="Golden-set JSONL: one scope per line (scope_id, rfp_file, as_of, ideal, ideal_alt).",
+    ),
     library: Path | None = typer.Option(None, help="Past-performance library folder."),
-    mode: str = typer.Option("all", help="naive | facet | facet+bumps | all"),
+    mode: str = typer.Option("all", help="naive | facet | facet+bumps | default | all"),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     project: Path | None = ProjectOption,
     config: Path | None = ConfigOption,
@@ -665,7 +700,11 @@ def eval_past_performance(
 
 @eval_app.command("answers")
 def eval_answers(
-    qrels: Path = typer.Option(..., help="Answer qrels JSONL (DESIGN.md format)."),
+    qrels: Path = typer.Option(
+        ...,
+        help="Answer qrels JSONL: one question per line (qid, doc, label, question) "
+        "with its relevant answer blocks.",
+    ),
     answers: Path | None = typer.Option(None, help="Answer library folder."),
     rewrite: str = typer.Option("both", help="on | off | both"),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
@@ -744,13 +783,55 @@ def ui(
     env = {**os.environ, "DAGSTER_HOME": str(home)}
     dagster = Path(sys.executable).with_name("dagster")
     cmd = [str(dagster), "dev", "-w", "workspace.yaml", "-h", "127.0.0.1", "-p", str(port)]
-    console.print(f"Dagster UI on http://127.0.0.1:{port} (Ctrl-C to stop)")
-    proc = subprocess.Popen(cmd, cwd=project_dir, env=env)
+    console.print(
+        f"Dagster UI on http://127.0.0.1:{port} (stop: Ctrl-C, or kill {os.getpid()})",
+        highlight=False,
+    )
+    # dagster dev and its webserver, daemon and code servers get a process group of their
+    # own, with default signal handling (a shell's `&` starts children with SIGINT ignored)
+    proc = subprocess.Popen(
+        cmd,
+        cwd=project_dir,
+        env=env,
+        start_new_session=True,
+        preexec_fn=_default_stop_signals,
+    )
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     try:
         proc.wait()
     except KeyboardInterrupt:
-        proc.send_signal(signal.SIGINT)
-        proc.wait()
+        console.print("stopping the Dagster UI...")
+        _stop_process_group(proc)
+
+
+def _default_stop_signals() -> None:
+    """In the child before exec: SIGINT and SIGTERM handled by default (not inherited as
+    ignored), so ``dagster dev`` shuts its processes down when asked."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _stop_process_group(proc: subprocess.Popen, grace_s: float = 30) -> None:
+    """Stop ``proc``'s process group: SIGINT (dagster dev's clean shutdown), then SIGTERM,
+    then SIGKILL, waiting ``grace_s`` / 10 / 5 seconds between; then kill any member still
+    left (a webserver or daemon that hung on shutdown)."""
+    for sig, wait_s in ((signal.SIGINT, grace_s), (signal.SIGTERM, 10.0), (signal.SIGKILL, 5.0)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=wait_s)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
 
 
 @app.command()

@@ -173,3 +173,42 @@ def test_override_file_named_after_the_file_not_the_partition_is_reported(tmp_pa
     assert lines[2] == "Override files not applied (2):"
     assert lines[3].startswith("  good.yaml: matches no RFP partition, so it is not applied;")
     assert all(len(line) <= 80 for line in lines)
+
+
+def test_ctrl_c_stops_the_batch_and_lists_what_was_not_finished(tmp_path):
+    from rich.progress import Progress
+
+    from rfp_retrieval.cli import _run_rfps
+
+    calls = []
+
+    class Job:
+        def execute_in_process(self, **kwargs):
+            calls.append(kwargs["partition_key"])
+            raise KeyboardInterrupt
+
+    class Defs:
+        def resolve_job_def(self, name):
+            return Job()
+
+    class Instance:
+        def add_dynamic_partitions(self, name, keys):
+            pass
+
+    files = [tmp_path / f"{name}.md" for name in ("first", "second", "third")]
+    for path in files:
+        path.write_text("# RFP\n", encoding="utf-8")
+    with Progress(disable=True) as progress:
+        outcomes = _run_rfps(Defs(), Instance(), None, [str(f) for f in files], [], progress)
+    assert calls == ["first-md"]  # the batch stopped at the first Ctrl-C
+    assert [(o["partition"], o["status"], o["error"]) for o in outcomes] == [
+        ("first-md", "interrupted", "interrupted (Ctrl-C); run again to process it"),
+        ("second-md", "interrupted", "not started: the run was interrupted"),
+        ("third-md", "interrupted", "not started: the run was interrupted"),
+    ]
+    out = Console(width=80, file=io.StringIO(), color_system=None)
+    _print_run_summary(outcomes, out)
+    text = out.file.getvalue()
+    assert "Summary: 0 RFP(s) ok, 0 failed, 3 interrupted" in text
+    assert "Interrupted (nothing half-written is kept; run again):" in text
+    assert "Failed (fix the file" not in text

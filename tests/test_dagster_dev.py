@@ -1,10 +1,10 @@
-"""`dagster dev` on this project: the UI's GraphQL shows every asset with group and description."""
+"""`rfp-retrieval ui` (dagster dev) on this project: the UI's GraphQL shows every asset with
+group and description, and stopping the command by its process id stops every UI process."""
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -39,19 +39,33 @@ def _graphql(port: int, query: str) -> dict:
         return json.load(response)
 
 
-def test_dagster_dev_serves_the_asset_graph(tmp_path):
+def _processes_with(marker: str) -> list[int]:
+    """Pids of live processes whose environment or command line mentions ``marker``."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit() or int(proc.name) == os.getpid():
+            continue
+        try:
+            text = (proc / "environ").read_bytes() + (proc / "cmdline").read_bytes()
+            state = (proc / "stat").read_text().split(")")[-1].split()[0]
+        except OSError:
+            continue
+        if marker.encode() in text and state != "Z":
+            found.append(int(proc.name))
+    return found
+
+
+def test_ui_serves_the_asset_graph_and_stops_by_its_pid(tmp_path):
     home = tmp_path / "dagster_home"
-    home.mkdir()
-    shutil.copy(REPO / "dagster.yaml", home / "dagster.yaml")
     port = _free_port()
-    dagster = Path(sys.executable).with_name("dagster")
+    cli = Path(sys.executable).with_name("rfp-retrieval")
     proc = subprocess.Popen(
-        [str(dagster), "dev", "-w", "workspace.yaml", "-h", "127.0.0.1", "-p", str(port)],
+        [str(cli), "ui", "--port", str(port)],
         cwd=REPO,
         env={**os.environ, "DAGSTER_HOME": str(home)},
         start_new_session=True,
-        # launched from a non-interactive shell SIGINT would be inherited as ignored
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        # as a shell's `cmd &` starts it: SIGINT ignored, inherited by children
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -75,10 +89,22 @@ def test_dagster_dev_serves_the_asset_graph(tmp_path):
         assert all(n["description"] for n in nodes), [
             k for k, n in by_key.items() if not n["description"]
         ]
-    finally:
-        proc.send_signal(signal.SIGINT)
+        assert len(_processes_with(str(home))) >= 3  # wrapper, dagster dev, webserver...
+
+        # The README's way to stop it: kill <pid> (SIGTERM) of the command.
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=90) == 0
+        left = _processes_with(str(home))
+        assert left == [], left
         try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
+            _graphql(port, "{ __typename }")
+            answered = True
+        except OSError:
+            answered = False
+        assert not answered, "the UI still answers after its command was stopped"
+    finally:
+        if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=10)
+        for pid in _processes_with(str(home)):
+            os.kill(pid, signal.SIGKILL)
