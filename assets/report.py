@@ -6,7 +6,12 @@ from dagster_duckdb import DuckDBResource
 
 from assets.partitions import rfp_partitions
 from resources import ProjectPaths
-from rfp_retrieval.report.brief import brief_html, brief_markdown, question_views
+from rfp_retrieval.report.brief import (
+    brief_html,
+    brief_markdown,
+    question_views,
+    reference_facts,
+)
 
 OWNERS = ["team:proposal-ops"]
 # Answer-pipeline tables read when they exist (the brief still renders without them).
@@ -58,10 +63,11 @@ def response_brief(
     vague = set(pp_entries.filter(pl.col("outcome_vague"))["id"].to_list())
     tables = {t: _partition_table(duckdb, t, key) for t in QUESTION_TABLES}
     questions = question_views(tables["rewritten_questions"], tables["question_answers"])
-    markdown = brief_markdown(scope, references, vague, questions)
+    facts = reference_facts(pp_entries, [r["id"] for r in references if r.get("id")])
+    markdown = brief_markdown(scope, references, vague, questions, facts)
     folder = paths.output_for(key)
     html_path, md_path = folder / "brief.html", folder / "brief.md"
-    html_path.write_text(brief_html(scope, references, vague, questions), encoding="utf-8")
+    html_path.write_text(brief_html(scope, references, vague, questions, facts), encoding="utf-8")
     md_path.write_text(markdown, encoding="utf-8")
     frame = pl.DataFrame(
         {

@@ -7,7 +7,13 @@ import json
 
 import polars as pl
 
-from rfp_retrieval.report.brief import brief_html, brief_markdown, question_views, score_parts
+from rfp_retrieval.report.brief import (
+    brief_html,
+    brief_markdown,
+    question_views,
+    reference_facts,
+    score_parts,
+)
 
 SCOPE = {
     "rfp_partition": "miami-dade-311-rfp-md",
@@ -149,3 +155,65 @@ def test_questions_merge_rewrites_and_passages_and_flag_needs_sme():
     assert "### 3.2 **needs SME**" in text
     assert question_views(None, None) is None
     assert question_views(rewritten.select(["question_id", "original"]), None)[0]["label"] is None
+
+
+def test_each_reference_shows_the_facts_a_writer_checks_before_citing_it():
+    entries = pl.DataFrame(
+        [
+            {
+                "id": "PP-175",
+                "customer_named": "Ohio Department of Medicaid",
+                "customer_acronym": "ODM",
+                "customer_type": "state",
+                "role": "prime",
+                "prime_contractor": None,
+                "value_min": 14_800_000,
+                "value_max": 21_000_000,
+                "value_funded": 14_800_000,
+                "start_date": dt.date(2021, 3, 1),
+                "end_date": None,
+                "ongoing": True,
+            },
+            {
+                "id": "PP-176",
+                "customer_named": None,
+                "customer_acronym": "FNS",
+                "customer_type": "federal-civilian",
+                "role": "sub",
+                "prime_contractor": "Tessaline Government Services",
+                "value_min": None,
+                "value_max": None,
+                "value_funded": None,
+                "start_date": dt.date(2019, 10, 1),
+                "end_date": dt.date(2024, 9, 30),
+                "ongoing": False,
+            },
+            {
+                "id": "PP-100",
+                "customer_named": "Fairfax County",
+                "customer_acronym": None,
+                "customer_type": "local",
+                "role": "prime",
+                "prime_contractor": None,
+                "value_min": 850_000,
+                "value_max": 2_000_000,
+                "value_funded": None,
+                "start_date": None,
+                "end_date": dt.date(2020, 6, 30),
+                "ongoing": False,
+            },
+        ]
+    )
+    facts = reference_facts(entries, ["PP-175", "PP-176", "PP-100", "PP-999"])
+    assert facts == {
+        "PP-175": "Ohio Department of Medicaid (ODM) (state); prime; $14.8M funded of $21.0M; "
+        "2021-03-01 to ongoing",
+        "PP-176": "FNS (federal-civilian); sub to Tessaline Government Services; value not "
+        "stated; 2019-10-01 to 2024-09-30",
+        "PP-100": "Fairfax County (local); prime; $850K–$2.0M; start not stated to 2020-06-30",
+    }
+    page = brief_html(SCOPE, REFERENCES, facts=facts)
+    assert '<p class="facts">Ohio Department of Medicaid (ODM) (state); prime;' in page
+    assert page.index("PP-175") < page.index("$14.8M funded of $21.0M")
+    text = brief_markdown(SCOPE, REFERENCES, facts=facts)
+    assert "- Facts: FNS (federal-civilian); sub to Tessaline Government Services" in text

@@ -106,6 +106,53 @@ def score_parts(
     return positives, penalties
 
 
+def _usd(value: Any) -> str:
+    """$14.8M / $850K / $1,200 from whole dollars."""
+    value = float(value)
+    if value >= 1_000_000:
+        return f"${value / 1_000_000:,.1f}M"
+    if value >= 10_000:
+        return f"${value / 1_000:,.0f}K"
+    return f"${value:,.0f}"
+
+
+def reference_facts(entries: pl.DataFrame, ids: Collection[str]) -> dict[str, str]:
+    """One line of facts per library entry a writer checks before citing it.
+
+    ``entries`` is the ``pp_entries`` frame; returns ``{id: "customer (type); role; value;
+    period"}`` for the ``ids`` found, e.g. ``"Ohio Department of Medicaid (ODM) (state);
+    prime; $14.8M funded of $21.0M; 2021-03-01 to ongoing"``. Values are USD; a value or date
+    the library does not state reads "value not stated" / "start not stated".
+    """
+    wanted = entries.filter(pl.col("id").is_in(list(ids)))
+    facts = {}
+    for row in wanted.to_dicts():
+        named, acronym = row.get("customer_named"), row.get("customer_acronym")
+        customer = named or acronym or "customer not stated"
+        if named and acronym:
+            customer = f"{named} ({acronym})"
+        if row.get("customer_type"):
+            customer += f" ({row['customer_type']})"
+        role = row.get("role") or "role not stated"
+        if role == "sub" and row.get("prime_contractor"):
+            role = f"sub to {row['prime_contractor']}"
+        low, high, funded = row.get("value_min"), row.get("value_max"), row.get("value_funded")
+        if funded and high and funded != high:
+            value = f"{_usd(funded)} funded of {_usd(high)}"
+        elif low and high and low != high:
+            value = f"{_usd(low)}–{_usd(high)}"
+        elif low or high:
+            value = _usd(high or low)
+        else:
+            value = "value not stated"
+        start = row.get("start_date")
+        end = "ongoing" if row.get("ongoing") else row.get("end_date")
+        start_text = _fmt(start) if start else "start not stated"
+        period = f"{start_text} to {_fmt(end) if end else 'end not stated'}"
+        facts[row["id"]] = "; ".join([customer, role, value, period])
+    return facts
+
+
 def _colour(key: str) -> str:
     return next((c for k, _, c in POSITIVE_PARTS if k == key), "#76b7b2")
 
@@ -288,12 +335,14 @@ def brief_markdown(
     references: Sequence[Mapping[str, Any]],
     vague_ids: Collection[str] = (),
     questions: Sequence[Mapping[str, Any]] | None = None,
+    facts: Mapping[str, str] | None = None,
 ) -> str:
     """The brief as Markdown (same content as ``brief_html``, no chart).
 
     ``scope``: the ``scope_query`` row; ``references``: the partition's ``pp_references``
     rows (a rank-0 row means no reference, with ``reason``); ``vague_ids``: library ids whose
-    outcomes are vague; ``questions``: ``question_views`` output or None when not built.
+    outcomes are vague; ``questions``: ``question_views`` output or None when not built;
+    ``facts``: ``reference_facts`` output (customer, role, value, period per entry id).
     """
     picks, shared = _picks(references), _shared(references)
     lines = [f"# Response brief: {_md(scope.get('title') or scope.get('rfp_partition'))}", ""]
@@ -332,6 +381,8 @@ def brief_markdown(
             f"(score {float(ref.get('score') or 0):.3f})"
         )
         lines.append("")
+        if facts and ref.get("id") in facts:
+            lines.append("- Facts: " + _md(facts[ref["id"]]))
         parts = [f"{label} +{v:.3f}" for _, label, v in positives]
         parts += [f"{label} {v:.3f}" for _, label, v in penalties]
         lines.append("- Components: " + (_md("; ".join(parts)) or "none"))
@@ -386,7 +437,8 @@ td,th{border:1px solid #dde2e8;padding:4px 8px;text-align:left;vertical-align:to
 th{background:#f3f5f8}.warn{background:#fff4e0;border-left:4px solid #f28e2b;
 padding:6px 10px;margin:6px 0}.miss{background:#fdecec;border-left:4px solid #e15759;
 padding:6px 10px;margin:6px 0}.sme{color:#fff;background:#e15759;border-radius:3px;
-padding:1px 6px;font-size:12px}.muted{color:#66707c}.ref{border:1px solid #dde2e8;
+padding:1px 6px;font-size:12px}.muted{color:#66707c}.facts{margin:4px 0 8px}
+.ref{border:1px solid #dde2e8;
 border-radius:6px;padding:8px 14px;margin:10px 0}
 .score-chart text{font:12px system-ui,sans-serif;fill:#1d232b}
 .score-chart .ref-label{font-weight:600}.score-chart .sub{fill:#4a5360}
@@ -398,6 +450,7 @@ def brief_html(
     references: Sequence[Mapping[str, Any]],
     vague_ids: Collection[str] = (),
     questions: Sequence[Mapping[str, Any]] | None = None,
+    facts: Mapping[str, str] | None = None,
 ) -> str:
     """The brief as one self-contained HTML page (inline CSS and SVG, no script).
 
@@ -459,6 +512,8 @@ def brief_html(
             f"<h3>{_e(ref.get('rank'))}. {_e(ref.get('id'))}: {_e(ref.get('title'))} "
             f'<span class="muted">score {float(ref.get("score") or 0):.3f}</span></h3>'
         )
+        if facts and ref.get("id") in facts:
+            h.append(f'<p class="facts">{_e(facts[ref["id"]])}</p>')
         h.append("<table><tr><th>component</th><th>value</th></tr>")
         for _, label, v in positives:
             h.append(f"<tr><td>{_e(label)}</td><td>+{v:.3f}</td></tr>")
