@@ -38,6 +38,7 @@ from pathlib import Path
 
 from rfp_retrieval.documents.records import DocumentError, RfpDocument, Section
 from rfp_retrieval.documents.text import normalise_line
+from rfp_retrieval.spreadsheets import formula_cells
 
 QUESTIONNAIRE_FORMATS = {".csv": "csv", ".xlsx": "xlsx", ".xlsm": "xlsx", ".json": "json"}
 """File extension -> ``RfpDocument.format`` for questionnaires."""
@@ -303,31 +304,25 @@ def _xlsx_blocks(path: Path) -> tuple[list[_Block], str, list[str]]:
 
 
 def _uncalculated_formulas(path: Path, book) -> dict[str, int]:
-    """Formula cells with no cached result, per visible sheet title (sheets with none left out).
+    """Formula cells with no saved result, per visible sheet title (sheets with none left out).
 
-    ``book`` is the workbook loaded with ``data_only=True`` (results); the file is read a
-    second time, streaming, for the formulas themselves.
+    ``book`` is the workbook loaded with ``data_only=True`` (results); the formulas come from
+    ``spreadsheets.formula_cells``.
     """
-    import openpyxl
-
-    formulas = openpyxl.load_workbook(path, read_only=True, data_only=False)
+    formulas = formula_cells(path)
     counts: dict[str, int] = {}
-    try:
-        for sheet in book.worksheets:
-            if getattr(sheet, "sheet_state", "visible") != "visible":
-                continue
-            count = 0
-            with_formulas = formulas[sheet.title].iter_rows(values_only=True)
-            for values, formula_row in zip(
-                sheet.iter_rows(values_only=True), with_formulas, strict=False
-            ):
-                for value, written in zip(values, formula_row, strict=False):
-                    if value is None and isinstance(written, str) and written.startswith("="):
-                        count += 1
-            if count:
-                counts[sheet.title] = count
-    finally:
-        formulas.close()
+    for sheet in book.worksheets:
+        if getattr(sheet, "sheet_state", "visible") != "visible":
+            continue
+        written = formulas.get(sheet.title, {})
+        count = sum(
+            1
+            for row in sheet.iter_rows()
+            for cell in row
+            if cell.value is None and (cell.row, cell.column) in written
+        )
+        if count:
+            counts[sheet.title] = count
     return counts
 
 

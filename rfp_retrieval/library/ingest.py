@@ -54,6 +54,7 @@ from rfp_retrieval.library.records import (
     SupersededRow,
     Technical,
 )
+from rfp_retrieval.spreadsheets import formula_cells
 
 UNREADABLE_LAST_UPDATED = "unreadable-last-updated"
 
@@ -284,17 +285,12 @@ def _xlsx_sheets(path: Path) -> list[tuple[str, list[tuple[int, list[Any]]]]]:
     result become ``UncalculatedFormula`` cells."""
     import openpyxl  # imported here: only spreadsheets need it
 
+    formulas = formula_cells(path)
     workbook = openpyxl.load_workbook(path, data_only=True)
-    formulas = openpyxl.load_workbook(path, read_only=True)
     try:
         sheets = []
         for sheet in workbook.worksheets:
-            written = {
-                (r, c): value
-                for r, row in enumerate(formulas[sheet.title].iter_rows(values_only=True), 1)
-                for c, value in enumerate(row, 1)
-                if isinstance(value, str) and value.startswith("=")
-            }
+            written = formulas.get(sheet.title, {})
             rows = [
                 (
                     cells[0].row,
@@ -312,7 +308,6 @@ def _xlsx_sheets(path: Path) -> list[tuple[str, list[tuple[int, list[Any]]]]]:
         return sheets
     finally:
         workbook.close()
-        formulas.close()
 
 
 def _find_header(rows: list[tuple[int, list[Any]]]) -> int | None:
