@@ -84,6 +84,7 @@ def pp_references(
             "recency_bump",
             "age_penalty",
             "agency_bump",
+            "sector_bump",
             "relaxed",
             "overridden_by",
             "override_by",

@@ -14,7 +14,9 @@ SETTINGS = load_settings(PROJECT_DIR)
 
 # Bump the recipe when the facet texts, chunking or the stored scope_query columns change: it
 # re-embeds like a model change. facets-2: scope_query stores the RFP's domain weights.
-EMBEDDING_RECIPE = "facets-2"
+# facets-3: scope texts and section units read from the statement of work only (offeror
+# instructions dropped, short numbered paragraphs merged into their section).
+EMBEDDING_RECIPE = "facets-3"
 
 
 def embedding_code_version(model_id: str) -> str:

@@ -52,7 +52,7 @@ from rfp_retrieval.documents.section_lm import (
     money_mentions,
 )
 from rfp_retrieval.documents.summary import prose
-from rfp_retrieval.documents.text import strip_inline_markdown
+from rfp_retrieval.documents.text import split_sentences, strip_inline_markdown
 
 __all__ = [
     "APPROX_BAND",
@@ -347,8 +347,8 @@ _SCOPE = re.compile(
     re.I,
 )
 _NOT_SCOPE = re.compile(
-    r"past performance|instructions|evaluation|proposal|submission|administration|invoic|"
-    r"clauses|personnel|pricing|price|schedule of events|format",
+    r"\b(?:past performance|instructions|evaluation|proposals?|submissions?|administration|"
+    r"invoic\w*|clauses|key personnel|pricing|price|schedule of events|format(?:ting)?)\b",
     re.I,
 )
 _EVALUATION = re.compile(r"\bevaluation|basis (?:of|for) award|section m\b|relevan|scoring", re.I)
@@ -429,6 +429,97 @@ DOMAIN_SIGNALS: dict[str, re.Pattern[str]] = {
 }
 
 
+# A section whose path (below the document title) names one of these says how to bid or
+# administer the contract, not what the work is (Section L/M, pricing, references, ...).
+_NOT_WORK = re.compile(
+    r"\b(?:past performance|evaluation|evaluat(?:ed|ing)|instructions?|submissions?|"
+    r"format(?:ting)?|section [lm]|proposals?|basis (?:of|for) award|award (?:criteria|process)|"
+    r"pricing|price|cost proposal|contract type|period of performance|points? of contact|"
+    r"references|qualifications|(?:offeror|provider|corporate|company|vendor|contractor) "
+    r"experience|administration|invoic\w*|clauses|key personnel|schedule of events)\b",
+    re.I,
+)
+# Sentences that tell the offeror how to respond rather than describe the work.
+_INSTRUCTION = re.compile(
+    r"\b(?:offeror|proposer|bidder|respondent|vendor)s?(?:'s|’s)?\s+(?:shall|must|should|will|"
+    r"may|are|is)\b|\bresponse items?\b|\b(?:in|with) (?:its|their|your|the) (?:proposal|"
+    r"response)\b|\bevaluated under\b|\bconfirm compliance\b",
+    re.I,
+)
+# Context sections (read into the narrative text, not units of the work).
+_CONTEXT = re.compile(
+    r"\b(?:background|purpose|overview|introduction|current (?:environment|system)|history)\b",
+    re.I,
+)
+MIN_UNIT_CHARS = 150
+"""Shortest scope unit embedded on its own; shorter sections join their parent's unit."""
+
+
+def work_prose(body: str) -> str:
+    """``prose(body)`` without the sentences that instruct the offeror ("Offerors shall
+    respond to every numbered response item…", "… in its proposal"): they describe the bid,
+    not the work, and would make every RFP look alike to the embedding."""
+    return " ".join(s for s in split_sentences(prose(body)) if not _INSTRUCTION.search(s))
+
+
+def scope_units(doc: RfpDocument, min_chars: int = MIN_UNIT_CHARS) -> list[tuple[str, str]]:
+    """The statement of work as outline units: ``[(heading, text), ...]`` in document order.
+
+    A unit is a titled section of the work (not background, Section L/M, pricing, references
+    or other administration; judged on its path below the document title, whole words) with
+    its own prose and, merged in, every numbered paragraph and every child section too short
+    to stand alone (under ``min_chars`` characters). Text is ``"<heading>. <prose>"`` with
+    the offeror instructions removed (``work_prose``); a numbered paragraph is not prefixed
+    with its heading, which is only its first sentence. The front matter before the first
+    heading is used only when the document has no other unit. Returns [] for a document with
+    no prose under its headings.
+    """
+    by_key = {s.key: s for s in doc.sections}
+    children: dict[str | None, list[Section]] = {}
+    for section in doc.sections:
+        parent = section.parent if section.parent in by_key else None
+        children.setdefault(parent, []).append(section)
+
+    def below_title(section: Section) -> str:
+        labels = []
+        node: Section | None = section
+        while node is not None and node.level > 0:
+            labels.append(node.title or node.heading)
+            node = by_key.get(node.parent) if node.parent else None
+        return " > ".join(reversed(labels))
+
+    units: list[tuple[int, str, str]] = []
+    front: list[tuple[int, str, str]] = []
+
+    def visit(section: Section) -> str:
+        """Adds the units under ``section``; returns its text when too short to stand alone."""
+        if section.level > 0:
+            path = below_title(section)
+            if _NOT_WORK.search(path) or _CONTEXT.search(path):
+                return ""
+        parts = [work_prose(section.body or "")]
+        parts += [visit(child) for child in children.get(section.key, [])]
+        text = " ".join(p for p in parts if p)
+        if section.kind == "paragraph":
+            return text
+        if not text:
+            return ""
+        text = f"{section.heading}. {text}"
+        if section.level == 0:
+            if len(text) >= min_chars:
+                front.append((section.line, section.heading, text))
+            return ""
+        if len(text) >= min_chars:
+            units.append((section.line, section.heading, text))
+            return ""
+        return text
+
+    for root in children.get(None, []):
+        visit(root)
+    picked = sorted(units) or front
+    return [(heading, text) for _, heading, text in picked]
+
+
 def _cap_words(text: str, n: int) -> str:
     words = text.split()
     return " ".join(words[:n])
@@ -455,11 +546,10 @@ def _ranking_texts(
     scope = [s for s in doc.sections if is_scope(s)]
     evaluation = [s for s in doc.sections if s.level > 0 and _EVALUATION.search(path_text(s))]
 
-    narrative = [doc.title] + [prose(s.body) for s in background[:2]]
-    narrative += [f"{s.heading}. {prose(s.body)}" for s in scope]
+    units = [text for _, text in scope_units(doc)]
+    narrative = [doc.title] + [work_prose(s.body) for s in background[:2]] + units
     reading.narrative_text = _cap_words(" ".join(p for p in narrative if p), NARRATIVE_WORDS)
-    technical = [f"{s.heading}. {prose(s.body)}" for s in scope]
-    reading.technical_text = _cap_words(" ".join(technical), TECHNICAL_WORDS)
+    reading.technical_text = _cap_words(" ".join(units), TECHNICAL_WORDS)
 
     outcome_sentences: list[str] = []
     for s in sentences:

@@ -216,7 +216,15 @@ def test_default_mode_charges_size_and_role_misses_instead_of_excluding():
         ended_after=D(2021, 6, 8),
         require_prime=True,
     )
-    ids, misses, trace, relaxed = apply_hard_filters(_entries(), filters, RankingConfig())
+    # the mechanism with round weights (the shipped defaults are learned, see config.py)
+    config = RankingConfig(
+        default_weight_whole=0.4,
+        default_weight_outcome=0.3,
+        default_weight_section=0.3,
+        penalty_value=0.10,
+        penalty_role=0.05,
+    )
+    ids, misses, trace, relaxed = apply_hard_filters(_entries(), filters, config)
     # Recency and customer type stay hard (PP-3 defense, PP-5 too old); size and role do not.
     assert ids == ["PP-1", "PP-2", "PP-4"]
     assert misses == {"PP-1": [], "PP-2": ["role"], "PP-4": ["value"]}
@@ -225,7 +233,7 @@ def test_default_mode_charges_size_and_role_misses_instead_of_excluding():
         0.10,
         0.05,
     ]
-    result = rank_references(_entries(), _vectors(SIMS), _query(filters), RankingConfig())
+    result = rank_references(_entries(), _vectors(SIMS), _query(filters), config)
     by_id = {r.id: r for r in result.references}
     # $40M against a $30M ceiling: -0.10 scaled by log2(40 / 30) = 0.415.
     assert by_id["PP-4"].components["value_penalty"] == pytest.approx(-0.0415, abs=1e-4)

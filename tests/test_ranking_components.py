@@ -123,7 +123,7 @@ def test_hard_value_filter_uses_funded_value_for_completed_work_only():
         entries,
         _vectors({"PP-A": 0.5, "PP-B": 0.5, "PP-C": 0.9, "PP-D": 0.5}),
         _query(BAND),
-        RankingConfig(top_k=4),
+        RankingConfig(top_k=4, penalty_value=0.10),
     )
     by_id = {r.id: r for r in result.references}
     assert by_id["PP-A"].relaxed == [] and by_id["PP-A"].components["value_penalty"] == 0.0
@@ -181,7 +181,10 @@ def test_default_mode_adds_domain_weight_times_the_weighted_share():
         domain_weights={"cybersecurity": 0.8, "help-desk": 0.2},
     )
     result = rank_references(
-        entries, _vectors({"PP-A": 0.5, "PP-B": 0.5, "PP-C": 0.5}), scope, RankingConfig()
+        entries,
+        _vectors({"PP-A": 0.5, "PP-B": 0.5, "PP-C": 0.5}),
+        scope,
+        RankingConfig(domain_weight=0.1),
     )
     comps = {r.id: r.components["domain_match"] for r in result.references}
     assert comps == {"PP-A": pytest.approx(0.08), "PP-B": pytest.approx(0.02), "PP-C": 0.0}
@@ -211,6 +214,7 @@ def _big_library(n: int = 90) -> tuple[pl.DataFrame, EntryVectors, ScopeQuery]:
                     rng.choice(["Internal Revenue Service", "Food and Nutrition Service"])
                 ),
                 "customer_acronym": None,
+                "customer_type": str(rng.choice(["federal-civilian", "state"])),
                 "domains": list(rng.choice(tags, size=int(rng.integers(0, 3)), replace=False)),
             }
         )
@@ -225,7 +229,7 @@ def _big_library(n: int = 90) -> tuple[pl.DataFrame, EntryVectors, ScopeQuery]:
     q /= np.linalg.norm(q, axis=1, keepdims=True)
     scope = ScopeQuery(
         ScopeFilters(
-            customer_types=("federal-civilian",),
+            customer_types=("federal-civilian", "state"),
             value_min=10_000_000,
             value_max=30_000_000,
             ended_after=D(2022, 1, 1),
@@ -235,6 +239,7 @@ def _big_library(n: int = 90) -> tuple[pl.DataFrame, EntryVectors, ScopeQuery]:
         {"whole": q[0], "outcome": q[1], "technical": q[2], "narrative": q[3]},
         issuer="Department of Agriculture, Food and Nutrition Service",
         issuer_acronym="FNS",
+        issuer_type="federal-civilian",
         section_vectors=q[:3],
         emphasized_domains=("cybersecurity",),
         domain_weights={"cybersecurity": 0.6, "identity-access": 0.3, "help-desk": 0.1},
@@ -253,10 +258,13 @@ def test_vectorized_totals_equal_the_per_entry_reference_loop(monkeypatch):
         match = pp._agency_matcher(scope)
         m = vectors.matrices
         sections = scope.section_vectors
+        # each section's cosines shifted so its library-wide mean is the sections' mean
+        library_mu = m["whole"].mean(axis=0, dtype=np.float64) @ sections.T.astype(np.float64)
+        shift = (library_mu.mean() - library_mu).astype(np.float32)
         cosines = (
             m["whole"][idx] @ scope.vectors["whole"],
             m["outcome"][idx] @ scope.vectors["outcome"],
-            (m["whole"][idx] @ sections.T).max(axis=1),
+            (m["whole"][idx] @ sections.T + shift).max(axis=1),
         )
         totals = pp._default_totals(library, passed, cosines, scope, config, match)
         # the reference loop over every candidate (no shortlist)
@@ -268,8 +276,13 @@ def test_vectorized_totals_equal_the_per_entry_reference_loop(monkeypatch):
     assert np.allclose(totals, [reference[c] for c in passed.candidates], rtol=0, atol=1e-12)
     # the components that differ between entries are all exercised
     comps = [c for _, _, c in scored]
-    for name in ("domain_match", "agency_bump", "value_penalty", "role_penalty", "recency_bump"):
+    names = ("domain_match", "agency_bump", "sector_bump", "value_penalty", "role_penalty")
+    for name in (*names, "recency_bump"):
         assert len({round(c[name], 9) for c in comps}) > 1, name
+    # and the library-centred section cosines are the ones scored
+    assert np.allclose(
+        [c["section_max"] for c in comps], cosines[2].astype(np.float64), rtol=0, atol=1e-6
+    )
 
 
 def test_shortlisted_ranking_equals_the_full_reference_ranking(monkeypatch):
@@ -280,3 +293,27 @@ def test_shortlisted_ranking_equals_the_full_reference_ranking(monkeypatch):
     assert [(r.id, r.score, r.components) for r in fast.references] == [
         (r.id, r.score, r.components) for r in full.references
     ]
+
+
+# ---------------------------------------------------------------- same-sector bump
+
+
+def test_default_mode_prefers_the_issuers_sector_when_the_filters_allow_several():
+    # A state RFP that accepts any government work: the state reference gets the bump.
+    filters = ScopeFilters(customer_types=("federal-civilian", "state"), value_min=10_000_000)
+    entries = _frame(
+        [
+            {"id": "PP-F", "value_min": 2e7, "value_max": 2e7},
+            {"id": "PP-S", "value_min": 2e7, "value_max": 2e7, "customer_type": "state"},
+        ]
+    )
+    vectors = _vectors({"PP-F": 0.6, "PP-S": 0.58})
+    config = RankingConfig(default_sector_bump=0.16, top_k=2)
+    result = rank_references(entries, vectors, _query(filters, issuer_type="state"), config)
+    assert [r.id for r in result.references] == ["PP-S", "PP-F"]
+    comps = {r.id: r.components["sector_bump"] for r in result.references}
+    assert comps == {"PP-S": 0.16, "PP-F": 0.0}
+    # no issuer type read: no bump, the closer match wins
+    result = rank_references(entries, vectors, _query(filters), config)
+    assert [r.id for r in result.references] == ["PP-F", "PP-S"]
+    assert all(r.components["sector_bump"] == 0.0 for r in result.references)

@@ -27,6 +27,7 @@ POSITIVE_PARTS: tuple[tuple[str, str, str], ...] = (
     ("domain_match", "domain match", "#b07aa1"),
     ("recency_bump", "recency bump", "#edc948"),
     ("agency_bump", "same agency bump", "#ff9da7"),
+    ("sector_bump", "same sector bump", "#bab0ac"),
 )
 PENALTY_PARTS: tuple[tuple[str, str], ...] = (
     ("age_penalty", "older than the recency window"),

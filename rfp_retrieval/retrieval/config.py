@@ -27,38 +27,43 @@ class RankingConfig:
         agency_bump: added when the entry's customer is the issuing agency or rolls up to the
             same department (seed: +0.08 same named agency; rollup FNS -> USDA is ours).
         default_recent_bump / default_old_penalty / default_agency_bump: the same three bumps
-            in the ``default`` mode (smaller recency bumps: the seed's +0.10 exceeds the typical
-            gap between the 1st and 10th candidate, so it mostly reorders by date).
+            in the ``default`` mode.
+        default_sector_bump: added in the ``default`` mode when the entry's customer type is
+            the issuer's (a state reference for a state RFP, federal-civilian for a civilian
+            agency): evaluators read same-sector work as more relevant (42 of the 45 labelled
+            dev picks share the issuer's sector).
         relaxation_order: constraints relaxed one at a time when fewer than ``top_k`` entries
             pass the hard filters (DESIGN: widen value, then recency, then customer type).
         value_widen_factor: first relaxation of the value band: [min / f, max * f].
         recency_widen_years: first relaxation of the recency window.
         top_k: references to return (Section L asks for three).
 
-    The ``default`` mode (measured, see benchmarks/README.md): eligibility rules stay hard
-    (recency, customer type, start date; graded relaxation when fewer than ``top_k`` pass),
-    while size, prime role and industry are relevancy judgments a veteran trades off, so a
-    miss costs ``penalty_value`` / ``penalty_role`` / ``penalty_industry`` instead of
-    excluding the entry. Its score is ``default_weight_whole`` x whole-entry cosine +
-    ``default_weight_outcome`` x outcome cosine + ``default_weight_section`` x the best cosine
-    between the entry and any one scope-of-work section (so an RFP with many areas is not
-    averaged into a generic text) + ``domain_weight`` x the share of the RFP's domain weights
-    (``ScopeReading.domain_weights``: title, scope-section length, Section M) that the entry's
-    structured domain tags carry + bumps (``default_recent_bump``, ``default_old_penalty``,
-    ``default_agency_bump``) + ``vague_penalty`` when the entry's outcomes have no measurable
-    result. Size is judged on the funded value for completed work, on the stated range for
-    ongoing work (``past_performance.effective_value_range``); a value miss costs
-    ``penalty_value`` x ``value_miss_severity`` (log2 of the distance to the band, in [0.25, 1]).
+    The ``default`` mode: eligibility rules stay hard (recency, customer type, start date;
+    graded relaxation when fewer than ``top_k`` pass), while size, prime role and industry are
+    relevancy judgments a veteran trades off, so a miss costs ``penalty_value`` /
+    ``penalty_role`` / ``penalty_industry`` instead of excluding the entry. Its score is
+    ``default_weight_whole`` x whole-entry cosine + ``default_weight_outcome`` x outcome
+    cosine + ``default_weight_section`` x the best match between the entry and any one unit of
+    the statement of work (``section_max``: each unit's cosines re-centred on the library, so
+    an RFP with many areas is not averaged into a generic text and a unit every entry matches,
+    such as testing or operations, does not decide it) + ``domain_weight`` x the share of the
+    RFP's domain weights (``ScopeReading.domain_weights``: title, scope-section length, Section
+    M) that the entry's structured domain tags carry + bumps (``default_recent_bump``,
+    ``default_old_penalty``, ``default_agency_bump``, ``default_sector_bump``) +
+    ``vague_penalty`` when the entry's outcomes have no measurable result. Size is judged on
+    the funded value for completed work, on the stated range for ongoing work
+    (``past_performance.effective_value_range``); a value miss costs ``penalty_value`` x
+    ``value_miss_severity`` (log2 of the distance to the band, in [0.25, 1]).
 
-    Where the ``default`` values come from: ``benchmarks/tune_past_performance.py`` runs
-    leave-one-out cross-validation over the 15 dev scopes of ``pp_golden_dev`` on a 180-point
-    grid (similarity mix x ``domain_weight`` x ``default_agency_bump`` x ``penalty_value`` x
-    ``penalty_role``; the grid is in that script). The values below are a grid point the
-    procedure chose in every one of the 15 folds (one of five tied points) and the best
-    in-sample. Its honest held-out estimate is the script's leave-one-out figure (top-3 recall
-    0.679 vs ideal, 0.623 vs ideal_alt on 2026-11-30), not the in-sample one (0.711 / 0.644).
-    ``recent_bump``/``old_penalty``/``agency_bump`` stay the seed's values for the
-    ``facet+bumps`` preset; the ``default`` mode has its own.
+    Where the ``default`` values come from: the score is linear in its components, so
+    ``benchmarks/tune_past_performance.py`` learns them as the coefficients of an
+    L2-regularised logistic regression that separates the labelled ``ideal`` references of
+    ``pp_golden_dev`` from the other candidates (divided by the sum of the three cosine
+    coefficients, rounded to 0.01). Its honest figure is nested leave-one-out over the 15 dev
+    scopes, the regularisation chosen inside each fold: top-3 recall 0.711 vs ideal, 0.644
+    vs ideal_alt (2026-11-30); in-sample 0.733 / 0.667. ``recent_bump``/``old_penalty``/
+    ``agency_bump`` and the facet weights stay the seed's values for the ``facet+bumps``
+    preset.
     """
 
     mode: str = DEFAULT_MODE
@@ -80,17 +85,18 @@ class RankingConfig:
     value_widen_factor: float = 2.0
     recency_widen_years: int = 2
     top_k: int = 3
-    default_weight_whole: float = 0.4
-    default_weight_outcome: float = 0.3
-    default_weight_section: float = 0.3
-    domain_weight: float = 0.1
-    default_recent_bump: float = 0.02
+    default_weight_whole: float = 0.26
+    default_weight_outcome: float = 0.26
+    default_weight_section: float = 0.48
+    domain_weight: float = 0.24
+    default_recent_bump: float = 0.06
     default_old_penalty: float = -0.02
-    default_agency_bump: float = 0.08
-    vague_penalty: float = -0.03
-    penalty_value: float = 0.10
-    penalty_role: float = 0.05
-    penalty_industry: float = 0.05
+    default_agency_bump: float = 0.06
+    default_sector_bump: float = 0.16
+    vague_penalty: float = -0.1
+    penalty_value: float = 0.23
+    penalty_role: float = 0.14
+    penalty_industry: float = 0.06
     extra: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:

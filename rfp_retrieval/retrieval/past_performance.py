@@ -72,7 +72,9 @@ class ScopeQuery:
     ``emphasized_domains`` the library domain tags the RFP emphasizes; ``domain_weights`` the
     share of the RFP's emphasis each domain tag takes (``ScopeReading.domain_weights``: title,
     scope-section length, Section M mentions; values >= 0, summing to 1 when read from an RFP).
-    Empty weights fall back to equal weights over ``emphasized_domains``.
+    Empty weights fall back to equal weights over ``emphasized_domains``. ``issuer_type`` is
+    the issuer's customer type (``federal-civilian``, ``federal-defense``, ``state``, ``local``,
+    ``commercial``, ...; None when not read).
     """
 
     filters: ScopeFilters
@@ -80,6 +82,7 @@ class ScopeQuery:
     vectors: dict[str, np.ndarray]
     issuer: str | None = None
     issuer_acronym: str | None = None
+    issuer_type: str | None = None
     section_vectors: np.ndarray | None = None
     emphasized_domains: tuple[str, ...] = ()
     domain_weights: dict[str, float] = field(default_factory=dict)
@@ -263,6 +266,7 @@ _PREPARED_COLUMNS: dict[str, Any] = {
     "value_funded": pl.Float64,
     "customer_named": pl.String,
     "customer_acronym": pl.String,
+    "customer_type": pl.String,
     "domains": pl.List(pl.String),
 }
 
@@ -436,6 +440,7 @@ class PreparedLibrary:
             industry_lower = {str(raw): low for raw, low in found}
         self._filter_columns = _FilterColumns(_filter_columns(ordered), industry_lower)
         self.vector_rows: np.ndarray | None = None
+        self._whole_mean: np.ndarray | None = None
         if vectors is not None:
             self.vector_rows = vectors.rows_of(self.ids, allow_missing=True)
         n = entries.height
@@ -453,6 +458,7 @@ class PreparedLibrary:
         self.value_min = cols["value_min"].fill_null(0).to_numpy().astype(np.float64)
         self.value_max = cols["value_max"].fill_null(0).to_numpy().astype(np.float64)
         self.value_funded = cols["value_funded"].fill_null(0).to_numpy().astype(np.float64)
+        self.customer_type = cols["customer_type"].fill_null("").to_numpy().astype(object)
         tags = (
             cols.select(pl.int_range(pl.len()).alias("_rank"), "domains")
             .explode("domains")
@@ -479,6 +485,17 @@ class PreparedLibrary:
         self.customers: list[tuple[Any, Any]] = [
             (named, acronym) for _, named, acronym in pairs.rows()
         ]
+
+    @property
+    def whole_mean(self) -> np.ndarray | None:
+        """Mean of the library's whole-entry vectors (dim,) float64, computed once; None
+        without vectors. Re-centres the section cosines (``section_centring``)."""
+        if self.vectors is None or "whole" not in self.vectors.matrices:
+            return None
+        if self._whole_mean is None:
+            matrix = self.vectors.matrices["whole"]
+            self._whole_mean = matrix.mean(axis=0, dtype=np.float64) if len(matrix) else None
+        return self._whole_mean
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -865,15 +882,39 @@ class _OneBlasThread:
 _ONE_BLAS_THREAD = _OneBlasThread()
 
 
+def section_centring(library_mean: np.ndarray | None, sections: np.ndarray) -> np.ndarray:
+    """Per-section shifts that re-centre section cosines on the library, (m,) float32.
+
+    ``library_mean`` is the mean of the library's whole-entry vectors (dim,), ``sections``
+    the scope's (m, dim) unit section vectors. The library's mean cosine to section ``s`` is
+    ``mu_s = library_mean . s`` (a mean of dot products is the dot product with the mean); the
+    shift is ``mean(mu) - mu_s``, so every section has the same library-wide mean cosine and a
+    section that every entry matches about as well (testing, operations and maintenance,
+    hosting) no longer decides ``section_max`` by being generic, while the values stay on the
+    cosine scale. Zeros when ``library_mean`` is None or there is one section.
+    """
+    sections = np.asarray(sections)
+    if library_mean is None or len(sections) < 2:
+        return np.zeros(len(sections), dtype=np.float32)
+    mu = sections.astype(np.float64) @ np.asarray(library_mean, dtype=np.float64)
+    return (mu.mean() - mu).astype(np.float32)
+
+
 def _candidate_cosines(
-    matrices: dict[str, np.ndarray], idx: np.ndarray, scope: ScopeQuery
+    matrices: dict[str, np.ndarray],
+    idx: np.ndarray,
+    scope: ScopeQuery,
+    library_mean: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The facet cosines the ``default`` mode scores, for the candidates at rows ``idx``.
 
     Returns ``(whole, outcome, section_max)``, each (len(idx),) in the matrices' dtype
     (float32): whole-entry row x the scope's ``whole`` vector, outcome row x its ``outcome``
     vector, and the best whole-entry row x section vector (the ``technical`` vector when the
-    scope has no sections). Vectors are unit length, so these are cosines in [-1, 1].
+    scope has no sections), each section's cosines re-centred on the library
+    (``section_centring`` with ``library_mean``, the mean whole-entry vector; no centring
+    when None). Vectors are unit length, so the first two are cosines in [-1, 1] and
+    ``section_max`` a re-centred cosine on the same scale.
 
     Below ``_CHUNK_ROWS`` candidates their rows are gathered in one copy per facet. From
     there on (a loose filter on a large library: the time is memory traffic), rows are
@@ -894,13 +935,14 @@ def _candidate_cosines(
     if sections is None or len(sections) == 0:
         sections = scope.vectors["technical"][None, :]
     sections_t = np.asarray(sections).T
+    shift = section_centring(library_mean, sections).astype(sections_t.dtype)
     whole_m, outcome_m = matrices["whole"], matrices["outcome"]
     size = len(idx)
     if size and (idx.min() < 0 or idx.max() >= min(len(whole_m), len(outcome_m))):
         raise ValueError("candidate rows outside the vector matrices")
     if size < _CHUNK_ROWS:
         whole_rows = whole_m[idx]
-        section_max = (whole_rows @ sections_t).max(axis=1)
+        section_max = (whole_rows @ sections_t + shift).max(axis=1)
         return whole_rows @ whole_q, outcome_m[idx] @ outcome_q, section_max
     whole = np.empty(size, dtype=np.result_type(whole_m, whole_q))
     outcome = np.empty(size, dtype=np.result_type(outcome_m, outcome_q))
@@ -918,7 +960,7 @@ def _candidate_cosines(
             # mode="clip" writes straight into the buffer (bounds were checked above)
             rows = np.take(whole_m, idx[part], axis=0, out=whole_buf, mode="clip")
             whole[part] = rows @ whole_q
-            section_max[part] = (rows @ sections_t).max(axis=1)
+            section_max[part] = (rows @ sections_t + shift).max(axis=1)
             rows = np.take(outcome_m, idx[part], axis=0, out=outcome_buf, mode="clip")
             outcome[part] = rows @ outcome_q
     return whole, outcome, section_max
@@ -960,6 +1002,9 @@ def _default_totals(
     if scope.issuer or scope.issuer_acronym:
         flags = np.asarray([agency_match(n, a) for n, a in library.customers], dtype=bool)
         total = total + np.where(flags[library.customer_code[r]], config.default_agency_bump, 0.0)
+    if scope.issuer_type:
+        same = library.customer_type[r] == scope.issuer_type
+        total = total + np.where(same, config.default_sector_bump, 0.0)
     total = total + np.where(library.vague[r], config.vague_penalty, 0.0)
     for name, penalty in config.soft_constraints.items():
         if name not in passed.names:
@@ -1003,25 +1048,29 @@ def _score_default(
     scope: ScopeQuery,
     config: RankingConfig,
     agency_match: Any,
+    depth: int | None = None,
 ) -> tuple[list[tuple[float, str, dict[str, float]]], dict[str, dict[str, Any]], dict]:
     """Scores of the ``default`` mode (see ``RankingConfig``), every component kept.
 
     ``idx`` holds the candidates' rows in the vector matrices. Returns ``(scored, rows,
-    misses)`` for the candidates that can reach the top ``config.top_k``: all of them up to
+    misses)`` for the candidates that can reach the top ``depth``: all of them up to
     ``_SHORTLIST_ABOVE`` candidates, else those whose numpy total is within
-    ``_SHORTLIST_MARGIN`` of the k-th best (no other can enter the top k, whatever the
+    ``_SHORTLIST_MARGIN`` of the ``depth``-th best (no other can enter the top k, whatever the
     rounding). Their components and totals come from the per-entry loop below.
     """
     assert library.vectors is not None
+    depth = config.top_k if depth is None else depth
     candidates = passed.candidates
-    whole, outcome, section_max = _candidate_cosines(library.vectors.matrices, idx, scope)
+    whole, outcome, section_max = _candidate_cosines(
+        library.vectors.matrices, idx, scope, library.whole_mean
+    )
     library.lap("cosines")
     shortlist: Any = range(len(candidates))
-    if len(candidates) > max(_SHORTLIST_ABOVE, config.top_k):
+    if len(candidates) > max(_SHORTLIST_ABOVE, depth):
         totals = _default_totals(
             library, passed, (whole, outcome, section_max), scope, config, agency_match
         )
-        kth = -np.partition(-totals, config.top_k - 1)[config.top_k - 1]
+        kth = -np.partition(-totals, depth - 1)[depth - 1]
         shortlist = np.flatnonzero(totals >= kth - _SHORTLIST_MARGIN).tolist()
     library.lap("shortlist")
     positions = library.positions[passed.ranks[np.asarray(shortlist, dtype=np.int64)]]
@@ -1053,6 +1102,8 @@ def _score_default(
         comps["age_penalty"] = config.default_old_penalty if old else 0.0
         agency = agency_match(row.get("customer_named"), row.get("customer_acronym"))
         comps["agency_bump"] = config.default_agency_bump if agency else 0.0
+        same_sector = bool(scope.issuer_type) and row.get("customer_type") == scope.issuer_type
+        comps["sector_bump"] = config.default_sector_bump if same_sector else 0.0
         comps["vague_penalty"] = config.vague_penalty if row.get("outcome_vague") else 0.0
         for name, penalty in soft.items():
             missed = name in misses.get(pp_id, [])
@@ -1071,12 +1122,16 @@ def rank_references(
     scope: ScopeQuery,
     config: RankingConfig,
     prepared: PreparedLibrary | None = None,
+    depth: int | None = None,
 ) -> RankingResult:
     """Top ``config.top_k`` references for one scope, every score component visible.
 
     ``entries`` is the ``pp_entries`` frame; ``vectors`` the stored facet vectors (same
     model as ``scope.vectors``); ``prepared`` an optional ``PreparedLibrary`` of exactly
-    these two, reused across scopes (built per call otherwise). Ties break by entry id. An
+    these two, reused across scopes (built per call otherwise). ``depth`` (default
+    ``config.top_k``) is how many ranked candidates to return: a larger value adds the
+    runners-up (for evaluation and review) without changing the first ``top_k`` or the
+    relaxation, which still aims for ``config.top_k`` candidates. Ties break by entry id. An
     empty library gives an empty result with ``reason`` set.
 
     Raises:
@@ -1090,15 +1145,18 @@ def rank_references(
     ):
         raise ValueError("prepared library was built from other entries or vectors; rebuild it")
     library = prepared if prepared is not None else PreparedLibrary(entries, vectors)
+    depth = config.top_k if depth is None else max(int(depth), config.top_k)
     try:
-        return _rank(library, scope, config)
+        return _rank(library, scope, config, depth)
     finally:
         if prepared is None:
             library.close()
 
 
-def _rank(library: PreparedLibrary, scope: ScopeQuery, config: RankingConfig) -> RankingResult:
-    """``rank_references`` on a prepared library."""
+def _rank(
+    library: PreparedLibrary, scope: ScopeQuery, config: RankingConfig, depth: int
+) -> RankingResult:
+    """``rank_references`` on a prepared library, ``depth`` references returned."""
     assert library.vectors is not None and library.vector_rows is not None
     vectors, entries = library.vectors, library.entries
     passed: _FilterPass | None = None
@@ -1121,7 +1179,9 @@ def _rank(library: PreparedLibrary, scope: ScopeQuery, config: RankingConfig) ->
     agency_match = _agency_matcher(scope)
     scored: list[tuple[float, str, dict[str, float]]] = []
     if config.mode == "default" and passed is not None:
-        scored, rows, misses = _score_default(library, passed, idx, scope, config, agency_match)
+        scored, rows, misses = _score_default(
+            library, passed, idx, scope, config, agency_match, depth
+        )
     else:
         misses = passed.misses() if passed is not None else {i: [] for i in candidates}
         rows = {r["id"]: r for r in entries.filter(pl.col("id").is_in(candidates)).to_dicts()}
@@ -1155,7 +1215,7 @@ def _rank(library: PreparedLibrary, scope: ScopeQuery, config: RankingConfig) ->
             components={key: round(val, 6) for key, val in comps.items()},
             relaxed=misses.get(pp_id, []),
         )
-        for k, (total, pp_id, comps) in enumerate(scored[: config.top_k])
+        for k, (total, pp_id, comps) in enumerate(scored[:depth])
     ]
     reason = None
     if not refs:

@@ -24,6 +24,7 @@ COMPONENTS = (
     "recency_bump",
     "age_penalty",
     "agency_bump",
+    "sector_bump",
     "vague_penalty",
     "value_penalty",
     "role_penalty",

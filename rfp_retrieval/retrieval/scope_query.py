@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 from typing import Any
 
 import numpy as np
 import polars as pl
 
 from rfp_retrieval.retrieval.past_performance import ScopeFilters, ScopeQuery
+from rfp_retrieval.scope import scope_units
 
 QUERY_FACETS = ("narrative", "technical", "outcome", "whole")
 
@@ -52,31 +52,19 @@ SCOPE_QUERY_SCHEMA = {
     "trace": pl.String,
 }
 
-# Sections that say how to bid, not what the work is (Section L/M, pricing, admin).
-_NOT_SCOPE = re.compile(
-    r"past performance|evaluat|instruction|submission|format|section [lm]\b|proposal|award|"
-    r"pricing|price|contract type|period of performance|points? of contact|background",
-    re.I,
-)
-MIN_SECTION_CHARS = 150
 MAX_SECTIONS = 24
 
 
 def scope_sections(doc: Any) -> list[tuple[str, str]]:
-    """(heading, text) of each scope-of-work section of an RfpDocument.
+    """(heading, text) of each part of the work an RfpDocument asks for, embedded one by one.
 
-    Sections whose path names past performance, evaluation, instructions, pricing or other
-    administration are skipped, as are bodies under 150 characters; at most 24 are kept
-    (the longest). Each section is later embedded on its own so an RFP with many technical
-    areas is matched area by area instead of as one averaged text (seed 1: ambiguous scopes).
+    The units of ``scope.scope_units`` (titled sections of the statement of work, short
+    numbered paragraphs merged into their section, offeror instructions removed), at most 24
+    (the longest, kept in document order). Each is embedded on its own so an RFP with many
+    technical areas is matched area by area instead of as one averaged text (seed 1:
+    ambiguous scopes); the ranking takes each entry's best unit (``section_max``).
     """
-    picked = []
-    for section in doc.sections:
-        path = " > ".join(doc.section_path(section.key))
-        body = (section.body or "").strip()
-        if _NOT_SCOPE.search(path) or len(body) < MIN_SECTION_CHARS:
-            continue
-        picked.append((section.heading, f"{section.heading}. {body}"))
+    picked = scope_units(doc)
     if len(picked) > MAX_SECTIONS:
         longest = sorted(picked, key=lambda item: -len(item[1]))[:MAX_SECTIONS]
         picked = [item for item in picked if item in longest]
@@ -94,13 +82,19 @@ def _date(value: Any) -> dt.date | None:
 def scope_texts(reading: Any, title: str, summary: str) -> dict[str, str]:
     """The ranking texts of a scope: narrative, technical domain, outcome, and whole.
 
-    Falls back to the document summary when the reading found no text for a facet, so a
-    facet vector is never the embedding of an empty string.
+    ``whole`` is the narrative (title, background, then the units of the work, capped at
+    ``scope.NARRATIVE_WORDS``) followed by the outcome sentences: the technical text is the
+    same units again, so it is not repeated (a repeated text would outweigh the title and
+    background in the chunk average of a long scope). Falls back to the document summary when
+    the reading found no text for a facet, so a facet vector is never the embedding of an
+    empty string.
     """
     narrative = getattr(reading, "narrative_text", "") or summary or title
     technical = getattr(reading, "technical_text", "") or narrative
-    outcome = getattr(reading, "outcome_text", "") or narrative
-    whole = "\n".join(t for t in (title, narrative, technical, outcome) if t)
+    outcome = getattr(reading, "outcome_text", "")
+    head = "" if narrative.startswith(title) else title
+    whole = "\n".join(t for t in (head, narrative, outcome) if t)
+    outcome = outcome or narrative
     return {"narrative": narrative, "technical": technical, "outcome": outcome, "whole": whole}
 
 
@@ -177,6 +171,7 @@ def scope_query_from_row(row: dict[str, Any]) -> ScopeQuery:
         vectors=vectors,
         issuer=row.get("issuer"),
         issuer_acronym=row.get("issuer_acronym"),
+        issuer_type=row.get("issuer_type"),
         section_vectors=np.asarray(sections, dtype=np.float32) if len(sections) else None,
         emphasized_domains=tuple(row.get("emphasized_domains") or ()),
         domain_weights={
