@@ -6,6 +6,7 @@ import polars as pl
 from assets.partitions import rfp_partitions
 from assets.previews import markdown_preview
 from resources import ProjectPaths
+from resources.project import SETTINGS
 from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.retrieval.overrides import (
     OverrideError,
@@ -27,6 +28,8 @@ OWNERS = ["team:proposal-ops"]
     kinds={"duckdb", "polars", "python"},
     owners=OWNERS,
     metadata={"partition_expr": "rfp_partition"},
+    # a changed weight, bump or mode marks the stored references stale (code version changed)
+    code_version=RankingConfig(mode=SETTINGS.ranking_mode).fingerprint(),
     description=(
         "The three past-performance references to cite for this RFP, each with every score "
         "component (narrative, technical and outcome cosine, recency and agency bumps), the "
@@ -94,6 +97,7 @@ def pp_references(
         frame,
         metadata={
             "mode": result.mode,
+            "ranking_config": result.ranking_config,
             "overrides": len(overrides),
             **({"overrides_file": str(source)} if overrides else {}),
             "candidate_count": result.candidate_count,

@@ -11,6 +11,7 @@ import dagster as dg
 import duckdb
 import pytest
 
+from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.settings import load_settings
 from tests.conftest import REPO
 
@@ -136,6 +137,7 @@ def test_references_have_every_component_and_a_trace(pipeline):
     )
     for r in rows:
         assert r["mode"] == "default"
+        assert r["ranking_config"] == RankingConfig().fingerprint()
         for component in ("whole", "outcome", "section_max", *added):
             assert r[component] is not None
         assert r["score"] == pytest.approx(sum(r[c] for c in added), abs=1e-5)

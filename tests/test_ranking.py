@@ -242,3 +242,13 @@ def test_default_mode_charges_size_and_role_misses_instead_of_excluding():
     # whole .4 + outcome .3 + section .3 (no sections: technical vector) of cosine 0.8
     assert by_id["PP-4"].components["weighted_whole"] == pytest.approx(0.32, abs=1e-6)
     assert by_id["PP-4"].relaxed == ["value"]
+
+
+def test_config_fingerprint_names_the_weights_that_ranked():
+    shipped = RankingConfig()
+    assert shipped.fingerprint() == RankingConfig().fingerprint()
+    assert shipped.fingerprint().startswith("default-") and len(shipped.fingerprint()) == 18
+    assert RankingConfig(penalty_value=0.24).fingerprint() != shipped.fingerprint()
+    assert shipped.with_mode("facet+bumps").fingerprint().startswith("facet+bumps-")
+    result = rank_references(_entries(), _vectors(SIMS), _query(S01_FILTERS), shipped)
+    assert result.ranking_config == shipped.fingerprint()

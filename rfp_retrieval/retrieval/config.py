@@ -5,7 +5,9 @@ Change a weight or a bump here and nowhere else. Every value names its source.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field, replace
 
 MODES = ("naive", "facet", "facet+bumps", "default")
 DEFAULT_MODE = "default"
@@ -132,6 +134,17 @@ class RankingConfig:
 
     def with_mode(self, mode: str) -> RankingConfig:
         return replace(self, mode=mode)
+
+    def fingerprint(self) -> str:
+        """``<mode>-<10 hex>``: the mode and a SHA-256 prefix of every value of this config.
+
+        Two configs that rank alike have the same fingerprint; any change of a weight, bump,
+        penalty or the relaxation order gives another. The pipeline uses it as the
+        ``pp_references`` code version (a changed default marks stored references stale) and
+        stores it with each reference row.
+        """
+        values = json.dumps(asdict(self), sort_keys=True, default=str)
+        return f"{self.mode}-{hashlib.sha256(values.encode()).hexdigest()[:10]}"
 
 
 SEED_PRESET = RankingConfig(mode="facet+bumps")

@@ -291,7 +291,14 @@ def apply_overrides(
         old = next(r for r in rows if r["id"] == override.replace_id and r["rank"])
         ref = score_entry(entries, vectors, scope, config, override.with_id)
         ref = replace(ref, rank=old["rank"])
-        single = RankingResult([ref], result.candidate_count, result.filter_trace, [], result.mode)
+        single = RankingResult(
+            [ref],
+            result.candidate_count,
+            result.filter_trace,
+            [],
+            result.mode,
+            ranking_config=result.ranking_config,
+        )
         new = references_frame(partition, single).row(0, named=True)
         for shared in ("relaxation_steps", "reason"):
             new[shared] = old[shared]

@@ -146,7 +146,10 @@ class RankedReference:
 
 @dataclass
 class RankingResult:
-    """Top references, the number of candidates that passed, and the filter trace."""
+    """Top references, the number of candidates that passed, and the filter trace.
+
+    ``ranking_config`` is ``RankingConfig.fingerprint()`` of the config that ranked them
+    (which weights produced these scores)."""
 
     references: list[RankedReference]
     candidate_count: int
@@ -154,6 +157,7 @@ class RankingResult:
     relaxed: list[str]
     mode: str
     reason: str | None = None
+    ranking_config: str | None = None
 
 
 def _constraint_sql(filters: ScopeFilters, widened: dict[str, Any]) -> dict[str, str]:
@@ -1139,7 +1143,9 @@ def rank_references(
             or ``prepared`` was built from another frame or other vectors.
     """
     if entries.is_empty():
-        return RankingResult([], 0, [], [], config.mode, reason="the library has no entries")
+        return RankingResult(
+            [], 0, [], [], config.mode, "the library has no entries", config.fingerprint()
+        )
     if prepared is not None and (
         prepared.entries is not entries or prepared.vectors is not vectors
     ):
@@ -1221,4 +1227,6 @@ def _rank(
     if not refs:
         reason = "no library entry passed the filters, even after every relaxation"
     library.lap("rest")
-    return RankingResult(refs, len(candidates), trace, relaxed, config.mode, reason)
+    return RankingResult(
+        refs, len(candidates), trace, relaxed, config.mode, reason, config.fingerprint()
+    )

@@ -45,6 +45,7 @@ REFERENCES_SCHEMA: dict[str, Any] = {
     **{c: pl.Float64 for c in COMPONENTS},
     "relaxed": pl.List(pl.String),
     "mode": pl.String,
+    "ranking_config": pl.String,
     "candidate_count": pl.Int64,
     "relaxation_steps": pl.List(pl.String),
     "filter_trace": pl.String,
@@ -58,6 +59,7 @@ def references_frame(partition: str, result: RankingResult) -> pl.DataFrame:
     shared = {
         "rfp_partition": partition,
         "mode": result.mode,
+        "ranking_config": result.ranking_config,
         "candidate_count": result.candidate_count,
         "relaxation_steps": list(result.relaxed),
         "filter_trace": json.dumps(result.filter_trace),
