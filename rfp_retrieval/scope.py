@@ -432,21 +432,40 @@ DOMAIN_SIGNALS: dict[str, re.Pattern[str]] = {
 # A section whose path (below the document title) names one of these says how to bid or
 # administer the contract, not what the work is (Section L/M, pricing, references, ...).
 _NOT_WORK = re.compile(
-    r"\b(?:past performance|evaluation|evaluat(?:ed|ing)|instructions?|submissions?|"
-    r"format(?:ting)?|section [lm]|proposals?|basis (?:of|for) award|award (?:criteria|process)|"
-    r"pricing|price|cost proposal|contract type|period of performance|points? of contact|"
-    r"references|qualifications|(?:offeror|provider|corporate|company|vendor|contractor) "
-    r"experience|administration|invoic\w*|clauses|key personnel|schedule of events)\b",
+    r"\b(?:past performance|section [lm]|instructions (?:to|for) (?:offerors|proposers|bidders|"
+    r"vendors|respondents)|proposal (?:submission|preparation|format|instructions|evaluation|"
+    r"requirements|content|organization)|submission (?:requirements|instructions)|"
+    r"evaluation (?:criteria|factors?|process|of proposals|methodology|and award)|"
+    r"basis (?:of|for) award|award (?:criteria|process)|(?:cost|price|pricing) (?:proposal|"
+    r"volume|schedule|sheet|instructions|submission|form)|contract type|period of performance|"
+    r"points? of contact|references|(?:offeror|corporate|company|vendor|contractor|bidder|"
+    r"proposer|minimum) (?:experience|qualifications)|contract administration|invoicing "
+    r"instructions|terms and conditions|insurance(?: requirements)?|compensation and payment|"
+    r"payment terms|key personnel|schedule of events|(?:technical|cost|price|management|"
+    r"business) volume|volume (?:[ivx]+|\d+)\b|scoring|(?:technical |proposal )?response "
+    r"(?:requirements|format|instructions))\b",
     re.I,
 )
-# Sentences that tell the offeror how to respond rather than describe the work.
+# A heading that is only one of these words is administration too ("Pricing", "Evaluation");
+# inside a longer heading the word can name work ("Claims Pricing", "Program Evaluation",
+# "Database Administration", "Invoice Processing").
+_ADMIN_HEADING = re.compile(
+    r"^(?:evaluation|pricing|price|cost|proposals?|submissions?|format|administration|"
+    r"qualifications|instructions|invoicing|award|general|definitions|glossary|"
+    r"attachments|exhibits|appendix(?: [a-z\d]+)?)$",
+    re.I,
+)
+# Sentences that tell the offeror how to respond rather than describe the work ("The Vendor
+# shall migrate ..." describes the work and stays).
 _INSTRUCTION = re.compile(
-    r"\b(?:offeror|proposer|bidder|respondent|vendor)s?(?:'s|’s)?\s+(?:shall|must|should|will|"
-    r"may|are|is)\b|\bresponse items?\b|\b(?:in|with) (?:its|their|your|the) (?:proposal|"
-    r"response)\b|\bevaluated under\b|\bconfirm compliance\b",
+    r"\b(?:offeror|proposer|bidder|respondent|vendor)s?(?:'s|’s)?\b[^.]{0,80}?\b(?:proposals?|"
+    r"respond|responses?|submit(?:tal|ted)?|describe|explain|attachment|volume|page limit)\b|"
+    r"\bresponse items?\b|\b(?:in|with) (?:its|their|your|the) (?:proposal|response)\b|"
+    r"\bevaluated (?:under|in accordance)\b|\bconfirm compliance\b",
     re.I,
 )
-# Context sections (read into the narrative text, not units of the work).
+# Context sections (read into the narrative text, not units of the work), unless the section
+# itself is the scope ("1. Introduction > 1.2 Scope of Work").
 _CONTEXT = re.compile(
     r"\b(?:background|purpose|overview|introduction|current (?:environment|system)|history)\b",
     re.I,
@@ -455,11 +474,37 @@ MIN_UNIT_CHARS = 150
 """Shortest scope unit embedded on its own; shorter sections join their parent's unit."""
 
 
+def _plain_heading(text: str) -> str:
+    """A heading (``Section.heading``: no number) without markup or edge punctuation,
+    case-folded."""
+    return strip_inline_markdown(text or "").strip(" .:-–—*#").casefold()
+
+
+def _table_rows(body: str) -> str:
+    """The data rows of the Markdown tables in ``body`` as sentences ("a; b; c."): a
+    statement of work is sometimes a task table. Header rows (followed by a ``---`` rule)
+    and rule rows are skipped."""
+    lines = [line.strip() for line in body.splitlines()]
+    rows = []
+    for i, line in enumerate(lines):
+        if not line.startswith("|") or re.fullmatch(r"[|:\-\s]+", line):
+            continue
+        if i + 1 < len(lines) and re.fullmatch(r"\|?[\s:]*-{3,}[|:\-\s]*", lines[i + 1]):
+            continue  # a header row
+        cells = [strip_inline_markdown(c).strip() for c in line.strip("|").split("|")]
+        cells = [c for c in cells if c]
+        if cells:
+            rows.append("; ".join(cells).rstrip(".") + ".")
+    return " ".join(rows)
+
+
 def work_prose(body: str) -> str:
-    """``prose(body)`` without the sentences that instruct the offeror ("Offerors shall
-    respond to every numbered response item…", "… in its proposal"): they describe the bid,
-    not the work, and would make every RFP look alike to the embedding."""
-    return " ".join(s for s in split_sentences(prose(body)) if not _INSTRUCTION.search(s))
+    """``prose(body)`` plus its table rows (``_table_rows``), without the sentences that
+    instruct the offeror ("Offerors shall respond to every numbered response item…", "… in
+    its proposal"): they describe the bid, not the work, and would make every RFP look alike
+    to the embedding. "The Vendor shall migrate …" describes the work and stays."""
+    text = " ".join(t for t in (prose(body), _table_rows(body)) if t)
+    return " ".join(s for s in split_sentences(text) if not _INSTRUCTION.search(s))
 
 
 def scope_units(doc: RfpDocument, min_chars: int = MIN_UNIT_CHARS) -> list[tuple[str, str]]:
@@ -480,23 +525,35 @@ def scope_units(doc: RfpDocument, min_chars: int = MIN_UNIT_CHARS) -> list[tuple
         parent = section.parent if section.parent in by_key else None
         children.setdefault(parent, []).append(section)
 
-    def below_title(section: Section) -> str:
+    title = _plain_heading(doc.title)
+
+    def below_title(section: Section) -> list[str]:
+        """Headings from below the document title down to ``section``."""
         labels = []
         node: Section | None = section
-        while node is not None and node.level > 0:
-            labels.append(node.title or node.heading)
+        while node is not None and node.level > 0 and _plain_heading(node.heading) != title:
+            labels.append(_plain_heading(node.heading))
             node = by_key.get(node.parent) if node.parent else None
-        return " > ".join(reversed(labels))
+        return list(reversed(labels))
+
+    def administrative(section: Section) -> bool:
+        path = below_title(section)
+        if not path:
+            return False
+        if _NOT_WORK.search(" > ".join(path)) or any(_ADMIN_HEADING.match(h) for h in path):
+            return True
+        context = any(_CONTEXT.search(h) for h in path)
+        return context and not _SCOPE.search(path[-1])
 
     units: list[tuple[int, str, str]] = []
     front: list[tuple[int, str, str]] = []
 
     def visit(section: Section) -> str:
         """Adds the units under ``section``; returns its text when too short to stand alone."""
-        if section.level > 0:
-            path = below_title(section)
-            if _NOT_WORK.search(path) or _CONTEXT.search(path):
-                return ""
+        if section.level > 0 and administrative(section):
+            for child in children.get(section.key, []):
+                visit(child)  # a scope section can sit under "Introduction"
+            return ""
         parts = [work_prose(section.body or "")]
         parts += [visit(child) for child in children.get(section.key, [])]
         text = " ".join(p for p in parts if p)
@@ -517,6 +574,9 @@ def scope_units(doc: RfpDocument, min_chars: int = MIN_UNIT_CHARS) -> list[tuple
     for root in children.get(None, []):
         visit(root)
     picked = sorted(units) or front
+    if not doc.sections:  # no outline at all: the whole text is the one unit
+        text = work_prose(doc.text)
+        picked = [(0, doc.title, text)] if len(text) >= min_chars else []
     return [(heading, text) for _, heading, text in picked]
 
 

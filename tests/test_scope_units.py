@@ -118,3 +118,71 @@ def test_section_centring_equalises_the_library_mean_cosine_of_each_section():
     # one section (or no library) means nothing to re-centre
     assert section_centring(library.mean(axis=0), sections[:1]).tolist() == [0.0]
     assert section_centring(None, sections).tolist() == [0.0, 0.0, 0.0]
+
+
+def _units(tmp_path: Path, text: str, name: str = "rfp.md") -> list[tuple[str, str]]:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return scope_units(load_document(path))
+
+
+WORK = (
+    "The contractor shall operate a 24x7 service desk for 45,000 state employees, migrate "
+    "300 applications from the state data center to commercial cloud and retire the legacy "
+    "mainframe by the end of the second contract year."
+)
+
+
+def test_a_statement_of_work_written_as_vendor_shall_is_kept(tmp_path):
+    text = (
+        f"# UI Modernization\n\n## Scope of Work\n\n{WORK.replace('The contractor', 'The Vendor')}"
+    )
+    text += " The Offeror shall describe its approach in its proposal.\n"
+    assert _units(tmp_path, text) == [
+        ("Scope of Work", "Scope of Work. " + WORK.replace("The contractor", "The Vendor"))
+    ]
+
+
+def test_work_headings_that_contain_an_administrative_word_are_work(tmp_path):
+    sections = ["System Administration", "Program Evaluation Support", "Invoice Processing"]
+    text = "# IT Operations\n\n## 2. Statement of Work\n\n" + "".join(
+        f"### 2.{i} Task {i} - {h}\n\n{WORK}\n\n" for i, h in enumerate(sections, start=1)
+    )
+    text += (
+        f"## 3. Evaluation\n\n{WORK}\n\n## 4. Pricing\n\n{WORK}\n\n## 5. Cost Volume\n\n{WORK}\n"
+    )
+    assert [h for h, _ in _units(tmp_path, text)] == [
+        "Task 1 - System Administration",
+        "Task 2 - Program Evaluation Support",
+        "Task 3 - Invoice Processing",
+    ]
+
+
+def test_the_title_is_found_below_a_cover_line_and_a_scope_under_introduction_counts(tmp_path):
+    cover = "**STATE OF OREGON**\n\n# Request for Proposals - Cloud Migration\n\n"
+    cover += f"## Scope of Work\n\n{WORK}\n"
+    assert [h for h, _ in _units(tmp_path, cover)] == ["Scope of Work"]
+    intro = f"# Data Warehouse\n\n## 1. Introduction\n\n### 1.1 Scope of Work\n\n{WORK}\n"
+    assert [h for h, _ in _units(tmp_path, intro)] == ["Scope of Work"]
+
+
+def test_a_task_table_and_a_document_without_headings_still_give_units(tmp_path):
+    table = (
+        "# Network Operations\n\n## Statement of Work\n\n| Task | Description |\n|---|---|\n"
+        "| Network Operations Center | Operate a 24x7 NOC monitoring 3,200 network devices "
+        "across 900 state sites |\n| Help Desk | Provide Tier 1 and Tier 2 support for 45,000 "
+        "state employees |\n"
+    )
+    ((heading, text),) = _units(tmp_path, table)
+    assert heading == "Statement of Work"
+    assert "Network Operations Center; Operate a 24x7 NOC monitoring 3,200 network" in text
+    flat = f"{WORK} Offerors shall submit their proposals by June 1. {WORK}"
+    ((heading, text),) = _units(tmp_path, flat, "flat.txt")
+    assert text == f"{WORK} {WORK}"
+
+
+def test_the_unit_cap_keeps_24_even_when_units_repeat(tmp_path):
+    text = "# Hosting\n\n" + "".join(f"## Requirements\n\n{WORK}\n\n" for _ in range(30))
+    path = tmp_path / "rfp.md"
+    path.write_text(text, encoding="utf-8")
+    assert len(scope_sections(load_document(path))) == 24

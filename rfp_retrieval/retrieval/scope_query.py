@@ -66,8 +66,9 @@ def scope_sections(doc: Any) -> list[tuple[str, str]]:
     """
     picked = scope_units(doc)
     if len(picked) > MAX_SECTIONS:
-        longest = sorted(picked, key=lambda item: -len(item[1]))[:MAX_SECTIONS]
-        picked = [item for item in picked if item in longest]
+        longest = sorted(range(len(picked)), key=lambda i: (-len(picked[i][1]), i))
+        keep = set(longest[:MAX_SECTIONS])
+        picked = [item for i, item in enumerate(picked) if i in keep]
     return picked
 
 
