@@ -64,8 +64,8 @@ COSINES = ("whole", "outcome", "section_max")
 C_GRID = (1.0, 3.0, 10.0, 30.0, 100.0)
 """Inverse L2 strengths tried (smaller = stronger regularisation)."""
 
-# Every component at unit scale: a bump is 1 when it applies, a penalty -1 (the value
-# penalty -severity), the domain component the RFP-weighted share of the entry's tags.
+# Every component at unit scale: a bump is 1 when it applies, a penalty -1, the domain
+# component the RFP-weighted share of the entry's tags.
 UNIT = replace(
     PRODUCT_DEFAULT,
     domain_weight=1.0,

@@ -235,8 +235,8 @@ def test_default_mode_charges_size_and_role_misses_instead_of_excluding():
     ]
     result = rank_references(_entries(), _vectors(SIMS), _query(filters), config)
     by_id = {r.id: r for r in result.references}
-    # $40M against a $30M ceiling: -0.10 scaled by log2(40 / 30) = 0.415.
-    assert by_id["PP-4"].components["value_penalty"] == pytest.approx(-0.0415, abs=1e-4)
+    # $40M against a $30M ceiling: the full value penalty (a miss is a miss)
+    assert by_id["PP-4"].components["value_penalty"] == pytest.approx(-0.10)
     assert by_id["PP-2"].components["role_penalty"] == pytest.approx(-0.05)
     assert by_id["PP-1"].components["value_penalty"] == 0.0
     # whole .4 + outcome .3 + section .3 (no sections: technical vector) of cosine 0.8

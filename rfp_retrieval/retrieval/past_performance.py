@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import math
 import threading
 import time
 from dataclasses import asdict, dataclass, field
@@ -772,16 +771,6 @@ def effective_value_range(row: dict[str, Any]) -> tuple[float | None, float | No
     return (float(low) if low else None), (float(high) if high else None)
 
 
-def _effective_value_arrays(
-    value_min: np.ndarray, value_max: np.ndarray, value_funded: np.ndarray, ongoing: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """``effective_value_range`` of many entries (USD arrays, 0 = unknown): (low, high)."""
-    completed = (value_funded > 0) & ~ongoing
-    low = np.where(value_min != 0, value_min, value_max)
-    high = np.where(value_max != 0, value_max, value_min)
-    return np.where(completed, value_funded, low), np.where(completed, value_funded, high)
-
-
 def scope_domain_weights(scope: ScopeQuery) -> dict[str, float]:
     """The domain tags the ranking rewards and the weight of each, normalised to sum to 1.
 
@@ -806,24 +795,6 @@ def domain_match_share(domains: Any, weights: dict[str, float]) -> float:
     """
     tags = set(domains or ())
     return sum(w for d, w in weights.items() if d in tags)
-
-
-def value_miss_severity(row: dict[str, Any], filters: ScopeFilters) -> float:
-    """How far an entry's value (USD) falls outside the RFP's band, in [0.25, 1].
-
-    1.0 means at least a factor of two outside (or unknown); a near miss such as $14M
-    against a $25M minimum costs less. Measured as log2 of the ratio to the nearest bound;
-    the entry's value is ``effective_value_range`` (funded value for completed work).
-    """
-    low, high = effective_value_range(row)
-    if not low or not high:
-        return 1.0
-    ratio = 1.0
-    if filters.value_min and high < filters.value_min:
-        ratio = filters.value_min / high
-    elif filters.value_max and low > filters.value_max:
-        ratio = low / filters.value_max
-    return min(1.0, max(0.25, math.log2(ratio)))
 
 
 def _agency_matcher(scope: ScopeQuery) -> Any:
@@ -1014,35 +985,8 @@ def _default_totals(
         if name not in passed.names:
             continue
         missed = ~passed.ok[:, passed.names.index(name)]
-        if name == "value":
-            low, high = _effective_value_arrays(
-                library.value_min[r], library.value_max[r], library.value_funded[r], ongoing
-            )
-            cost = penalty * _value_miss_severities(low, high, scope.filters)
-        else:
-            cost = np.full(len(missed), penalty)
-        total = total + np.where(missed, -cost, 0.0)
+        total = total + np.where(missed, -penalty, 0.0)
     return total
-
-
-def _value_miss_severities(
-    value_min: np.ndarray, value_max: np.ndarray, filters: ScopeFilters
-) -> np.ndarray:
-    """``value_miss_severity`` of many entries at once (USD arrays, 0 = unknown), in [0.25, 1]."""
-    low = np.where(value_min != 0, value_min, value_max)
-    high = np.where(value_max != 0, value_max, value_min)
-    known = (low != 0) & (high != 0)
-    ratio = np.ones(len(low))
-    below = np.zeros(len(low), dtype=bool)
-    if filters.value_min:
-        below = known & (high < filters.value_min)
-        ratio = np.where(below, filters.value_min / np.where(below, high, 1.0), ratio)
-    if filters.value_max:
-        above = known & ~below & (low > filters.value_max)
-        ratio = np.where(above, low / filters.value_max, ratio)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        severity = np.minimum(1.0, np.maximum(0.25, np.log2(ratio)))
-    return np.where(known, severity, 1.0)
 
 
 def _score_default(
@@ -1111,8 +1055,6 @@ def _score_default(
         comps["vague_penalty"] = config.vague_penalty if row.get("outcome_vague") else 0.0
         for name, penalty in soft.items():
             missed = name in misses.get(pp_id, [])
-            if missed and name == "value":
-                penalty *= value_miss_severity(row, scope.filters)
             comps[f"{name}_penalty"] = -penalty if missed else 0.0
         total = sum(v for k, v in comps.items() if k not in ("whole", "outcome", "section_max"))
         scored.append((total, pp_id, comps))
