@@ -186,3 +186,24 @@ def test_the_unit_cap_keeps_24_even_when_units_repeat(tmp_path):
     path = tmp_path / "rfp.md"
     path.write_text(text, encoding="utf-8")
     assert len(scope_sections(load_document(path))) == 24
+
+
+def test_a_title_over_heading_1_and_heading_2_keeps_two_levels(tmp_path):
+    # A Word Title style over Heading 1 / Heading 2 sections arrives as "#", "#", "##".
+    text = (
+        f"# Help Desk Modernization\n\n# Scope of Work\n\n## Service Desk Operations\n\n{WORK}\n\n"
+        "# Instructions to Offerors\n\n## Labor Rates\n\nOffer fully burdened hourly rates for "
+        "each labor category over the base and option years, with escalation and travel shown "
+        "separately on the pricing workbook.\n"
+    )
+    path = tmp_path / "rfp.md"
+    path.write_text(text, encoding="utf-8")
+    doc = load_document(path)
+    assert [(s.heading, s.level) for s in doc.sections] == [
+        ("Help Desk Modernization", 0),
+        ("Scope of Work", 1),
+        ("Service Desk Operations", 2),
+        ("Instructions to Offerors", 1),
+        ("Labor Rates", 2),
+    ]
+    assert [h for h, _ in scope_units(doc)] == ["Service Desk Operations"]

@@ -1022,14 +1022,22 @@ def _build_sections(
     root_key: str | None = None
     ranks: dict[str, int] = {}  # key -> font rank of a layout heading
     title_shift = 0
-    if (
+    first_is_title = (
         mode == "markdown"
-        and cands
+        and bool(cands)
         and cands[0].source == "atx"
         and cands[0].hashes == 1
         and cands[0].number is None
-    ):
-        title_shift = 1
+    )
+    if first_is_title:
+        # "# Title" then "## Section": the title is the root and "##" is level 1. When
+        # unnumbered sections are "#" too (a Word Title style over Heading 1/Heading 2), "#"
+        # stays level 1 and "##" level 2 instead of both collapsing to level 1. (Numbered
+        # headings take their level from the numbering either way.)
+        more_h1 = any(
+            c.source == "atx" and c.hashes == 1 and c.number is None for c in cands[1:]
+        )
+        title_shift = 0 if more_h1 else 1
 
     for idx, c in enumerate(cands):
         end = cands[idx + 1].line if idx + 1 < len(cands) else len(lines)
@@ -1044,7 +1052,7 @@ def _build_sections(
         key = base if base not in used else f"{base}@{c.line + 1}"
         used.add(key)
 
-        is_root = idx == 0 and title_shift == 1
+        is_root = idx == 0 and first_is_title
         if is_root:
             level = 0
             parent = None
