@@ -12,6 +12,7 @@ import pytest
 
 from rfp_retrieval.documents.extract import decode_text, load_document
 from rfp_retrieval.documents.records import DocumentError, RfpDocument
+from rfp_retrieval.scope import read_scope
 
 DATA = Path(__file__).parents[1] / ".." / "shared" / "data"
 RFPS = DATA / "rfps"
@@ -364,3 +365,21 @@ def test_every_markdown_and_docx_rfp_loads_with_an_outline():
         assert len(keys) == len(set(keys)), path.name
         for s in doc.sections:
             assert s.parent is None or s.parent in keys, (path.name, s.key)
+
+
+def test_markdown_saved_as_txt_is_read_as_markdown(tmp_path):
+    # The Franklin RFP saved as .txt: its "#" outline, Section 5.4 and so its filters survive.
+    source = Path(__file__).parents[1] / "sample" / "inbox"
+    text = (source / "franklin-dhhs-iecms-modernization-rfp.md").read_text(encoding="utf-8")
+    path = tmp_path / "franklin.txt"
+    path.write_text(text, encoding="utf-8")
+    doc = load_document(path)
+    assert doc.format == "markdown"
+    assert doc.warnings == [f"{doc.path} has Markdown headings: read as Markdown"]
+    reading = read_scope(doc)
+    assert (reading.value_min, reading.value_max) == (10_000_000, 75_000_000)
+    assert reading.references_required == 3
+    # plain text with one "#" line (a comment, a ticket number) stays plain text
+    plain = tmp_path / "notes.txt"
+    plain.write_text("# 2026-04\n\nThe contractor shall operate the help desk.\n", "utf-8")
+    assert load_document(plain).format == "text"

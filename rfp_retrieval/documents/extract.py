@@ -98,6 +98,14 @@ def _check_zip(path: Path, name: str) -> None:
         )
 
 
+_ATX_LINE = re.compile(r"^\s{0,3}#{1,6}\s+\S", re.M)
+
+
+def _looks_like_markdown(raw: str) -> bool:
+    """Whether a text file is Markdown: at least two ATX headings ("# Title", "## 2. Scope")."""
+    return len(_ATX_LINE.findall(raw)) >= 2
+
+
 def load_document(path: str | Path) -> RfpDocument:
     """Extract text, outline, title, issue date and summary from one RFP file.
 
@@ -158,6 +166,9 @@ def load_document(path: str | Path) -> RfpDocument:
                 f"is a web page (HTML) saved with the extension '{ext}': its styles and "
                 "scripts would be read as requirements; " + _UNSUPPORTED_HINTS[".html"],
             )
+        if fmt == "text" and "\f" not in raw and _looks_like_markdown(raw):
+            fmt = "markdown"  # Markdown saved as .txt: read its "#" outline and tables
+            warnings.append(f"{name} has Markdown headings: read as Markdown")
         if fmt == "markdown":
             lines = _clean_markdown(raw.splitlines())
         else:
