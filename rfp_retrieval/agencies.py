@@ -417,20 +417,32 @@ def issuer_type(text: str | None) -> str | None:
 def non_federal_type(text: str | None) -> str | None:
     """``international``, ``local``, ``state`` or ``commercial`` from the wording alone, else None.
 
-    Checked in that order: "Fairfax County, Virginia" is local, "State of Hawaii, Hawaii
-    Technology Development Corp." is state, "Cascade Freight Logistics, Inc." is commercial.
+    The mark that comes first wins: the issuer is named before its address, so "State of
+    Franklin, Department of Health …, Harbor City, FR" is state while "Fairfax County,
+    Virginia" is local; "State of Hawaii, Hawaii Technology Development Corp." is state,
+    "Cascade Freight Logistics, Inc." commercial. Marks over the same words rank international,
+    local, state, commercial ("New York City Human Resources Administration" is local).
     """
     if not text:
         return None
-    if _INTERNATIONAL_MARK.search(text):
-        return "international"
-    if _LOCAL_MARK.search(text):
-        return "local"
-    if _STATE_MARK.search(text):
-        return "state"
-    if _COMMERCIAL_MARK.search(text):
-        return "commercial"
-    return None
+    found = []
+    for rank, (kind, mark) in enumerate(
+        (
+            ("international", _INTERNATIONAL_MARK),
+            ("local", _LOCAL_MARK),
+            ("state", _STATE_MARK),
+            ("commercial", _COMMERCIAL_MARK),
+        )
+    ):
+        m = mark.search(text)
+        if m:
+            found.append((m.start(), rank, kind, m.end()))
+    if not found:
+        return None
+    first = min(found)
+    # a mark overlapping the first one names the same words: "New York City" is local
+    overlapping = [f for f in found if f[0] < first[3]]
+    return min(overlapping, key=lambda f: f[1])[2]
 
 
 def non_federal_parent(text: str | None) -> str | None:

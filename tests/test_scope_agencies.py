@@ -102,6 +102,13 @@ def test_same_department_rolls_components_up():
         ("George Mason University", "state"),
         ("Fairfax County, Virginia", "local"),
         ("New York City Human Resources Administration", "local"),
+        # the issuer comes before its address: a "Harbor City" street address is not a city
+        (
+            "State of Franklin, Department of Health and Human Services (DHHS), 200 Capitol "
+            "Mall, Suite 410, Harbor City, FR 37659",
+            "state",
+        ),
+        ("Miami-Dade County, State of Florida", "local"),
         ("Open Source Technology Improvement Fund, Inc", "commercial"),
         ("NATO Communications and Information Agency", "international"),
         (
