@@ -32,7 +32,8 @@ OWNERS = ["team:proposal-ops"]
     code_version=RankingConfig(mode=SETTINGS.ranking_mode).fingerprint(),
     description=(
         "The three past-performance references to cite for this RFP, each with every score "
-        "component (narrative, technical and outcome cosine, recency and agency bumps), the "
+        "component (whole-entry, outcome and best-section cosine, domain match, recency, "
+        "agency and sector bumps, penalties), the "
         "constraints it misses if a filter had to be relaxed, the candidate count and the "
         "filter trace. A writer can override any pick with overrides/<partition>.yaml: the "
         "replaced pick stays (rank empty, overridden_by set) and the new one carries "
