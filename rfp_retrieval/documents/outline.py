@@ -1034,9 +1034,7 @@ def _build_sections(
         # unnumbered sections are "#" too (a Word Title style over Heading 1/Heading 2), "#"
         # stays level 1 and "##" level 2 instead of both collapsing to level 1. (Numbered
         # headings take their level from the numbering either way.)
-        more_h1 = any(
-            c.source == "atx" and c.hashes == 1 and c.number is None for c in cands[1:]
-        )
+        more_h1 = any(c.source == "atx" and c.hashes == 1 and c.number is None for c in cands[1:])
         title_shift = 0 if more_h1 else 1
 
     for idx, c in enumerate(cands):
