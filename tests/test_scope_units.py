@@ -11,10 +11,10 @@ from rfp_retrieval.documents.extract import load_document
 from rfp_retrieval.retrieval.past_performance import section_centring
 from rfp_retrieval.retrieval.scope_query import scope_sections, scope_texts
 from rfp_retrieval.scope import read_scope, scope_units, work_prose
+from tests.conftest import REPO, SHARED_DATA
 
-ROOT = Path(__file__).parents[1]
-FRANKLIN = ROOT / "sample" / "inbox" / "franklin-dhhs-iecms-modernization-rfp.md"
-GOLDEN = ROOT / ".." / "shared" / "data" / "pp_golden_dev"
+FRANKLIN = REPO / "sample" / "inbox" / "franklin-dhhs-iecms-modernization-rfp.md"
+GOLDEN = SHARED_DATA / "pp_golden_dev"
 
 
 def _golden(name: str) -> Path:

@@ -30,7 +30,7 @@ from rfp_retrieval.documents.front_matter import (
     find_title,
 )
 from rfp_retrieval.documents.layout import LineStyle, page_lines
-from rfp_retrieval.documents.outline import parse_outline
+from rfp_retrieval.documents.outline import is_atx_heading, parse_outline
 from rfp_retrieval.documents.questionnaire import QUESTIONNAIRE_FORMATS, load_questionnaire
 from rfp_retrieval.documents.records import DocumentError, RfpDocument
 from rfp_retrieval.documents.summary import summarize
@@ -98,12 +98,9 @@ def _check_zip(path: Path, name: str) -> None:
         )
 
 
-_ATX_LINE = re.compile(r"^\s{0,3}#{1,6}\s+\S", re.M)
-
-
 def _looks_like_markdown(raw: str) -> bool:
     """Whether a text file is Markdown: at least two ATX headings ("# Title", "## 2. Scope")."""
-    return len(_ATX_LINE.findall(raw)) >= 2
+    return sum(map(is_atx_heading, raw.splitlines())) >= 2
 
 
 def load_document(path: str | Path) -> RfpDocument:

@@ -364,6 +364,14 @@ def _sequence_value(scheme: NumberingScheme, m: re.Match[str]) -> int | None:
 
 
 _ATX = re.compile(r"^\s{0,3}(?P<hashes>#{1,6})\s+(?P<text>.*?)\s*#*\s*$")
+
+
+def is_atx_heading(line: str) -> bool:
+    """Whether ``line`` is a Markdown ATX heading with text ("## 2. Scope of Work")."""
+    m = _ATX.match(line)
+    return bool(m and m.group("text"))
+
+
 _BOLD_ONLY = re.compile(r"^\s*\*\*[^*]+\*\*\s*:?\s*$")
 _BOLD_LEAD = re.compile(r"^\s*(?:>\s*)?\*\*(?P<inner>[^*]{1,200}?)\*\*(?P<after>.*)$")
 _LABEL_HEADING = re.compile(r"^(?P<t>[A-Z][A-Za-z0-9&/(),'’\- ]{1,70}?)\s*:$")
