@@ -66,22 +66,61 @@ class RfpDocument:
     warnings: list[str] = field(default_factory=list)
     page_starts: list[int] = field(default_factory=list)
 
+    # -- the outline API: every walk over the section tree goes through these ---------------
+
+    def _index(self) -> dict[str, Section]:
+        """``key -> Section``, rebuilt when ``sections`` is replaced or changes length."""
+        cached = self.__dict__.get("_by_key")
+        stamp = (id(self.sections), len(self.sections))
+        if cached is None or cached[0] != stamp:
+            cached = (stamp, {s.key: s for s in self.sections})
+            self.__dict__["_by_key"] = cached
+        return cached[1]
+
+    def section(self, key: str | None) -> Section | None:
+        """The section with ``key``, or None for None or an unknown key."""
+        return self._index().get(key) if key else None
+
+    def parent_of(self, section: Section) -> Section | None:
+        """The enclosing section of ``section``, or None at the root (or a dangling parent)."""
+        return self.section(section.parent)
+
+    def ancestors(self, section: Section | str | None, include_self: bool = True) -> list[Section]:
+        """``section`` (a Section or its key) and its enclosing sections, nearest first.
+
+        Returns ``[]`` for None or an unknown key; ``include_self=False`` starts at the parent.
+        Stops at a dangling parent key. Shape: a list of Section, root last.
+        """
+        node = self.section(section) if isinstance(section, str) or section is None else section
+        chain: list[Section] = []
+        seen: set[str] = set()
+        while node is not None and node.key not in seen:
+            seen.add(node.key)
+            chain.append(node)
+            node = self.parent_of(node)
+        return chain if include_self else chain[1:]
+
+    def children_of(self, key: str | None) -> list[Section]:
+        """Sections whose parent is ``key`` (None: the roots and dangling parents), in order."""
+        index = self._index()
+        if key is None:
+            return [s for s in self.sections if s.parent not in index]
+        return [s for s in self.sections if s.parent == key]
+
     def section_path(self, key: str) -> list[str]:
         """Headings from the root down to section ``key`` (inclusive), each as written.
 
         A section renders as its ``title`` (``Section IV — Technical Requirements``), else as
         ``number heading``; an unknown ``key`` gives ``[]``.
         """
-        by_key = {s.key: s for s in self.sections}
-        path: list[str] = []
-        node = by_key.get(key)
-        while node is not None:
-            label = node.title or (
-                f"{node.number} {node.heading}".strip() if node.number else node.heading
-            )
-            path.append(label)
-            node = by_key.get(node.parent) if node.parent else None
-        return list(reversed(path))
+        return [section_label(node) for node in reversed(self.ancestors(key))]
+
+
+def section_label(section: Section) -> str:
+    """A section as a path element: its ``title`` as written, else ``number heading``."""
+    if section.title:
+        return section.title
+    return f"{section.number} {section.heading}".strip() if section.number else section.heading
 
 
 @dataclass
