@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from rfp_retrieval.documents.extract import decode_text, load_document
+from rfp_retrieval.documents.encoding import decode_text
+from rfp_retrieval.documents.extract import load_document
 from rfp_retrieval.documents.records import DocumentError, RfpDocument
 from rfp_retrieval.scope import read_scope
 

@@ -7,7 +7,8 @@ import datetime as dt
 import pytest
 
 from rfp_retrieval.documents.front_matter import find_due_date, find_issue_date, find_title
-from rfp_retrieval.documents.outline import NUMBERING_SCHEMES, parse_outline, roman_value
+from rfp_retrieval.documents.numbering import NUMBERING_SCHEMES, roman_value
+from rfp_retrieval.documents.outline import parse_outline
 from rfp_retrieval.documents.summary import SUMMARY_WORDS, summarize
 
 
