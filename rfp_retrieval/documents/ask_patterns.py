@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from rfp_retrieval.documents.numbering import QUESTION_LABEL
 from rfp_retrieval.documents.text import strip_inline_markdown
 
 CONTENT_VERBS = (
@@ -84,9 +85,12 @@ LIST_MARKER = re.compile(
     r"[IVX]{1,4})\.)\s+(?=\S)"
 )
 LEADING_LABEL = re.compile(
-    r"^(?:(?:Question|QUESTION)\s+\d{1,3}\s*[.:)]|Q\d{1,3}[:.]|(?:[A-M]|[IVX]{1,5})(?:\.[A-Z0-9]{1,3})+"
-    r"\.?|\d{1,3}(?:\.\d{1,3})*\.?)\s+"
+    r"^(?:"
+    + QUESTION_LABEL
+    + r"|(?:[A-M]|[IVX]{1,5})(?:\.[A-Z0-9]{1,3})+\.?|\d{1,3}(?:\.\d{1,3})*\.?)\s+"
 )
+"""A label opening a paragraph (``Question 3.``, ``C.3.2``, ``IV.B``, ``3.1.4``), stripped
+before an earlier paragraph is tested as an ask."""
 _SHOUTING = re.compile(r"[^a-z]*")
 BULLET = re.compile(r"^[-*+•●○▪◦]$")
 

@@ -62,6 +62,11 @@ def dotted_depth(label: str) -> int:
     return len([p for p in label.rstrip(".").split(".") if p])
 
 
+QUESTION_LABEL = r"(?:Question|QUESTION)\s+(?P<id>\d{1,3})\s*[.:)]|Q(?P<qid>\d{1,3})[:.](?=\s)"
+"""``Question 12.`` / ``Q1:`` / ``Q3.`` (groups ``id``, ``qid``): the outline's ``question`` scheme
+and the question finder's leading-label rule (``ask_patterns.LEADING_LABEL``)."""
+
+
 @dataclass(frozen=True)
 class NumberingScheme:
     """One way RFPs number their sections.
@@ -90,10 +95,7 @@ NUMBERING_SCHEMES: tuple[NumberingScheme, ...] = (
     # Question 12.  /  Q1:  /  Q3.   (Treasury DCDIS RFQ, Tax Court amendment Q&A)
     NumberingScheme(
         "question",
-        re.compile(
-            r"(?P<label>(?:Question|QUESTION)\s+(?P<id>\d{1,3})\s*[.:)]"
-            r"|Q(?P<qid>\d{1,3})[:.](?=\s))"
-        ),
+        re.compile(r"(?P<label>" + QUESTION_LABEL + ")"),
         "question",
         lambda label: 1,
         relative=True,
@@ -258,6 +260,7 @@ def normalise_number(number: str, reference: bool = False) -> str:
 
 __all__ = [
     "NUMBERING_SCHEMES",
+    "QUESTION_LABEL",
     "NumberingScheme",
     "dotted_depth",
     "match_number",
