@@ -24,6 +24,8 @@ from rfp_retrieval.documents.text import strip_inline_markdown
 
 @dataclass
 class HeadingCandidate:
+    """A line that may open a section, before the context checks and the tree build."""
+
     line: int  # 0-based index into lines
     number: str | None
     scheme: NumberingScheme | None
@@ -185,6 +187,8 @@ def toc_lines(lines: list[str]) -> set[int]:
 
 
 def markdown_candidate(lines: list[str], i: int) -> HeadingCandidate | None:
+    """The heading that opens ``lines[i]`` in a Markdown document (ATX, bold run-in, numbered
+    paragraph, bold-only line), or None."""
     line = lines[i]
     atx = _ATX.match(line)
     if atx:
@@ -296,6 +300,7 @@ def _bold_heading(lines: list[str], i: int, inner: str, after: str) -> HeadingCa
 
 
 def title_case(text: str) -> bool:
+    """At least 60% of the words of four letters or more are capitalised (True without any)."""
     words = [w for w in re.findall(r"[A-Za-z][A-Za-z'’\-]*", text) if len(w) >= 4]
     if not words:
         return True
@@ -303,6 +308,7 @@ def title_case(text: str) -> bool:
 
 
 def is_caps(text: str) -> bool:
+    """At least 90% of the letters (two or more) are capitals."""
     letters = [c for c in text if c.isalpha()]
     return len(letters) >= 2 and sum(c.isupper() for c in letters) / len(letters) >= 0.9
 

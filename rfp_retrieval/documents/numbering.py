@@ -59,6 +59,7 @@ def _ucf_depth(label: str) -> int:
 
 
 def dotted_depth(label: str) -> int:
+    """Number of dotted parts of a label: ``3.4.7`` -> 3, ``IV.B.2.`` -> 3."""
     return len([p for p in label.rstrip(".").split(".") if p])
 
 
@@ -221,6 +222,8 @@ def match_number(text: str, mode: str, where: str) -> tuple[NumberingScheme, re.
 
 
 def sequence_value(scheme: NumberingScheme, m: re.Match[str]) -> int | None:
+    """The value a label counts by in sequence checks (``3`` -> 3, ``SECTION TWO`` -> 2, ``IV`` ->
+    4); None for letters and labels without an ``id``."""
     ident = m.groupdict().get("id")
     if ident is None:
         return None

@@ -21,6 +21,11 @@ they appear in. An unnumbered Markdown heading takes its level from its ``#`` co
 document opens with an unnumbered H1 that H1 is the document title, a level-0 root that every
 other top-level section hangs from (the section paths of ``answers_qrels_dev.jsonl`` start with
 it).
+
+Where each part lives: the numbering table, depths and number normalisation in ``numbering``;
+the heading candidates of Markdown and tables of contents in ``headings``; those of plain text
+and PDF typography in ``plain_headings``; this module filters the candidates in context and
+builds the tree.
 """
 
 from __future__ import annotations

@@ -226,6 +226,8 @@ def plain_candidate(
     page_of_line: list[int] | None = None,
     layout: HeadingLayout | None = None,
 ) -> HeadingCandidate | None:
+    """The heading that opens ``lines[i]`` of plain text or a PDF (numbered line, bare UCF
+    letter, styled line, label or ALL-CAPS line), or None; ``layout`` is the PDF typography."""
     line = lines[i].strip()
     if not line or len(line) > 240:
         return None

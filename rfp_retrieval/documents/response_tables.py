@@ -48,6 +48,9 @@ GENERIC_HEADERS = re.compile(
 
 @dataclass
 class ColumnRoles:
+    """Column indexes of a response table: the ask, its label, the response, grouping columns
+    and a row header (None or ``[]`` when the table has none)."""
+
     question: int | None
     label: int | None
     response: int | None
@@ -56,6 +59,7 @@ class ColumnRoles:
 
 
 def row_cells(line: str) -> list[str]:
+    """The cells of a ``| a | b |`` row, inline Markdown stripped."""
     s = line.strip()
     if s.startswith("|"):
         s = s[1:]
@@ -65,10 +69,13 @@ def row_cells(line: str) -> list[str]:
 
 
 def cells_repeat_header(row: list[str], header: list[str]) -> bool:
+    """The row repeats the header (a table continued on the next page)."""
     return [c.lower() for c in row] == [c.lower() for c in header]
 
 
 def column_roles(header: list[str], data: list[list[str]]) -> ColumnRoles:
+    """Which columns hold the ask, label, response, groups and row header, read from the header
+    names and how the data cells look (ids, average words)."""
     width = len(header)
     names = [h.strip().rstrip(":").strip() for h in header]
 
