@@ -5,14 +5,17 @@ Expected values below were read by hand from each document.
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
 from pathlib import Path
 
 import pytest
 
-from rfp_retrieval.documents.extract import decode_text, load_document
+from rfp_retrieval.documents.encoding import decode_text
+from rfp_retrieval.documents.extract import load_document
 from rfp_retrieval.documents.records import DocumentError, RfpDocument
 from rfp_retrieval.scope import read_scope
+from tests.conftest import REPO
 
 DATA = Path(__file__).parents[1] / ".." / "shared" / "data"
 RFPS = DATA / "rfps"
@@ -383,3 +386,18 @@ def test_markdown_saved_as_txt_is_read_as_markdown(tmp_path):
     plain = tmp_path / "notes.txt"
     plain.write_text("# 2026-04\n\nThe contractor shall operate the help desk.\n", "utf-8")
     assert load_document(plain).format == "text"
+
+
+def test_documents_modules_import_the_core_only_at_module_level():
+    """No import inside a function dodges a cycle (extract <-> questionnaire was one)."""
+    hidden = []
+    for path in sorted((REPO / "rfp_retrieval" / "documents").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                hidden += [
+                    f"{path.name}:{inner.lineno}"
+                    for inner in ast.walk(node)
+                    if isinstance(inner, ast.ImportFrom)
+                    and (inner.module or "").startswith("rfp_retrieval")
+                ]
+    assert hidden == []

@@ -7,7 +7,8 @@ import datetime as dt
 import pytest
 
 from rfp_retrieval.documents.front_matter import find_due_date, find_issue_date, find_title
-from rfp_retrieval.documents.outline import NUMBERING_SCHEMES, parse_outline, roman_value
+from rfp_retrieval.documents.numbering import NUMBERING_SCHEMES, normalise_number, roman_value
+from rfp_retrieval.documents.outline import parse_outline
 from rfp_retrieval.documents.summary import SUMMARY_WORDS, summarize
 
 
@@ -326,3 +327,14 @@ def test_plain_ucf_section_letters_need_their_numbering_to_follow():
         ("C", "Statement of Objectives", 1, None),
         ("C.1", "INTRODUCTION", 2, "C"),
     ]
+
+
+def test_section_numbers_normalise_to_one_key_and_references_drop_addendum_and_paragraph():
+    assert normalise_number("Section 2.0.") == "2"
+    assert normalise_number("  sec.  1.04: ") == "1.04"
+    assert normalise_number("c.3.2") == "C.3.2"
+    # the outline keeps "ADDENDUM L" apart from "Section L"; a cross-reference does not
+    assert normalise_number("ADDENDUM L") == "ADDENDUM L"
+    assert normalise_number("Addendum L", reference=True) == "L"
+    assert normalise_number("Paragraph 3.1", reference=True) == "3.1"
+    assert normalise_number("Para. 4.0", reference=True) == "4"

@@ -7,7 +7,7 @@ character with its font name, size and box, groups them into lines by position, 
 us (1) tell a 16-point bold ``Introduction`` from body text, (2) see paragraph breaks as
 vertical gaps and write them as blank lines, and (3) split a bold margin label ("Contract /
 Type" in a left side column) off the body line it shares a baseline with. pypdf is still used
-to detect encryption (``extract._pdf_password``) because it reports it without parsing pages.
+to detect encryption (``pdf_reader._pdf_password``) because it reports it without parsing pages.
 The price is speed: pdfminer interprets every content stream in Python (about 5-15 pages a
 second on one core; see ``benchmarks/bench_pdf_parse.py``).
 

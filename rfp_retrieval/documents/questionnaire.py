@@ -36,7 +36,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rfp_retrieval.documents.encoding import decode_text, read_bytes
 from rfp_retrieval.documents.records import DocumentError, RfpDocument, Section
+from rfp_retrieval.documents.summary import summarize
 from rfp_retrieval.documents.text import normalise_line
 from rfp_retrieval.spreadsheets import formula_cells
 
@@ -87,8 +89,6 @@ def load_questionnaire(path: Path, fmt: str) -> RfpDocument:
     ):
         raise DocumentError(name, "holds no rows with text; check that the right file was uploaded")
     lines, sections = _render(blocks)
-    from rfp_retrieval.documents.summary import summarize
-
     title = title or _title_from_stem(path.stem)
     text = "\n".join(lines)
     summary = summarize(title, None, sections, text)
@@ -223,15 +223,7 @@ def _contiguous_group_column(header: list[str], data: list[list[str]]) -> int | 
 
 
 def _csv_blocks(path: Path) -> list[_Block]:
-    from rfp_retrieval.documents.extract import decode_text
-
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise DocumentError(
-            str(path), f"cannot read the file ({exc}); check its permissions"
-        ) from exc
-    text, _ = decode_text(data, str(path))
+    text, _ = decode_text(read_bytes(path), str(path))
     sample = text[:4096]
     try:
         dialect = csv.Sniffer().sniff(sample, delimiters=",;\t|")
@@ -401,8 +393,6 @@ def _strip_html(text: str) -> str:
 
 def _json_blocks(path: Path) -> tuple[list[_Block], str]:
     name = str(path)
-    from rfp_retrieval.documents.extract import decode_text
-
     try:
         raw, _ = decode_text(path.read_bytes(), name)
         data = _lenient_json(raw)

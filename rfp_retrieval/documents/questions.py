@@ -45,77 +45,40 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rfp_retrieval.documents.ask_patterns import (
+    ABOUT_OFFEROR,
+    ANSWERED,
+    BULLET,
+    CONTINUATION,
+    EVALUATED,
+    LEADING_LABEL,
+    LIST_MARKER,
+    PROCEDURAL_ASK,
+    QUESTION_WORD,
+    SECOND_PERSON,
+    XREF,
+    is_ask,
+    is_requirement,
+)
+from rfp_retrieval.documents.numbering import normalise_number
+from rfp_retrieval.documents.questionnaire import QUESTIONNAIRE_FORMATS as QUESTIONNAIRE_EXTENSIONS
 from rfp_retrieval.documents.records import Question, RfpDocument, Section
+from rfp_retrieval.documents.response_tables import (
+    GENERIC_HEADERS,
+    ColumnRoles,
+    cells_repeat_header,
+    column_roles,
+    row_cells,
+)
 from rfp_retrieval.documents.text import split_sentences, strip_inline_markdown
 
 CONTEXT_WORDS = 120
 """Upper bound on ``Question.context`` length in words."""
 
-QUESTIONNAIRE_FORMATS = ("csv", "xlsx", "json")
-
-CONTENT_VERBS = (
-    "describe|explain|identify|discuss|demonstrate|detail|outline|provide|list|specify|indicate|"
-    "confirm|summari[sz]e|propose|present|define|address|elaborate|give|show|clarify|share|"
-    "justify|articulate|illustrate|tell us|walk us through|recommend|estimate|rate|rank|"
-    "document|state (?:your|the|whether|how|what|any|if|which|all)|note (?:any|whether|how)"
-)
-"""Imperatives that ask for written content: the response answers them (kind ``question``)."""
-
-PROCEDURAL_VERBS = "submit|include|complete|attach|furnish|supply|certify|attest|acknowledge|sign"
-"""Imperatives that ask for an action or an enclosure (kind ``requirement``)."""
-
-ASK_VERBS = f"{CONTENT_VERBS}|{PROCEDURAL_VERBS}"
-_ACTORS = (
-    r"(?:the\s+|each\s+|all\s+)?(?:offeror|offerors|quoter|quoters|vendor|vendors|"
-    r"respondent|respondents|proposer|proposers|bidder|bidders|applicant|applicants|firm|firms|"
-    r"you|proposal|proposals|quote|quotation|response|responses|submission|narrative)"
-    r"(?:['’]s)?"
-)
+QUESTIONNAIRE_FORMATS = tuple(dict.fromkeys(QUESTIONNAIRE_EXTENSIONS.values()))
+"""``RfpDocument.format`` of a questionnaire (``csv``, ``xlsx``, ``json``): one per reader."""
 
 
-def _ask_pattern(verbs: str) -> re.Pattern[str]:
-    return re.compile(
-        rf"^(?:[A-Z][^.?!:]{{0,60}}?(?:\s?[-\u2013\u2014]\s|:\s))?"  # "Staffing Plan - Please ..."
-        rf"(?:(?:for|in|as part of|with respect to|where|if|based on|using|given|within|at|"
-        rf"on|under|beyond|in addition(?: to)?)\b[^,]{{0,90}},\s*)?(?:please\s+)?(?:also\s+|"
-        rf"briefly\s+|clearly\s+|fully\s+)?(?:{verbs})\b"
-        rf"|^{_ACTORS}\s+(?:shall|must|should|will|is|are)\s+(?:be\s+)?(?:also\s+|briefly\s+|"
-        rf"clearly\s+|asked to\s+|requested to\s+|required to\s+|expected to\s+|"
-        rf"encouraged to\s+)*(?:{verbs})\b",
-        re.I,
-    )
-
-
-_ASK = _ask_pattern(ASK_VERBS)
-_PROCEDURAL_ASK = _ask_pattern(PROCEDURAL_VERBS)
-_QUESTION_WORD = re.compile(
-    r"^(?:what|how|why|where|when|who|whom|whose|which|is|are|does|do|did|can|could|will|"
-    r"would|should|has|have|was|were|may|to what|in what|if)\b",
-    re.I,
-)
-_ABOUT_OFFEROR = re.compile(
-    r"\bthe (?:contractor|offeror|quoter|vendor|respondent|proposer|bidder|proposal|quote|"
-    r"quotation|proposed|submitted|response)\b|\b(?:contractor|offeror|quoter|vendor)['’]s\b",
-    re.I,
-)
-_SECOND_PERSON = re.compile(r"\b(?:you|your|yours)\b", re.I)
-_CONTINUATION = re.compile(
-    r"^(?:if so|if yes|if not|if no|if applicable|where applicable|as applicable|include|"
-    r"including|also|in addition|please also|and|or|this (?:should|must|shall)|the response "
-    r"(?:should|must|shall)|responses? (?:should|must|shall)|be sure|at a minimum)\b",
-    re.I,
-)
-_REQUIREMENT = re.compile(r"\b(?:shall|must|is required to|are required to)\b", re.I)
-_NOT_REQUIREMENT = re.compile(
-    r"\bmeans\b|\bas used in\b|\bis defined as\b|\bshall be deemed\b|\bshall be construed\b|"
-    r"\bshall mean\b|\bshall have the meaning\b|\bnothing in\b",
-    re.I,
-)
-_EVALUATED = re.compile(
-    r"\bwill (?:be )?(?:evaluated?|assess(?:ed)?|rated?|considered?|scored?|reviewed?)\b|"
-    r"\b(?:evaluates|assesses)\b|\bwill evaluate\b|\bevaluation will\b",
-    re.I,
-)
 _EVALUATION_PATH = re.compile(
     r"\bevaluation|\bsection m\b|^m(?:\.\d+)+\b|addendum m\b|basis (?:of|for) (?:the )?award|"
     r"\bscoring\b|selection criteria|award criteria|\bfactors? for award",
@@ -125,64 +88,6 @@ _CLAUSE_PATH = re.compile(
     r"\bclauses?\b|\b52\.2\d\d-\d|\b252\.2\d\d-\d|terms and conditions|\bdefinitions?\b|"
     r"standard provisions|general provisions|contract provisions|\bFAR\b|\bDFARS\b",
     re.I,
-)
-_ANSWERED = re.compile(
-    r"^\W*(?:A\d{1,3}\s*[:.)-]|A\s*:|(?i:answer|response|government(?:'s)? response|reply)"
-    r"\s*[:.-])"
-)
-_LIST_MARKER = re.compile(
-    r"^\s*(?P<m>[-*+•●○▪◦]|\(?(?:\d{1,2}|[a-z]|[ivx]{1,4}|[A-Z])\)|(?:\d{1,2}|[a-z]|[ivx]{1,4}|"
-    r"[IVX]{1,4})\.)\s+(?=\S)"
-)
-_LEADING_LABEL = re.compile(
-    r"^(?:(?:Question|QUESTION)\s+\d{1,3}\s*[.:)]|Q\d{1,3}[:.]|(?:[A-M]|[IVX]{1,5})(?:\.[A-Z0-9]{1,3})+"
-    r"\.?|\d{1,3}(?:\.\d{1,3})*\.?)\s+"
-)
-_SHOUTING = re.compile(r"[^a-z]*")
-_BULLET = re.compile(r"^[-*+•●○▪◦]$")
-
-# table column roles (header names)
-_RESPONSE_HEADER = re.compile(
-    r"\b(?:response|responses|answer|answers|comments?|explanation|compl(?:y|iance|ies)|"
-    r"remarks|y/n|yes/no|proposal (?:page|reference|section)|page (?:no|number|ref)|"
-    r"offeror(?:'s)? (?:response|reference)|vendor (?:response|comments))\b",
-    re.I,
-)
-_NOT_RESPONSE_HEADER = re.compile(r"\b(?:options?|choices|types?|formats?|values)\b", re.I)
-_LABEL_HEADER = re.compile(
-    r"^(?:#|no\.?|num(?:ber)?\.?|id|item(?: no\.?| #| number)?|ref(?:erence)?(?: no\.?| #)?|"
-    r"req(?:uirement)?\.? ?(?:id|no\.?|#|number)|control(?: id| no\.?| #)?|question (?:id|no\.?|#)|"
-    r"q ?#|qid|criteri(?:on|a) (?:id|no\.?)|line(?: no\.?)?)$",
-    re.I,
-)
-_QUESTION_HEADER = re.compile(
-    r"\b(?:question|questions|requirement|requirements|description|prompt|criteria|criterion|"
-    r"specification|request|requested information|item|task|deliverable|control|statement)\b",
-    re.I,
-)
-_GROUP_HEADER = re.compile(
-    r"^(?:domain|category|sub-?category|section|topic|area|family|control family|group|"
-    r"capability|function|module|requirement (?:area|category|type)|service area)$",
-    re.I,
-)
-_ID_CELL = re.compile(
-    r"^(?:[A-Z]{1,8}[-_. ]?\d{1,4}(?:[.-]\d{1,4})*[a-z]?|\d{1,4}(?:\.\d{1,4})*\.?|[a-z]\.|"
-    r"\(?[a-z]\)|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)$"
-)
-_GENERIC_HEADERS = re.compile(
-    r"^(?:question|questions|requirement|requirements|description|requirement description|"
-    r"item|items|prompt|criteria|column \d+)$",
-    re.I,
-)
-
-# cross-references
-_XREF = re.compile(
-    r"\b(?:Sections?|Sec\.|Paragraphs?|Para\.|Subsections?|§)\s*(?P<n>(?:[A-Z]|[IVX]{1,5})"
-    r"(?:\.[A-Z0-9]{1,3})*|\d{1,2}(?:\.\d{1,3})*)(?![\w-])"
-    r"|\b(?P<u>[A-M]\.\d{1,3}(?:\.\d{1,3}){0,4})(?![\w-])"
-    r"|\b(?P<r>[IVX]{1,5}\.[A-Z](?:\.\d{1,3}){0,3})(?![\w-])"
-    r"|\b(?P<a>(?:Appendix|Attachment|Exhibit|Addendum|ADDENDUM|APPENDIX|ATTACHMENT)\s+"
-    r"[A-Z0-9]{1,2}(?:-\d{1,2})?)(?![\w-])"
 )
 
 
@@ -199,35 +104,12 @@ class _Block:
     def text(self) -> str:
         joined = " ".join(line.strip() for line in self.lines)
         if self.marker is not None:
-            joined = _LIST_MARKER.sub("", joined, count=1)
+            joined = LIST_MARKER.sub("", joined, count=1)
         return strip_inline_markdown(joined)
 
 
 # --------------------------------------------------------------------------------------------
 # public API
-
-
-def is_ask(sentence: str) -> bool:
-    """True when ``sentence`` asks the offeror for content (an imperative ask or a question).
-
-    ``Describe your approach.``, ``Please provide ...``, ``For each reference, describe ...``,
-    ``The Offeror shall describe ...`` and ``How will the Department participate?`` ask;
-    ``The Contractor shall host the system.`` does not (it is a requirement).
-    """
-    s = strip_inline_markdown(sentence).strip().lstrip("-–—•*").strip()
-    if len(s.split()) < 2 or not re.match(r"[A-Z0-9\"“‘'(\[]", s):
-        return False  # a fragment of a wrapped sentence, not the start of an ask
-    if _SHOUTING.fullmatch(s) or re.match(r"^list of\b", s, re.I) and len(s.split()) <= 6:
-        return False  # "LIST OF ATTACHMENTS", "List of Deliverables": titles, not asks
-    if s.endswith("?") and len(s.split()) >= 3:
-        return True
-    return bool(_ASK.match(s))
-
-
-def is_requirement(sentence: str) -> bool:
-    """True for a ``shall`` / ``must`` sentence that binds someone (not a definition)."""
-    s = strip_inline_markdown(sentence)
-    return len(s.split()) >= 4 and bool(_REQUIREMENT.search(s)) and not _NOT_REQUIREMENT.search(s)
 
 
 def find_questions(doc: RfpDocument) -> list[Question]:
@@ -266,7 +148,7 @@ class _Finder:
         self.numbers: dict[str, str] = {}
         for s in self.sections:
             if s.number:
-                self.numbers.setdefault(_norm(s.number), s.key)
+                self.numbers.setdefault(normalise_number(s.number, reference=True), s.key)
         self.found: list[Question] = []
         self.paths: dict[str, list[str]] = {}
         self.flags: dict[str, tuple[bool, bool]] = {}
@@ -274,11 +156,8 @@ class _Finder:
     # -- helpers ----------------------------------------------------------------------------
 
     def owner(self, section: Section | None) -> Section | None:
-        """The nearest heading-kind section at or above ``section``."""
-        node = section
-        while node is not None and node.kind == "paragraph":
-            node = self.by_key.get(node.parent) if node.parent else None
-        return node
+        """The nearest heading-kind section at or above ``section`` (``doc.ancestors``)."""
+        return next((s for s in self.doc.ancestors(section) if s.kind != "paragraph"), None)
 
     def path(self, section: Section | None) -> list[str]:
         if section is None:
@@ -318,11 +197,11 @@ class _Finder:
 
     def references(self, text: str, own: Section | None) -> list[str]:
         keys: list[str] = []
-        for m in _XREF.finditer(text):
+        for m in XREF.finditer(text):
             raw = m.group("n") or m.group("u") or m.group("r") or m.group("a")
-            key = self.numbers.get(_norm(raw))
+            key = self.numbers.get(normalise_number(raw, reference=True))
             if key is None and m.group("n") and "." in raw:
-                key = self.numbers.get(_norm(raw.rstrip(".")))
+                key = self.numbers.get(normalise_number(raw.rstrip("."), reference=True))
             if key is not None and key not in keys and (own is None or key != own.key):
                 keys.append(key)
         return keys
@@ -349,7 +228,7 @@ class _Finder:
         paragraphs = [strip_inline_markdown(p) for p in paragraphs if p]
         # earlier asks of the section are siblings, not context
         paragraphs = [
-            p for p in paragraphs if len(p.split()) >= 3 and not is_ask(_LEADING_LABEL.sub("", p))
+            p for p in paragraphs if len(p.split()) >= 3 and not is_ask(LEADING_LABEL.sub("", p))
         ]
         if not paragraphs:
             return ""
@@ -417,11 +296,7 @@ class _Finder:
         return self.found
 
     def walk_section(self, section: Section, start: int, end: int) -> None:
-        owner = (
-            self.owner(section)
-            if section.kind == "heading"
-            else self.owner(self.by_key.get(section.parent) if section.parent else None)
-        )
+        owner = self.owner(section if section.kind == "heading" else self.doc.parent_of(section))
         all_blocks = self.blocks(start, end)
         answer_at = next((k for k, b in enumerate(all_blocks) if b.kind == "answer"), None)
         if answer_at is not None:
@@ -464,7 +339,7 @@ class _Finder:
             self.add(
                 label=section.number,
                 text=section.heading,
-                owner=self.owner(self.by_key.get(section.parent)) if section.parent else None,
+                owner=self.owner(self.doc.parent_of(section)),
                 kind=self.kind_of(section.heading, section) or "question",
                 line0=start,
                 own=section,
@@ -488,13 +363,13 @@ class _Finder:
         lead = first[0] if first else text
         if is_ask(lead) or (text.rstrip().endswith("?") and len(text.split()) >= 3):
             plain = strip_inline_markdown(lead)
-            if not plain.endswith("?") and _PROCEDURAL_ASK.match(plain):
+            if not plain.endswith("?") and PROCEDURAL_ASK.match(plain):
                 return "requirement"  # "Submit ...", "Include resumes ..."
-            if _QUESTION_WORD.match(lead) and _ABOUT_OFFEROR.search(lead):
-                if not _SECOND_PERSON.search(lead):
+            if QUESTION_WORD.match(lead) and ABOUT_OFFEROR.search(lead):
+                if not SECOND_PERSON.search(lead):
                     return "evaluation-criterion"  # the evaluator's checklist question
             return "question"
-        if evaluation and _EVALUATED.search(lead):
+        if evaluation and EVALUATED.search(lead):
             return "evaluation-criterion"
         if not clause and is_requirement(lead):
             return "requirement"
@@ -532,7 +407,7 @@ class _Finder:
                 kind = self.kind_of(text, owner)
                 if kind is not None:
                     parts, used = self.parts_after(text, blocks[i + 1 :])
-                    label = None if _BULLET.match(block.marker or "") else block.marker
+                    label = None if BULLET.match(block.marker or "") else block.marker
                     self.add(
                         label=label,
                         text=text,
@@ -585,7 +460,7 @@ class _Finder:
             if (
                 current
                 and current_kind in ("question", "evaluation-criterion")
-                and (_CONTINUATION.match(sentence))
+                and (CONTINUATION.match(sentence))
             ):
                 current.append(sentence)
                 continue
@@ -599,7 +474,7 @@ class _Finder:
     # -- tables -----------------------------------------------------------------------------
 
     def walk_table(self, block: _Block, owner: Section | None) -> None:
-        rows = [(block.start + j, _cells(line)) for j, line in enumerate(block.lines)]
+        rows = [(block.start + j, row_cells(line)) for j, line in enumerate(block.lines)]
         rows = [(i, r) for i, r in rows if any(c for c in r)]
         if len(rows) < 2:
             return
@@ -608,7 +483,7 @@ class _Finder:
         width = max(len(r) for _, r in rows)
         header = header + [""] * (width - len(header))
         data = [(i, r + [""] * (width - len(r))) for i, r in data]
-        roles = _column_roles(header, [r for _, r in data])
+        roles = column_roles(header, [r for _, r in data])
         if roles.question is None:
             return
         if roles.response is not None:
@@ -617,7 +492,7 @@ class _Finder:
                 return  # a Q&A table the issuer already answered, not a form to fill in
         for line0, row in data:
             text = row[roles.question].strip()
-            if not text or _cells_repeat_header(row, header):
+            if not text or cells_repeat_header(row, header):
                 continue
             asks = is_ask(text) or text.endswith("?")
             if roles.response is None and not asks:
@@ -635,7 +510,7 @@ class _Finder:
                 topic=topic,
             )
 
-    def topic(self, header: list[str], row: list[str], roles: _Roles, owner: Section | None):
+    def topic(self, header: list[str], row: list[str], roles: ColumnRoles, owner: Section | None):
         groups = [row[j].strip() for j in roles.groups if row[j].strip()]
         if groups:
             return " / ".join(dict.fromkeys(groups))
@@ -644,7 +519,7 @@ class _Finder:
         if self.questionnaire and owner is not None:
             return owner.heading
         name = header[roles.question].strip()
-        if name and not _GENERIC_HEADERS.match(name):
+        if name and not GENERIC_HEADERS.match(name):
             return name
         return owner.heading if owner is not None else None
 
@@ -663,7 +538,7 @@ class _Finder:
             if s.startswith("#"):
                 current = None
                 continue
-            if _ANSWERED.match(s):
+            if ANSWERED.match(s):
                 current = _Block("answer", i, [s])
                 out.append(current)
                 continue
@@ -674,7 +549,7 @@ class _Finder:
                     out.append(current)
                 current.lines.append(s)
                 continue
-            marker = _LIST_MARKER.match(s)
+            marker = LIST_MARKER.match(s)
             if marker:
                 current = _Block("item", i, [s], marker.group("m"))
                 out.append(current)
@@ -687,88 +562,8 @@ class _Finder:
         return out
 
 
-@dataclass
-class _Roles:
-    question: int | None
-    label: int | None
-    response: int | None
-    groups: list[int]
-    row_header: int | None
-
-
-def _cells(line: str) -> list[str]:
-    s = line.strip()
-    if s.startswith("|"):
-        s = s[1:]
-    if s.endswith("|"):
-        s = s[:-1]
-    return [strip_inline_markdown(c) for c in s.split("|")]
-
-
-def _cells_repeat_header(row: list[str], header: list[str]) -> bool:
-    return [c.lower() for c in row] == [c.lower() for c in header]
-
-
-def _column_roles(header: list[str], data: list[list[str]]) -> _Roles:
-    width = len(header)
-    names = [h.strip().rstrip(":").strip() for h in header]
-
-    def filled(j: int) -> list[str]:
-        return [r[j].strip() for r in data if j < len(r) and r[j].strip()]
-
-    def avg_words(j: int) -> float:
-        cells = filled(j)
-        return sum(len(c.split()) for c in cells) / len(cells) if cells else 0.0
-
-    response = next(
-        (
-            j
-            for j in range(width)
-            if _RESPONSE_HEADER.search(names[j]) and not _NOT_RESPONSE_HEADER.search(names[j])
-        ),
-        None,
-    )
-    groups = [j for j in range(width) if _GROUP_HEADER.match(names[j])]
-    label = None
-    for j in range(width):
-        if j == response or j in groups:
-            continue
-        cells = filled(j)
-        id_like = cells and sum(1 for c in cells if _ID_CELL.match(c)) >= 0.8 * len(cells)
-        if _LABEL_HEADER.match(names[j]) and (id_like or not cells or avg_words(j) <= 1.5):
-            label = j
-            break
-        if id_like and avg_words(j) <= 1.5 and j <= 1:
-            label = j
-            break
-    free = [j for j in range(width) if j not in (response, label) and j not in groups]
-    named = [j for j in free if _QUESTION_HEADER.search(names[j]) and filled(j)]
-    question: int | None = None
-    if named:
-        question = max(named, key=avg_words)
-    elif free:
-        best = max(free, key=avg_words)
-        if avg_words(best) >= 3:
-            question = best
-    row_header = None
-    if question is not None and question > 0:
-        first = next((j for j in range(question) if j not in (label, response)), None)
-        if first is not None and first not in groups and 0 < avg_words(first) <= 8:
-            row_header = first
-    return _Roles(question, label, response, groups, row_header)
-
-
 # --------------------------------------------------------------------------------------------
 # small helpers
-
-
-def _norm(number: str) -> str:
-    n = number.strip().rstrip(".:").upper()
-    n = re.sub(r"\s+", " ", n)
-    n = re.sub(r"^(?:SECTION|SEC\.|ADDENDUM|PARAGRAPH|PARA\.)\s*", "", n)
-    if re.fullmatch(r"\d+\.0", n):
-        n = n[:-2]
-    return n
 
 
 def _strip_label(text: str, label: str | None) -> str:

@@ -1,0 +1,137 @@
+"""The wording of an ask: the verbs and sentence patterns that make text a question, a
+requirement or an evaluation criterion, and the list markers, labels and cross-references
+around it (read by ``questions``, the compliance-matrix finder).
+
+Sources: proposal practice of "shredding" an RFP into a compliance matrix and the wording of
+the shared solicitations (``../shared/data``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rfp_retrieval.documents.numbering import QUESTION_LABEL
+from rfp_retrieval.documents.text import strip_inline_markdown
+
+CONTENT_VERBS = (
+    "describe|explain|identify|discuss|demonstrate|detail|outline|provide|list|specify|indicate|"
+    "confirm|summari[sz]e|propose|present|define|address|elaborate|give|show|clarify|share|"
+    "justify|articulate|illustrate|tell us|walk us through|recommend|estimate|rate|rank|"
+    "document|state (?:your|the|whether|how|what|any|if|which|all)|note (?:any|whether|how)"
+)
+"""Imperatives that ask for written content: the response answers them (kind ``question``)."""
+
+PROCEDURAL_VERBS = "submit|include|complete|attach|furnish|supply|certify|attest|acknowledge|sign"
+"""Imperatives that ask for an action or an enclosure (kind ``requirement``)."""
+
+ASK_VERBS = f"{CONTENT_VERBS}|{PROCEDURAL_VERBS}"
+_ACTORS = (
+    r"(?:the\s+|each\s+|all\s+)?(?:offeror|offerors|quoter|quoters|vendor|vendors|"
+    r"respondent|respondents|proposer|proposers|bidder|bidders|applicant|applicants|firm|firms|"
+    r"you|proposal|proposals|quote|quotation|response|responses|submission|narrative)"
+    r"(?:['’]s)?"
+)
+
+
+def _ask_pattern(verbs: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"^(?:[A-Z][^.?!:]{{0,60}}?(?:\s?[-\u2013\u2014]\s|:\s))?"  # "Staffing Plan - Please ..."
+        rf"(?:(?:for|in|as part of|with respect to|where|if|based on|using|given|within|at|"
+        rf"on|under|beyond|in addition(?: to)?)\b[^,]{{0,90}},\s*)?(?:please\s+)?(?:also\s+|"
+        rf"briefly\s+|clearly\s+|fully\s+)?(?:{verbs})\b"
+        rf"|^{_ACTORS}\s+(?:shall|must|should|will|is|are)\s+(?:be\s+)?(?:also\s+|briefly\s+|"
+        rf"clearly\s+|asked to\s+|requested to\s+|required to\s+|expected to\s+|"
+        rf"encouraged to\s+)*(?:{verbs})\b",
+        re.I,
+    )
+
+
+ASK = _ask_pattern(ASK_VERBS)
+PROCEDURAL_ASK = _ask_pattern(PROCEDURAL_VERBS)
+QUESTION_WORD = re.compile(
+    r"^(?:what|how|why|where|when|who|whom|whose|which|is|are|does|do|did|can|could|will|"
+    r"would|should|has|have|was|were|may|to what|in what|if)\b",
+    re.I,
+)
+ABOUT_OFFEROR = re.compile(
+    r"\bthe (?:contractor|offeror|quoter|vendor|respondent|proposer|bidder|proposal|quote|"
+    r"quotation|proposed|submitted|response)\b|\b(?:contractor|offeror|quoter|vendor)['’]s\b",
+    re.I,
+)
+SECOND_PERSON = re.compile(r"\b(?:you|your|yours)\b", re.I)
+CONTINUATION = re.compile(
+    r"^(?:if so|if yes|if not|if no|if applicable|where applicable|as applicable|include|"
+    r"including|also|in addition|please also|and|or|this (?:should|must|shall)|the response "
+    r"(?:should|must|shall)|responses? (?:should|must|shall)|be sure|at a minimum)\b",
+    re.I,
+)
+_REQUIREMENT = re.compile(r"\b(?:shall|must|is required to|are required to)\b", re.I)
+_NOT_REQUIREMENT = re.compile(
+    r"\bmeans\b|\bas used in\b|\bis defined as\b|\bshall be deemed\b|\bshall be construed\b|"
+    r"\bshall mean\b|\bshall have the meaning\b|\bnothing in\b",
+    re.I,
+)
+EVALUATED = re.compile(
+    r"\bwill (?:be )?(?:evaluated?|assess(?:ed)?|rated?|considered?|scored?|reviewed?)\b|"
+    r"\b(?:evaluates|assesses)\b|\bwill evaluate\b|\bevaluation will\b",
+    re.I,
+)
+ANSWERED = re.compile(
+    r"^\W*(?:A\d{1,3}\s*[:.)-]|A\s*:|(?i:answer|response|government(?:'s)? response|reply)"
+    r"\s*[:.-])"
+)
+LIST_MARKER = re.compile(
+    r"^\s*(?P<m>[-*+•●○▪◦]|\(?(?:\d{1,2}|[a-z]|[ivx]{1,4}|[A-Z])\)|(?:\d{1,2}|[a-z]|[ivx]{1,4}|"
+    r"[IVX]{1,4})\.)\s+(?=\S)"
+)
+LEADING_LABEL = re.compile(
+    r"^(?:"
+    + QUESTION_LABEL
+    + r"|(?:[A-M]|[IVX]{1,5})(?:\.[A-Z0-9]{1,3})+\.?|\d{1,3}(?:\.\d{1,3})*\.?)\s+"
+)
+"""A label opening a paragraph (``Question 3.``, ``C.3.2``, ``IV.B``, ``3.1.4``), stripped
+before an earlier paragraph is tested as an ask."""
+_SHOUTING = re.compile(r"[^a-z]*")
+BULLET = re.compile(r"^[-*+•●○▪◦]$")
+
+# cross-references
+XREF = re.compile(
+    r"\b(?:Sections?|Sec\.|Paragraphs?|Para\.|Subsections?|§)\s*(?P<n>(?:[A-Z]|[IVX]{1,5})"
+    r"(?:\.[A-Z0-9]{1,3})*|\d{1,2}(?:\.\d{1,3})*)(?![\w-])"
+    r"|\b(?P<u>[A-M]\.\d{1,3}(?:\.\d{1,3}){0,4})(?![\w-])"
+    r"|\b(?P<r>[IVX]{1,5}\.[A-Z](?:\.\d{1,3}){0,3})(?![\w-])"
+    r"|\b(?P<a>(?:Appendix|Attachment|Exhibit|Addendum|ADDENDUM|APPENDIX|ATTACHMENT)\s+"
+    r"[A-Z0-9]{1,2}(?:-\d{1,2})?)(?![\w-])"
+)
+
+
+def is_ask(sentence: str) -> bool:
+    """True when ``sentence`` asks the offeror for content (an imperative ask or a question).
+
+    ``Describe your approach.``, ``Please provide ...``, ``For each reference, describe ...``,
+    ``The Offeror shall describe ...`` and ``How will the Department participate?`` ask;
+    ``The Contractor shall host the system.`` does not (it is a requirement).
+    """
+    s = strip_inline_markdown(sentence).strip().lstrip("-–—•*").strip()
+    if len(s.split()) < 2 or not re.match(r"[A-Z0-9\"“‘'(\[]", s):
+        return False  # a fragment of a wrapped sentence, not the start of an ask
+    if _SHOUTING.fullmatch(s) or re.match(r"^list of\b", s, re.I) and len(s.split()) <= 6:
+        return False  # "LIST OF ATTACHMENTS", "List of Deliverables": titles, not asks
+    if s.endswith("?") and len(s.split()) >= 3:
+        return True
+    return bool(ASK.match(s))
+
+
+def is_requirement(sentence: str) -> bool:
+    """True for a ``shall`` / ``must`` sentence that binds someone (not a definition)."""
+    s = strip_inline_markdown(sentence)
+    return len(s.split()) >= 4 and bool(_REQUIREMENT.search(s)) and not _NOT_REQUIREMENT.search(s)
+
+
+__all__ = [
+    "ASK_VERBS",
+    "CONTENT_VERBS",
+    "PROCEDURAL_VERBS",
+    "is_ask",
+    "is_requirement",
+]

@@ -1,0 +1,104 @@
+"""A Word .docx body as Markdown-flavoured lines: ``#`` headings from Word heading styles,
+Word's automatic numbers rebuilt (``docx_numbering``), bold-only paragraphs as ``**text**``,
+tables as rows of cells joined with `` | ``."""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from rfp_retrieval.documents.docx_numbering import NumberingTracker
+from rfp_retrieval.documents.records import DocumentError
+
+
+def _iter_block_items(parent) -> Iterator[object]:
+    """Paragraphs and tables of a python-docx body in document order (content controls too)."""
+    from docx.oxml.ns import qn
+    from docx.table import Table
+    from docx.text.paragraph import Paragraph
+
+    for child in parent.element.body.iterchildren() if hasattr(parent, "element") else []:
+        yield from _walk(child, parent, qn, Paragraph, Table)
+
+
+def _walk(child, parent, qn, paragraph_cls, table_cls) -> Iterator[object]:
+    if child.tag == qn("w:p"):
+        yield paragraph_cls(child, parent)
+    elif child.tag == qn("w:tbl"):
+        yield table_cls(child, parent)
+    elif child.tag == qn("w:sdt"):
+        content = child.find(qn("w:sdtContent"))
+        if content is not None:
+            for sub in content.iterchildren():
+                yield from _walk(sub, parent, qn, paragraph_cls, table_cls)
+
+
+def _all_bold(paragraph) -> bool:
+    """Every run with text is bold (directly or through its character style)."""
+    runs = [r for r in paragraph.runs if r.text.strip()]
+    return bool(runs) and all(
+        r.bold or (r.style is not None and r.style.font is not None and r.style.font.bold)
+        for r in runs
+    )
+
+
+def docx_lines(p: Path) -> list[str]:
+    """A DOCX body as Markdown-flavoured lines: ``#`` headings from styles, tables as pipe rows."""
+    name = str(p)
+    if not zipfile.is_zipfile(p):
+        raise DocumentError(
+            name,
+            "is not a Word .docx package (not a zip file); if it is an old .doc, save it "
+            "as .docx or PDF, otherwise re-download it",
+        )
+    try:
+        import docx
+
+        document = docx.Document(str(p))
+        numbering = NumberingTracker(document)
+        lines: list[str] = []
+        for block in _iter_block_items(document):
+            if block.__class__.__name__ == "Table":
+                for row in block.rows:
+                    cells: list[str] = []
+                    for cell in row.cells:
+                        text = re.sub(r"\s+", " ", cell.text).strip()
+                        if not cells or cells[-1] != text:  # merged cells repeat
+                            cells.append(text)
+                    if any(cells):
+                        lines.append("| " + " | ".join(cells) + " |")
+                lines.append("")
+                continue
+            text = re.sub(r"[ \t]+", " ", block.text.replace("\t", " ")).strip()
+            text = text.replace("\n", " ")
+            if not text:
+                continue
+            style = (block.style.name if block.style is not None else "") or ""
+            heading = re.match(r"Heading\s*(\d)", style, re.I)
+            kind, label = numbering.label(block)
+            if kind == "number" and not text.startswith(label):
+                text = f"{label} {text}"  # Word's automatic number, rebuilt
+            if style.lower() == "title":
+                lines.append("# " + text)
+            elif heading:
+                lines.append("#" * min(6, max(1, int(heading.group(1)))) + " " + text)
+            elif kind == "number":
+                lines.append(text)
+            elif kind == "bullet" or "list" in style.lower():
+                lines.append("- " + text)
+            elif _all_bold(block) and len(text.split()) <= 12:
+                lines.append(f"**{text}**")  # a bold paragraph, as Markdown writes it
+            else:
+                lines.append(text)
+            lines.append("")
+        return lines
+    except DocumentError:
+        raise
+    except Exception as exc:  # python-docx raises KeyError, BadZipFile, lxml errors...
+        raise DocumentError(
+            name,
+            f"cannot be read as a Word document ({type(exc).__name__}: {exc}); open it in "
+            "Word and save it again as .docx, or export it to PDF",
+        ) from exc

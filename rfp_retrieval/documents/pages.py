@@ -1,0 +1,181 @@
+"""Page texts (PDF, or text with form feeds) as one list of clean lines: bare page numbers and
+running headers and footers removed, letter-spaced capitals and line-end hyphenation repaired
+(``modern-`` / ``ization`` -> ``modernization``, while ``firm-`` / ``fixed-price`` stays
+``firm-fixed-price``)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+
+from rfp_retrieval.documents.layout import LineStyle
+from rfp_retrieval.documents.text import normalise_line
+
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$|^[-\u2013]\s*\d{1,4}\s*[-\u2013]$|"
+    r"^\d{1,4}\s*\|\s*page$|^page\s+\d{1,4}\s+of\s+\d{1,4}.*$",
+    re.I,
+)
+
+
+def _furniture_key(line: str) -> str:
+    return re.sub(r"\d+", "#", re.sub(r"\s+", " ", line.strip().lower()))
+
+
+def clean_pages(
+    pages: list[list[str]], styles: list[list[LineStyle | None]] | None = None
+) -> tuple[list[str], list[int], list[str], list[LineStyle | None]]:
+    """Clean page texts into one list of lines with the page and style of each line.
+
+    Removes bare page numbers at the top or bottom of a page, and lines repeated at the top or
+    bottom of at least half the pages (three pages or more): running headers and footers.
+    Repairs words split by letter spacing (``S EALED``) and line-end hyphenation. ``styles``
+    (PDF only) runs parallel to ``pages``. Returns (lines, page_of_line, removed header/footer
+    lines, style_of_line).
+    """
+    normalised = [[normalise_line(line) for line in page] for page in pages]
+    page_styles = styles or [[None] * len(page) for page in pages]
+    repeated: set[str] = set()
+    if len(normalised) >= 3:
+        counts: Counter[str] = Counter()
+        for page in normalised:
+            content = [ln for ln in page if ln.strip()]
+            counts.update({_furniture_key(ln) for ln in content[:3] + content[-3:]})
+        threshold = max(3, math.ceil(0.5 * len(normalised)))
+        repeated = {k for k, c in counts.items() if c >= threshold and k.strip("# ")}
+    removed: list[str] = []
+    items: list[tuple[str, int, LineStyle | None]] = []
+    for number, (page, pstyles) in enumerate(zip(normalised, page_styles, strict=True), start=1):
+        content_idx = [i for i, ln in enumerate(page) if ln.strip()]
+        edges = set(content_idx[:3] + content_idx[-3:])
+        for i, line in enumerate(page):
+            if i in edges:
+                if _PAGE_NUMBER.match(line.strip()) and (
+                    i in content_idx[:1] or i in content_idx[-1:]
+                ):
+                    continue
+                if _furniture_key(line) in repeated:
+                    removed.append(line)
+                    continue
+            items.append((line, number, pstyles[i] if i < len(pstyles) else None))
+    items = _repair_split_words(items)
+    items = _repair_hyphenation(items)
+    lines: list[str] = []
+    page_of_line: list[int] = []
+    style_of_line: list[LineStyle | None] = []
+    for line, number, style in items:
+        if not line.strip():
+            if lines and lines[-1] == "":
+                continue
+            line, style = "", None
+        lines.append(line)
+        page_of_line.append(number)
+        style_of_line.append(style)
+    while lines and lines[-1] == "":
+        lines.pop()
+        page_of_line.pop()
+        style_of_line.pop()
+    while lines and lines[0] == "":
+        lines.pop(0)
+        page_of_line.pop(0)
+        style_of_line.pop(0)
+    return lines, page_of_line, removed, style_of_line
+
+
+_SPLIT_CAPS = re.compile(r"\b([A-Z]) ([A-Z]{2,})\b")
+
+
+def _repair_split_words(
+    items: list[tuple[str, int, LineStyle | None]],
+) -> list[tuple[str, int, LineStyle | None]]:
+    """Join capitals split by PDF letter spacing: ``S EALED`` -> ``SEALED``.
+
+    A single capital followed by a capitalised run is joined when the joined word occurs
+    elsewhere in the document (any case) and the run alone does not (``A VENDOR`` stays).
+    """
+    vocabulary: set[str] = set()
+    for line, _, _ in items:  # words seen whole, outside the split pairs themselves
+        vocabulary.update(w.lower() for w in _WORD.findall(_SPLIT_CAPS.sub(" ", line)))
+
+    def join(m: re.Match[str]) -> str:
+        head, tail = m.group(1), m.group(2)
+        if (head + tail).lower() in vocabulary and tail.lower() not in vocabulary:
+            return head + tail
+        return m.group(0)
+
+    out = []
+    for line, page, style in items:
+        if _SPLIT_CAPS.search(line):
+            line = _SPLIT_CAPS.sub(join, line)
+        out.append((line, page, style))
+    return out
+
+
+# Parts that make a real hyphenated compound when split at a line end.
+_COMPOUND_FIRST = frozenset(
+    "self non co cross multi well high low long short full part real third first second end "
+    "open web cloud user mission time cost risk data firm fixed sub pre post anti ex e x near "
+    "off on out over under up down all case follow hands state top small large in".split()
+)
+_COMPOUND_SECOND = frozenset(
+    "based level term party price time owned wide specific related driven facing only free "
+    "making friendly grade like up down out in on off over making led centric ready focused "
+    "oriented critical intensive scale sized wise enabled compliant".split()
+)
+_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
+
+
+def _repair_hyphenation(items: list[tuple]) -> list[tuple]:
+    """Join words split by a hyphen at a line end, keeping real compounds hyphenated.
+
+    A split ``A-`` / ``B`` becomes ``AB`` when ``AB`` occurs elsewhere in the document or no
+    compound evidence exists, and stays ``A-B`` when ``A-B`` occurs elsewhere, when ``B`` is
+    itself hyphenated (``firm-`` / ``fixed-price``), when either part is a common compound part
+    (``self-``, ``-based``, ``-level``...), or when ``B`` starts with a digit or capital (``J-`` /
+    ``3``).
+    """
+    vocabulary: Counter[str] = Counter()
+    for line, *_ in items:
+        for w in _WORD.findall(line):
+            vocabulary[w.lower()] += 1
+    out = list(items)
+    for i in range(len(out) - 1):
+        line, *rest_i = out[i]
+        m = re.search(r"(?:^|(?<=[\s(\"“/]))([A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)-$", line)
+        if not m or line.endswith("--"):
+            continue
+        j = i + 1
+        while j < len(out) and not out[j][0].strip():
+            j += 1
+        if j >= len(out) or j != i + 1:
+            continue
+        nxt, *rest_j = out[j]
+        lead = re.match(r"^(\s*)(\S+)(.*)$", nxt)
+        if not lead:
+            continue
+        token = lead.group(2)
+        head = re.match(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*", token)
+        if not head:
+            continue
+        first, second = m.group(1), head.group(0)
+        keep = _keep_hyphen(first, second, vocabulary)
+        joined = first + ("-" if keep else "") + token
+        out[i] = (line[: m.start(1)] + joined, *rest_i)
+        out[j] = (lead.group(3).lstrip(), *rest_j)
+    return out
+
+
+def _keep_hyphen(first: str, second: str, vocabulary: Counter[str]) -> bool:
+    if not first[-1:].isalpha() or not second[:1].isalpha() or second[:1].isupper():
+        return True
+    if "-" in second or "-" in first:
+        return True
+    f, s = first.lower(), second.lower()
+    if vocabulary.get(f"{f}-{s}", 0) > 0:
+        return True
+    if vocabulary.get(f + s, 0) > 0:
+        return False
+    if len(f) <= 1:
+        return True
+    return f in _COMPOUND_FIRST or s in _COMPOUND_SECOND
