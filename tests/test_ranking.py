@@ -7,15 +7,10 @@ import numpy as np
 import polars as pl
 import pytest
 
+from rfp_retrieval.retrieval.components import recency_bumps
 from rfp_retrieval.retrieval.config import RankingConfig
-from rfp_retrieval.retrieval.past_performance import (
-    EntryVectors,
-    ScopeFilters,
-    ScopeQuery,
-    apply_hard_filters,
-    rank_references,
-    recency_bumps,
-)
+from rfp_retrieval.retrieval.past_performance import apply_hard_filters, rank_references
+from rfp_retrieval.retrieval.records import EntryVectors, ScopeFilters, ScopeQuery
 
 AS_OF = dt.date(2026, 6, 8)
 D = dt.date

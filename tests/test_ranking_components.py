@@ -15,20 +15,15 @@ from rfp_retrieval.retrieval.components import (
     REGISTRY,
     Candidates,
     agency_matcher,
+    domain_match_share,
+    scope_domain_weights,
     summed_parts,
 )
 from rfp_retrieval.retrieval.config import MODES, RankingConfig
-from rfp_retrieval.retrieval.past_performance import (
-    EntryVectors,
-    PreparedLibrary,
-    ScopeFilters,
-    ScopeQuery,
-    apply_hard_filters,
-    domain_match_share,
-    effective_value_range,
-    rank_references,
-    scope_domain_weights,
-)
+from rfp_retrieval.retrieval.filters import effective_value_range
+from rfp_retrieval.retrieval.past_performance import apply_hard_filters, rank_references
+from rfp_retrieval.retrieval.prepared import PreparedLibrary
+from rfp_retrieval.retrieval.records import EntryVectors, ScopeFilters, ScopeQuery
 
 AS_OF = dt.date(2026, 6, 8)
 D = dt.date

@@ -2,7 +2,7 @@
 
 The reference is the slow path of the same code: every strict constraint evaluated by its SQL
 expression in DuckDB, the candidate cosines computed in one gather, and every candidate scored
-by the per-entry loop of ``_score_default`` (no shortlist).
+with its components built per entry by ``scoring.score_candidates`` (no shortlist).
 """
 
 from __future__ import annotations
@@ -19,14 +19,9 @@ from rfp_retrieval.retrieval import kernels, scoring
 from rfp_retrieval.retrieval import past_performance as pp
 from rfp_retrieval.retrieval.components import agency_matcher
 from rfp_retrieval.retrieval.config import RankingConfig
-from rfp_retrieval.retrieval.past_performance import (
-    EntryVectors,
-    PreparedLibrary,
-    ScopeFilters,
-    ScopeQuery,
-    apply_hard_filters,
-    rank_references,
-)
+from rfp_retrieval.retrieval.past_performance import apply_hard_filters, rank_references
+from rfp_retrieval.retrieval.prepared import PreparedLibrary
+from rfp_retrieval.retrieval.records import EntryVectors, ScopeFilters, ScopeQuery
 
 AS_OF = dt.date(2026, 6, 1)
 TYPES = ["federal-civilian", "federal-defense", "state", "local", "commercial", None]
