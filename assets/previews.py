@@ -2,6 +2,8 @@
 
 import polars as pl
 
+from rfp_retrieval.retrieval.components import REGISTRY, summed_parts
+
 MAX_PREVIEW_ROWS = 20
 
 
@@ -26,3 +28,22 @@ def markdown_preview(frame: pl.DataFrame, limit: int = MAX_PREVIEW_ROWS) -> str:
     ]
     more = [f"\n_{frame.height - limit} more rows_"] if frame.height > limit else []
     return "\n".join([header, rule, *body, *more])
+
+
+REFERENCE_COLUMNS = ("rank", "id", "title", "score")
+OVERRIDE_COLUMNS = ("relaxed", "overridden_by", "override_by")
+
+
+def reference_preview_columns(frame: pl.DataFrame) -> list[str]:
+    """The columns of a ``pp_references`` frame a preview shows: rank, id, title, score, the
+    score components some row sums into its score (registry order, ``summed_parts``), then
+    the constraints missed and the override columns present."""
+    summed = {c.name for row in frame.iter_rows(named=True) for c, _ in summed_parts(row)}
+    components = [c.name for c in REGISTRY if c.name in summed]
+    tail = [c for c in OVERRIDE_COLUMNS if c in frame.columns]
+    return [*REFERENCE_COLUMNS, *components, *tail]
+
+
+def references_preview(frame: pl.DataFrame, limit: int = MAX_PREVIEW_ROWS) -> str:
+    """``markdown_preview`` of a ``pp_references`` frame's ``reference_preview_columns``."""
+    return markdown_preview(frame.select(reference_preview_columns(frame)), limit)

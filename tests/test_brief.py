@@ -217,3 +217,28 @@ def test_each_reference_shows_the_facts_a_writer_checks_before_citing_it():
     assert page.index("PP-175") < page.index("$14.8M funded of $21.0M")
     text = brief_markdown(SCOPE, REFERENCES, facts=facts)
     assert "- Facts: FNS (federal-civilian); sub to Tessaline Government Services" in text
+
+
+def test_asset_preview_shows_the_summed_components_of_the_references():
+    from assets.previews import reference_preview_columns, references_preview
+    from rfp_retrieval.retrieval.records import RankedReference, RankingResult
+    from rfp_retrieval.retrieval.references import references_frame
+
+    naive = RankedReference(1, "PP-1", "Naive pick", 0.61, {"whole": 0.61})
+    default = RankedReference(
+        1,
+        "PP-2",
+        "Default pick",
+        0.4,
+        {"whole": 0.6, "weighted_whole": 0.156, "recency_bump": 0.05, "value_penalty": -0.22},
+    )
+    frame = references_frame("p", RankingResult([naive], 9, [], [], "naive"))
+    assert reference_preview_columns(frame) == ["rank", "id", "title", "score", "whole", "relaxed"]
+    frame = references_frame("p", RankingResult([default], 9, [], [], "default"))
+    assert reference_preview_columns(frame)[4:] == [
+        "weighted_whole",
+        "recency_bump",
+        "value_penalty",
+        "relaxed",
+    ]
+    assert "| weighted_whole |" in references_preview(frame)

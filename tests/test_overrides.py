@@ -22,12 +22,8 @@ from rfp_retrieval.retrieval.overrides import (
     override_golden_lines,
     vague_outcome_review,
 )
-from rfp_retrieval.retrieval.past_performance import (
-    EntryVectors,
-    ScopeFilters,
-    ScopeQuery,
-    rank_references,
-)
+from rfp_retrieval.retrieval.past_performance import rank_references
+from rfp_retrieval.retrieval.records import EntryVectors, ScopeFilters, ScopeQuery
 from rfp_retrieval.retrieval.references import references_frame
 from rfp_retrieval.retrieval.scope_query import scope_query_frame
 

@@ -1,20 +1,16 @@
 """The ranker on a hand-built library with hand-made unit vectors (no model involved)."""
 
 import datetime as dt
+from dataclasses import replace
 
 import numpy as np
 import polars as pl
 import pytest
 
+from rfp_retrieval.retrieval.components import recency_bumps
 from rfp_retrieval.retrieval.config import RankingConfig
-from rfp_retrieval.retrieval.past_performance import (
-    EntryVectors,
-    ScopeFilters,
-    ScopeQuery,
-    apply_hard_filters,
-    rank_references,
-    recency_bumps,
-)
+from rfp_retrieval.retrieval.past_performance import apply_hard_filters, rank_references
+from rfp_retrieval.retrieval.records import EntryVectors, ScopeFilters, ScopeQuery
 
 AS_OF = dt.date(2026, 6, 8)
 D = dt.date
@@ -252,3 +248,31 @@ def test_config_fingerprint_names_the_weights_that_ranked():
     assert shipped.with_mode("facet+bumps").fingerprint().startswith("facet+bumps-")
     result = rank_references(_entries(), _vectors(SIMS), _query(S01_FILTERS), shipped)
     assert result.ranking_config == shipped.fingerprint()
+
+
+@pytest.mark.parametrize(
+    "mode, fingerprint",
+    [
+        ("naive", "naive-ebf981e4ad"),
+        ("facet", "facet-72bdcf70eb"),
+        ("facet+bumps", "facet+bumps-bc58210e5d"),
+        ("default", "default-098a165732"),
+    ],
+)
+def test_each_modes_default_fingerprint_is_pinned(mode, fingerprint):
+    # pp_references' code version and the stored ranking_config column: grouping the
+    # values (RankingConfig's nested presets) must not change it
+    assert RankingConfig(mode=mode).fingerprint() == fingerprint
+
+
+def test_flat_value_names_set_and_read_the_nested_config():
+    config = RankingConfig(default_weight_whole=0.4, penalty_value=0.10, top_k=2)
+    assert (config.default.whole, config.default.penalties.value, config.top_k) == (0.4, 0.1, 2)
+    assert config.default_weight_whole == 0.4 and config.recent_months == 18
+    assert replace(config, default_sector_bump=0.2).default.bumps.sector == 0.2
+    assert replace(config, mode="facet").values() == {**config.values(), "mode": "facet"}
+    assert config.values()["relaxation_order"] == config.relaxation.order
+    with pytest.raises(TypeError, match="default_weight_hole"):
+        RankingConfig(default_weight_hole=0.4)
+    with pytest.raises(ValueError, match="unknown ranking mode"):
+        RankingConfig(mode="bm25")

@@ -8,18 +8,22 @@ import polars as pl
 import pytest
 
 from rfp_retrieval.retrieval import past_performance as pp
-from rfp_retrieval.retrieval.config import RankingConfig
-from rfp_retrieval.retrieval.past_performance import (
-    EntryVectors,
-    PreparedLibrary,
-    ScopeFilters,
-    ScopeQuery,
-    apply_hard_filters,
+from rfp_retrieval.retrieval import scoring
+from rfp_retrieval.retrieval.components import (
+    COMPONENT,
+    RAW_COSINES,
+    REGISTRY,
+    Candidates,
+    agency_matcher,
     domain_match_share,
-    effective_value_range,
-    rank_references,
     scope_domain_weights,
+    summed_parts,
 )
+from rfp_retrieval.retrieval.config import MODES, RankingConfig
+from rfp_retrieval.retrieval.filters import effective_value_range
+from rfp_retrieval.retrieval.past_performance import apply_hard_filters, rank_references
+from rfp_retrieval.retrieval.prepared import PreparedLibrary
+from rfp_retrieval.retrieval.records import EntryVectors, ScopeFilters, ScopeQuery
 
 AS_OF = dt.date(2026, 6, 8)
 D = dt.date
@@ -251,10 +255,10 @@ def test_vectorized_totals_equal_the_per_entry_reference_loop(monkeypatch):
     config = RankingConfig()
     library = PreparedLibrary(entries, vectors)
     try:
-        passed = pp._filter_pass(library, scope.filters, config)
-        assert len(passed.candidates) > pp._SHORTLIST_ABOVE  # the shortlist path is exercised
+        passed = pp.filter_pass(library, scope.filters, config)
+        assert len(passed.candidates) > scoring._SHORTLIST_ABOVE  # the shortlist is exercised
         idx = library.vector_rows[passed.ranks]
-        match = pp._agency_matcher(scope)
+        match = agency_matcher(scope)
         m = vectors.matrices
         sections = scope.section_vectors
         # each section's cosines shifted so its library-wide mean is the sections' mean
@@ -265,16 +269,20 @@ def test_vectorized_totals_equal_the_per_entry_reference_loop(monkeypatch):
             m["outcome"][idx] @ scope.vectors["outcome"],
             (m["whole"][idx] @ sections.T + shift).max(axis=1),
         )
-        totals = pp._default_totals(library, passed, cosines, scope, config, match)
-        # the reference loop over every candidate (no shortlist)
-        monkeypatch.setattr(pp, "_SHORTLIST_ABOVE", 10**9)
-        scored, _, _ = pp._score_default(library, passed, idx, scope, config, match)
+        named = dict(zip(("whole", "outcome", "section_max"), cosines, strict=True))
+        facts = Candidates(library, passed.ranks, scope, config, named, passed, match)
+        totals = scoring.numpy_totals(config.preset, scoring.component_values(config.preset, facts))
+        # the per-entry totals of every candidate (no shortlist)
+        monkeypatch.setattr(scoring, "_SHORTLIST_ABOVE", 10**9)
+        scored, _ = scoring.score_candidates(
+            library, passed.candidates, passed.ranks, idx, scope, config, passed, match
+        )
     finally:
         library.close()
-    reference = {pp_id: total for total, pp_id, _ in scored}
+    reference = {pp_id: total for total, pp_id, _, _ in scored}
     assert np.allclose(totals, [reference[c] for c in passed.candidates], rtol=0, atol=1e-12)
     # the components that differ between entries are all exercised
-    comps = [c for _, _, c in scored]
+    comps = [c for _, _, c, _ in scored]
     names = ("domain_match", "agency_bump", "sector_bump", "value_penalty", "role_penalty")
     for name in (*names, "recency_bump"):
         assert len({round(c[name], 9) for c in comps}) > 1, name
@@ -287,7 +295,7 @@ def test_vectorized_totals_equal_the_per_entry_reference_loop(monkeypatch):
 def test_shortlisted_ranking_equals_the_full_reference_ranking(monkeypatch):
     entries, vectors, scope = _big_library()
     fast = rank_references(entries, vectors, scope, RankingConfig())
-    monkeypatch.setattr(pp, "_SHORTLIST_ABOVE", 10**9)
+    monkeypatch.setattr(scoring, "_SHORTLIST_ABOVE", 10**9)
     full = rank_references(entries, vectors, scope, RankingConfig())
     assert [(r.id, r.score, r.components) for r in fast.references] == [
         (r.id, r.score, r.components) for r in full.references
@@ -316,3 +324,37 @@ def test_default_mode_prefers_the_issuers_sector_when_the_filters_allow_several(
     result = rank_references(entries, vectors, _query(filters), config)
     assert [r.id for r in result.references] == ["PP-F", "PP-S"]
     assert all(r.components["sector_bump"] == 0.0 for r in result.references)
+
+
+# ---------------------------------------------------------------- the component registry
+
+
+def test_every_mode_is_a_preset_over_the_registry():
+    for mode in MODES:
+        preset = RankingConfig(mode=mode).preset
+        assert set(preset.components) <= set(COMPONENT), mode
+        assert all(COMPONENT[name].raw for name in preset.cosines), mode
+    assert RankingConfig(mode="naive").preset.parts == ((("whole", 1.0),),)
+    assert RankingConfig().preset.soft == {"value": 0.22, "role": 0.15, "industry": 0.03}
+    assert RankingConfig(mode="facet").soft_constraints == {}
+
+
+def test_raw_cosines_include_whole_which_is_summed_only_in_naive_mode():
+    assert RAW_COSINES == ("narrative", "technical", "outcome", "whole", "section_max")
+    naive = {"whole": 0.61}
+    assert [(c.name, v) for c, v in summed_parts(naive)] == [("whole", 0.61)]
+    default = {"whole": 0.6, "weighted_whole": 0.156, "recency_bump": 0.05, "age_penalty": 0.0}
+    parts = [(c.short, v) for c, v in summed_parts(default)]
+    assert parts == [("whole", 0.156), ("recency_bump", 0.05), ("age_penalty", 0.0)]
+    assert {c.kind for c in REGISTRY} == {"cosine", "bonus", "penalty"}
+    assert all(c.explains.endswith(".") for c in REGISTRY)
+
+
+def test_ranked_components_are_the_presets_components_in_order():
+    entries, vectors, scope = _big_library()
+    for mode in MODES:
+        config = RankingConfig(mode=mode)
+        result = rank_references(entries, vectors, scope, config)
+        assert result.references
+        for ref in result.references:
+            assert tuple(ref.components) == config.preset.components, mode

@@ -2,7 +2,7 @@
 
 The reference is the slow path of the same code: every strict constraint evaluated by its SQL
 expression in DuckDB, the candidate cosines computed in one gather, and every candidate scored
-by the per-entry loop of ``_score_default`` (no shortlist).
+with its components built per entry by ``scoring.score_candidates`` (no shortlist).
 """
 
 from __future__ import annotations
@@ -15,16 +15,13 @@ import numpy as np
 import polars as pl
 import pytest
 
+from rfp_retrieval.retrieval import kernels, scoring
 from rfp_retrieval.retrieval import past_performance as pp
+from rfp_retrieval.retrieval.components import agency_matcher
 from rfp_retrieval.retrieval.config import RankingConfig
-from rfp_retrieval.retrieval.past_performance import (
-    EntryVectors,
-    PreparedLibrary,
-    ScopeFilters,
-    ScopeQuery,
-    apply_hard_filters,
-    rank_references,
-)
+from rfp_retrieval.retrieval.past_performance import apply_hard_filters, rank_references
+from rfp_retrieval.retrieval.prepared import PreparedLibrary
+from rfp_retrieval.retrieval.records import EntryVectors, ScopeFilters, ScopeQuery
 
 AS_OF = dt.date(2026, 6, 1)
 TYPES = ["federal-civilian", "federal-defense", "state", "local", "commercial", None]
@@ -177,8 +174,8 @@ def reference_path(monkeypatch):
     @contextlib.contextmanager
     def switch():
         with monkeypatch.context() as patch:
-            patch.setattr(pp, "_SHORTLIST_ABOVE", 10**9)
-            patch.setattr(pp, "_CHUNK_ROWS", 10**9)
+            patch.setattr(scoring, "_SHORTLIST_ABOVE", 10**9)
+            patch.setattr(kernels, "_CHUNK_ROWS", 10**9)
             strict_ok = PreparedLibrary.strict_ok
             patch.setattr(
                 PreparedLibrary,
@@ -192,12 +189,13 @@ def reference_path(monkeypatch):
 
 def _totals(prepared: PreparedLibrary, scope: ScopeQuery, config: RankingConfig) -> dict:
     """Unrounded totals of the per-entry loop, for the candidates it scores."""
-    passed = pp._filter_pass(prepared, scope.filters, config)
+    passed = pp.filter_pass(prepared, scope.filters, config)
     idx = prepared.vector_rows[passed.ranks]
-    scored, _, _ = pp._score_default(
-        prepared, passed, idx, scope, config, pp._agency_matcher(scope)
+    match = agency_matcher(scope)
+    scored, _ = scoring.score_candidates(
+        prepared, passed.candidates, passed.ranks, idx, scope, config, passed, match
     )
-    return {pp_id: total for total, pp_id, _ in scored}
+    return {pp_id: total for total, pp_id, _, _ in scored}
 
 
 def _outcome(result) -> list:
@@ -222,7 +220,7 @@ def test_fast_path_ranks_like_the_reference_per_entry_scoring(dyadic, reference_
     chunked = 0
     for scope in _scopes(vectors, 12, seed=4, dyadic=dyadic):
         fast = rank_references(entries, vectors, scope, config, prepared=prepared)
-        chunked += fast.candidate_count >= pp._CHUNK_ROWS
+        chunked += fast.candidate_count >= kernels._CHUNK_ROWS
         fast_filters = apply_hard_filters(entries, scope.filters, config, prepared=prepared)
         fast_totals = _totals(prepared, scope, config)
         with reference_path():
@@ -255,11 +253,11 @@ def test_chunked_cosines_leave_the_blas_thread_count_as_they_found_it():
         return [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
 
     before = blas_threads()
-    ids = [f"PP-{n:05d}" for n in range(2 * pp._CHUNK_ROWS + 5)]
+    ids = [f"PP-{n:05d}" for n in range(2 * kernels._CHUNK_ROWS + 5)]
     vectors = _dyadic_vectors(ids, dim=16, seed=3)
     scope = _scopes(vectors, 1, seed=2, dyadic=True)[0]
     idx = np.arange(len(ids))[::-1].copy()  # any row order
-    whole, outcome, section_max = pp._candidate_cosines(vectors.matrices, idx, scope)
+    whole, outcome, section_max = kernels.candidate_cosines(vectors.matrices, idx, scope)
     m = vectors.matrices
     assert np.array_equal(whole, m["whole"][idx] @ scope.vectors["whole"])
     assert np.array_equal(outcome, m["outcome"][idx] @ scope.vectors["outcome"])
@@ -269,4 +267,4 @@ def test_chunked_cosines_leave_the_blas_thread_count_as_they_found_it():
     assert np.array_equal(section_max, (m["whole"][idx] @ sections.T).max(axis=1))
     assert blas_threads() == before
     with pytest.raises(ValueError, match="outside the vector matrices"):
-        pp._candidate_cosines(vectors.matrices, idx + 1, scope)
+        kernels.candidate_cosines(vectors.matrices, idx + 1, scope)

@@ -17,27 +17,29 @@ from typing import Any
 
 import polars as pl
 
+from rfp_retrieval.retrieval.components import COMPONENT, RAW_COSINES, REGISTRY, summed_parts
+
+# The chart's stacking order and colour of each positive part (column -> colour); labels and
+# kinds come from the registry of score components (``retrieval.components.REGISTRY``).
+BAR_COLOURS: dict[str, str] = {
+    "weighted_narrative": "#4e79a7",
+    "weighted_technical": "#59a14f",
+    "weighted_whole": "#76b7b2",
+    "weighted_section_max": "#9c755f",
+    "weighted_outcome": "#f28e2b",
+    "domain_match": "#b07aa1",
+    "recency_bump": "#edc948",
+    "agency_bump": "#ff9da7",
+    "sector_bump": "#bab0ac",
+}
 # Components summed into the score, in stacking order: (column, label, colour).
-POSITIVE_PARTS: tuple[tuple[str, str, str], ...] = (
-    ("weighted_narrative", "narrative", "#4e79a7"),
-    ("weighted_technical", "technical", "#59a14f"),
-    ("weighted_whole", "whole entry", "#76b7b2"),
-    ("weighted_section_max", "best scope section", "#9c755f"),
-    ("weighted_outcome", "outcome", "#f28e2b"),
-    ("domain_match", "domain match", "#b07aa1"),
-    ("recency_bump", "recency bump", "#edc948"),
-    ("agency_bump", "same agency bump", "#ff9da7"),
-    ("sector_bump", "same sector bump", "#bab0ac"),
+POSITIVE_PARTS: tuple[tuple[str, str, str], ...] = tuple(
+    (name, COMPONENT[name].label, colour) for name, colour in BAR_COLOURS.items()
 )
-PENALTY_PARTS: tuple[tuple[str, str], ...] = (
-    ("age_penalty", "older than the recency window"),
-    ("vague_penalty", "vague outcomes"),
-    ("value_penalty", "outside the value band"),
-    ("role_penalty", "not prime"),
-    ("industry_penalty", "other industry"),
+PENALTY_PARTS: tuple[tuple[str, str], ...] = tuple(
+    (c.name, c.label) for c in REGISTRY if c.kind == "penalty"
 )
 PENALTY_COLOUR = "#e15759"
-RAW_COSINES = ("narrative", "technical", "outcome", "whole", "section_max")
 NEEDS_SME = "needs SME"
 
 SCOPE_FIELDS: tuple[tuple[str, str], ...] = (
@@ -89,20 +91,20 @@ def score_parts(
 
     Each part is ``(column, label, value)``; positives are > 0 (stacking order of
     ``POSITIVE_PARTS``), penalties < 0. Raw cosines are not parts, except ``whole`` in the
-    naive mode, where it is the whole score. Zero and missing components are left out.
+    naive mode, where it is the whole score (``components.summed_parts``). Zero and missing
+    components are left out.
     """
+    parts = {c.name: (c, value) for c, value in summed_parts(components)}
     positives = [
-        (key, label, float(components[key]))
+        (key, label, parts[key][1])
         for key, label, _ in POSITIVE_PARTS
-        if (components.get(key) or 0.0) > 0
+        if key in parts and parts[key][1] > 0
     ]
-    weighted = any(components.get(key) is not None for key, _, _ in POSITIVE_PARTS[:5])
-    if not weighted and (components.get("whole") or 0.0) > 0:
-        positives.append(("whole", "whole-entry cosine (naive)", float(components["whole"])))
+    positives += [(c.name, c.label, v) for c, v in parts.values() if c.raw and v > 0]
     penalties = [
-        (key, label, float(components[key]))
+        (key, label, parts[key][1])
         for key, label in PENALTY_PARTS
-        if (components.get(key) or 0.0) < 0
+        if key in parts and parts[key][1] < 0
     ]
     return positives, penalties
 
@@ -155,7 +157,7 @@ def reference_facts(entries: pl.DataFrame, ids: Collection[str]) -> dict[str, st
 
 
 def _colour(key: str) -> str:
-    return next((c for k, _, c in POSITIVE_PARTS if k == key), "#76b7b2")
+    return BAR_COLOURS.get(key, "#76b7b2")
 
 
 def score_chart_svg(references: Sequence[Mapping[str, Any]], width: int = 760) -> str:

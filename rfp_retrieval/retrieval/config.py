@@ -1,13 +1,19 @@
 """The one config object for past-performance ranking: facet weights, bumps, relaxation order.
 
-Change a weight or a bump here and nowhere else. Every value names its source.
+Change a weight or a bump here and nowhere else. Every value names its source. The values
+are grouped (``SeedWeights``, ``DefaultWeights``, ``Bumps``, ``SoftPenalties``,
+``RecencyWindows``, ``Relaxation``); each ranking mode is a preset (``Preset``, built by
+``RankingConfig.preset``) that says which score components of the registry
+(``retrieval.components.REGISTRY``) it sums, with which weight, and whether pass 1 filters.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 MODES = ("naive", "facet", "facet+bumps", "default")
 DEFAULT_MODE = "default"
@@ -15,30 +21,254 @@ FACETS = ("narrative", "technical", "outcome")
 
 
 @dataclass(frozen=True)
+class Bumps:
+    """Pass 3 bumps in score units, added when the condition holds (seed 1: recency and
+    same-agency bumps).
+
+    ``recent``: the work ended within ``RecencyWindows.recent_months`` of the RFP date or is
+    ongoing (``recency_bump``); ``old`` (<= 0): it ended more than ``old_years`` before it
+    (``age_penalty``); ``agency``: the entry's customer is the issuing agency or rolls up to
+    the same department (``agency_bump``; the rollup FNS -> USDA is ours); ``sector``: the
+    entry's customer type is the issuer's (``sector_bump``), None when the mode has no
+    such component.
+    """
+
+    recent: float
+    old: float
+    agency: float
+    sector: float | None = None
+
+
+@dataclass(frozen=True)
+class SeedWeights:
+    """The ``facet`` and ``facet+bumps`` presets (the seed's values): facet weights (seed:
+    0.2/0.3/0.5) and the seed's bumps (+0.10 within 18 months, -0.05 older than 5 years,
+    +0.08 same named agency)."""
+
+    narrative: float = 0.2
+    technical: float = 0.3
+    outcome: float = 0.5
+    bumps: Bumps = Bumps(recent=0.10, old=-0.05, agency=0.08)
+
+
+@dataclass(frozen=True)
+class SoftPenalties:
+    """What a miss of a relevancy constraint costs in the ``default`` mode instead of
+    excluding the entry (score units > 0): size (``value``), prime role, industry."""
+
+    value: float = 0.22
+    role: float = 0.15
+    industry: float = 0.03
+
+
+@dataclass(frozen=True)
+class DefaultWeights:
+    """The ``default`` preset: cosine weights (``whole``, ``outcome``, ``section`` for
+    ``section_max``), ``domain`` (weight of the domain-match share), its own bumps (the
+    same-sector bump: evaluators read same-sector work as more relevant, 42 of the 45
+    labelled dev picks share the issuer's sector), ``vague`` (added when the entry's outcomes
+    have no measurable result) and the soft penalties."""
+
+    whole: float = 0.26
+    outcome: float = 0.28
+    section: float = 0.47
+    domain: float = 0.22
+    bumps: Bumps = Bumps(recent=0.05, old=-0.02, agency=0.06, sector=0.16)
+    vague: float = -0.11
+    penalties: SoftPenalties = SoftPenalties()
+
+
+@dataclass(frozen=True)
+class RecencyWindows:
+    """The windows of the recency bump and the age penalty, both presets (seed: 18 months,
+    5 years). Dates are judged against the RFP date, never today."""
+
+    recent_months: int = 18
+    old_years: int = 5
+
+
+@dataclass(frozen=True)
+class Relaxation:
+    """Graded relaxation when fewer than ``top_k`` entries pass the hard filters.
+
+    ``order``: constraints relaxed one at a time (DESIGN: widen value, then recency, then
+    customer type); ``value_widen_factor``: first relaxation of the value band, [min / f,
+    max * f]; ``recency_widen_years``: first relaxation of the recency window.
+    """
+
+    order: tuple[str, ...] = ("value", "recency", "customer_type", "industry", "role")
+    value_widen_factor: float = 2.0
+    recency_widen_years: int = 2
+
+
+@dataclass(frozen=True)
+class Preset:
+    """One ranking mode as weights over the score-component registry.
+
+    ``filters``: pass 1 runs (every mode but ``naive``); ``cosines``: the raw cosines the
+    mode computes, kept first in each reference's components; ``kernel``: how they are
+    computed (``facets``: one product per facet, ``kernels.facet_cosines``; ``sections``:
+    chunked, with the best re-centred scope section, ``kernels.section_cosines``);
+    ``parts``: the summed components as groups of ``(component, amount)`` in summation
+    order, where ``amount`` is a cosine's weight or the value a bonus/penalty adds when its
+    condition holds; ``soft``: constraints that cost a penalty instead of excluding
+    (constraint -> penalty > 0).
+
+    The total is the sum of each group's sum, each group summed left to right from 0. The
+    seed's ``facet+bumps`` adds its bumps as one subtotal to the cosine subtotal (two
+    groups); ``default`` adds every part in turn (one group). Kept apart so that every score
+    stays the same to the last bit (floating-point sums depend on their order).
+    """
+
+    filters: bool
+    cosines: tuple[str, ...]
+    kernel: str
+    parts: tuple[tuple[tuple[str, float], ...], ...]
+    soft: Mapping[str, float] = field(default_factory=dict)
+
+    @property
+    def components(self) -> tuple[str, ...]:
+        """Every component of a reference of this mode, in the order it is reported."""
+        names = list(self.cosines)
+        names += [n for group in self.parts for n, _ in group if n not in names]
+        return tuple(names)
+
+
+def _seed_cosines(config: RankingConfig) -> tuple[tuple[str, float], ...]:
+    seed = config.seed
+    return (
+        ("weighted_narrative", seed.narrative),
+        ("weighted_technical", seed.technical),
+        ("weighted_outcome", seed.outcome),
+    )
+
+
+def _naive(config: RankingConfig) -> Preset:
+    """One embedding of the whole entry vs the whole scope, no filters: the whole-entry
+    cosine is the score."""
+    return Preset(filters=False, cosines=("whole",), kernel="facets", parts=((("whole", 1.0),),))
+
+
+def _facet(config: RankingConfig) -> Preset:
+    """Hard filters + weighted facet cosines (seed 1 passes 1 and 2)."""
+    return Preset(filters=True, cosines=FACETS, kernel="facets", parts=(_seed_cosines(config),))
+
+
+def _facet_bumps(config: RankingConfig) -> Preset:
+    """``facet`` + the seed's recency, age and same-agency bumps (seed 1 pass 3)."""
+    bumps = config.seed.bumps
+    return Preset(
+        filters=True,
+        cosines=FACETS,
+        kernel="facets",
+        parts=(
+            _seed_cosines(config),
+            (
+                ("recency_bump", bumps.recent),
+                ("age_penalty", bumps.old),
+                ("agency_bump", bumps.agency),
+            ),
+        ),
+    )
+
+
+def _default(config: RankingConfig) -> Preset:
+    """The product default (see ``RankingConfig``)."""
+    d = config.default
+    b, p = d.bumps, d.penalties
+    return Preset(
+        filters=True,
+        cosines=("whole", "outcome", "section_max"),
+        kernel="sections",
+        parts=(
+            (
+                ("weighted_whole", d.whole),
+                ("weighted_outcome", d.outcome),
+                ("weighted_section_max", d.section),
+                ("domain_match", d.domain),
+                ("recency_bump", b.recent),
+                ("age_penalty", b.old),
+                ("agency_bump", b.agency),
+                ("sector_bump", b.sector),
+                ("vague_penalty", d.vague),
+                ("value_penalty", -p.value),
+                ("role_penalty", -p.role),
+                ("industry_penalty", -p.industry),
+            ),
+        ),
+        soft={"value": p.value, "role": p.role, "industry": p.industry},
+    )
+
+
+PRESETS: dict[str, Callable[[RankingConfig], Preset]] = {
+    "naive": _naive,
+    "facet": _facet,
+    "facet+bumps": _facet_bumps,
+    "default": _default,
+}
+"""Each mode's preset as a function of the config's values (one entry per name in MODES)."""
+
+VALUES: dict[str, str] = {
+    "weight_narrative": "seed.narrative",
+    "weight_technical": "seed.technical",
+    "weight_outcome": "seed.outcome",
+    "recent_bump": "seed.bumps.recent",
+    "recent_months": "windows.recent_months",
+    "old_penalty": "seed.bumps.old",
+    "old_years": "windows.old_years",
+    "agency_bump": "seed.bumps.agency",
+    "relaxation_order": "relaxation.order",
+    "value_widen_factor": "relaxation.value_widen_factor",
+    "recency_widen_years": "relaxation.recency_widen_years",
+    "top_k": "top_k",
+    "default_weight_whole": "default.whole",
+    "default_weight_outcome": "default.outcome",
+    "default_weight_section": "default.section",
+    "domain_weight": "default.domain",
+    "default_recent_bump": "default.bumps.recent",
+    "default_old_penalty": "default.bumps.old",
+    "default_agency_bump": "default.bumps.agency",
+    "default_sector_bump": "default.bumps.sector",
+    "vague_penalty": "default.vague",
+    "penalty_value": "default.penalties.value",
+    "penalty_role": "default.penalties.role",
+    "penalty_industry": "default.penalties.industry",
+}
+"""The flat name of each value (``RankingConfig.values()``, constructor keywords, the
+fingerprint) -> where it lives in the nested config."""
+
+
+def _get(obj: Any, path: str) -> Any:
+    for name in path.split("."):
+        obj = getattr(obj, name)
+    return obj
+
+
+def _set(obj: Any, path: str, value: Any) -> Any:
+    """A copy of the frozen dataclass ``obj`` with the value at dotted ``path`` replaced."""
+    head, _, rest = path.partition(".")
+    return replace(obj, **{head: _set(getattr(obj, head), rest, value) if rest else value})
+
+
+@dataclass(frozen=True, init=False)
 class RankingConfig:
     """Weights and bumps of the past-performance ranker.
 
     Attributes:
         mode: ``naive`` (one embedding of the whole entry vs the whole scope, no filters),
-            ``facet`` (hard filters + weighted facet cosines), ``facet+bumps`` (+ bumps).
-        weight_narrative / weight_technical / weight_outcome: facet weights (seed: 0.2/0.3/0.5).
-        recent_bump: added when the work ended within ``recent_months`` of the RFP date or is
-            ongoing (seed: +0.10 within 18 months).
-        old_penalty: added when the work ended more than ``old_years`` before the RFP date
-            (seed: -0.05 older than 5 years).
-        agency_bump: added when the entry's customer is the issuing agency or rolls up to the
-            same department (seed: +0.08 same named agency; rollup FNS -> USDA is ours).
-        default_recent_bump / default_old_penalty / default_agency_bump: the same three bumps
-            in the ``default`` mode.
-        default_sector_bump: added in the ``default`` mode when the entry's customer type is
-            the issuer's (a state reference for a state RFP, federal-civilian for a civilian
-            agency): evaluators read same-sector work as more relevant (42 of the 45 labelled
-            dev picks share the issuer's sector).
-        relaxation_order: constraints relaxed one at a time when fewer than ``top_k`` entries
-            pass the hard filters (DESIGN: widen value, then recency, then customer type).
-        value_widen_factor: first relaxation of the value band: [min / f, max * f].
-        recency_widen_years: first relaxation of the recency window.
+            ``facet`` (hard filters + weighted facet cosines), ``facet+bumps`` (+ bumps),
+            ``default`` (below); ``preset`` is the mode's ``Preset``.
+        seed: the ``facet`` / ``facet+bumps`` values (``SeedWeights``: facet weights
+            0.2/0.3/0.5 and the seed's bumps).
+        default: the ``default`` mode's values (``DefaultWeights``).
+        windows: the recency windows of both bump sets (``RecencyWindows``).
+        relaxation: the relaxation order and widening (``Relaxation``).
         top_k: references to return (Section L asks for three).
+
+    Every value also has a flat name (``VALUES``: ``weight_narrative``, ``recent_bump``,
+    ``default_weight_whole``, ``penalty_value``, ...): ``RankingConfig(penalty_value=0.1)``
+    and ``dataclasses.replace(config, default_sector_bump=0.2)`` set it, ``config.values()``
+    lists them all and ``config.penalty_value`` reads one.
 
     The ``default`` mode: eligibility rules stay hard (recency, customer type, start date;
     graded relaxation when fewer than ``top_k`` pass), while size, prime role and industry are
@@ -54,7 +284,7 @@ class RankingConfig:
     ``default_old_penalty``, ``default_agency_bump``, ``default_sector_bump``) +
     ``vague_penalty`` when the entry's outcomes have no measurable result. Size is judged on
     the funded value for completed work, on the stated range for ongoing work
-    (``past_performance.effective_value_range``); any value miss costs the full
+    (``filters.effective_value_bounds``); any value miss costs the full
     ``penalty_value``: the RFP states a band, and a reference just outside it is outside it
     (a penalty graded by the distance measured lower: leave-one-out 0.711 vs 0.733).
 
@@ -67,74 +297,95 @@ class RankingConfig:
     vs ideal_alt (2026-11-30); in-sample 0.756 / 0.689. ``recent_bump``/``old_penalty``/
     ``agency_bump`` and the facet weights stay the seed's values for the ``facet+bumps``
     preset.
+
+    Raises:
+        ValueError: an unknown mode.
+        TypeError: an unknown keyword.
     """
 
     mode: str = DEFAULT_MODE
-    weight_narrative: float = 0.2
-    weight_technical: float = 0.3
-    weight_outcome: float = 0.5
-    recent_bump: float = 0.10
-    recent_months: int = 18
-    old_penalty: float = -0.05
-    old_years: int = 5
-    agency_bump: float = 0.08
-    relaxation_order: tuple[str, ...] = (
-        "value",
-        "recency",
-        "customer_type",
-        "industry",
-        "role",
-    )
-    value_widen_factor: float = 2.0
-    recency_widen_years: int = 2
+    seed: SeedWeights = SeedWeights()
+    default: DefaultWeights = DefaultWeights()
+    windows: RecencyWindows = RecencyWindows()
+    relaxation: Relaxation = Relaxation()
     top_k: int = 3
-    default_weight_whole: float = 0.26
-    default_weight_outcome: float = 0.28
-    default_weight_section: float = 0.47
-    domain_weight: float = 0.22
-    default_recent_bump: float = 0.05
-    default_old_penalty: float = -0.02
-    default_agency_bump: float = 0.06
-    default_sector_bump: float = 0.16
-    vague_penalty: float = -0.11
-    penalty_value: float = 0.22
-    penalty_role: float = 0.15
-    penalty_industry: float = 0.03
     extra: dict = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        if self.mode not in MODES:
-            raise ValueError(f"unknown ranking mode {self.mode!r}; choose one of {MODES}")
+    def __init__(
+        self,
+        mode: str = DEFAULT_MODE,
+        *,
+        seed: SeedWeights = SeedWeights(),
+        default: DefaultWeights = DefaultWeights(),
+        windows: RecencyWindows = RecencyWindows(),
+        relaxation: Relaxation = Relaxation(),
+        top_k: int = 3,
+        extra: dict | None = None,
+        **values: Any,
+    ) -> None:
+        unknown = sorted(set(values) - set(VALUES))
+        if unknown:
+            raise TypeError(f"RankingConfig got an unexpected keyword argument {unknown[0]!r}")
+        if mode not in MODES:
+            raise ValueError(f"unknown ranking mode {mode!r}; choose one of {MODES}")
+        groups: dict[str, Any] = {
+            "seed": seed,
+            "default": default,
+            "windows": windows,
+            "relaxation": relaxation,
+            "top_k": top_k,
+        }
+        for name, value in values.items():
+            head, _, rest = VALUES[name].partition(".")
+            groups[head] = _set(groups[head], rest, value) if rest else value
+        object.__setattr__(self, "mode", mode)
+        for name, value in groups.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "extra", {} if extra is None else extra)
+
+    def __getattr__(self, name: str) -> Any:
+        """A value by its flat name (``config.penalty_value``; see ``VALUES``)."""
+        if name in VALUES:
+            return _get(self, VALUES[name])
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @property
+    def preset(self) -> Preset:
+        """This mode's ``Preset`` (``PRESETS``) with this config's values."""
+        return PRESETS[self.mode](self)
 
     @property
     def weights(self) -> dict[str, float]:
+        """The seed's facet weights (``facet`` and ``facet+bumps`` modes)."""
         return {
-            "narrative": self.weight_narrative,
-            "technical": self.weight_technical,
-            "outcome": self.weight_outcome,
+            "narrative": self.seed.narrative,
+            "technical": self.seed.technical,
+            "outcome": self.seed.outcome,
         }
 
     @property
     def uses_filters(self) -> bool:
-        return self.mode != "naive"
+        return self.preset.filters
 
     @property
     def uses_bumps(self) -> bool:
-        return self.mode in ("facet+bumps", "default")
+        return "recency_bump" in self.preset.components
 
     @property
     def soft_constraints(self) -> dict[str, float]:
         """Constraints that cost a penalty instead of excluding (``default`` mode only)."""
-        if self.mode != "default":
-            return {}
-        return {
-            "value": self.penalty_value,
-            "role": self.penalty_role,
-            "industry": self.penalty_industry,
-        }
+        return dict(self.preset.soft)
 
     def with_mode(self, mode: str) -> RankingConfig:
         return replace(self, mode=mode)
+
+    def values(self) -> dict[str, Any]:
+        """Every value by its flat name (``VALUES``), with ``mode`` and ``extra``."""
+        return {
+            "mode": self.mode,
+            **{name: _get(self, path) for name, path in VALUES.items()},
+            "extra": self.extra,
+        }
 
     def fingerprint(self) -> str:
         """``<mode>-<10 hex>``: the mode and a SHA-256 prefix of every value of this config.
@@ -142,9 +393,10 @@ class RankingConfig:
         Two configs that rank alike have the same fingerprint; any change of a weight, bump,
         penalty or the relaxation order gives another. The pipeline uses it as the
         ``pp_references`` code version (a changed default marks stored references stale) and
-        stores it with each reference row.
+        stores it with each reference row. The hash is over ``values()`` (the flat names),
+        so it is the same as before the values were grouped.
         """
-        values = json.dumps(asdict(self), sort_keys=True, default=str)
+        values = json.dumps(self.values(), sort_keys=True, default=str)
         return f"{self.mode}-{hashlib.sha256(values.encode()).hexdigest()[:10]}"
 
 

@@ -31,12 +31,12 @@ import yaml
 
 from rfp_retrieval.library.ingest import lenient_yaml_load
 from rfp_retrieval.retrieval.config import RankingConfig
-from rfp_retrieval.retrieval.past_performance import (
+from rfp_retrieval.retrieval.past_performance import rank_references
+from rfp_retrieval.retrieval.records import (
     EntryVectors,
     RankedReference,
     RankingResult,
     ScopeQuery,
-    rank_references,
 )
 from rfp_retrieval.retrieval.references import REFERENCES_SCHEMA, references_frame
 

@@ -7,34 +7,20 @@ from typing import Any
 
 import polars as pl
 
-from rfp_retrieval.retrieval.past_performance import RankingResult
+from rfp_retrieval.retrieval.components import COMPONENTS, RAW_COSINES, SUMMED_COMPONENTS
+from rfp_retrieval.retrieval.records import RankingResult
 
-COMPONENTS = (
-    "narrative",
-    "technical",
-    "outcome",
-    "whole",
-    "section_max",
-    "weighted_narrative",
-    "weighted_technical",
-    "weighted_outcome",
-    "weighted_whole",
-    "weighted_section_max",
-    "domain_match",
-    "recency_bump",
-    "age_penalty",
-    "agency_bump",
-    "sector_bump",
-    "vague_penalty",
-    "value_penalty",
-    "role_penalty",
-    "industry_penalty",
-)
-
-# The components that add up to the score (the raw cosines are shown beside them);
-# ``whole`` is the whole score in ``naive`` mode.
-RAW_COSINES = ("narrative", "technical", "outcome", "section_max")
-SUMMED_COMPONENTS = frozenset(c for c in COMPONENTS if c not in RAW_COSINES)
+# Columns, raw cosines and summed components come from the registry of score components:
+# ``RAW_COSINES`` holds every raw cosine (``whole`` too, which is the score itself only in
+# the ``naive`` mode); ``SUMMED_COMPONENTS`` every component some mode sums into the score.
+__all__ = [
+    "COMPONENTS",
+    "RAW_COSINES",
+    "REFERENCES_SCHEMA",
+    "SUMMED_COMPONENTS",
+    "references_frame",
+    "references_from_frame",
+]
 
 REFERENCES_SCHEMA: dict[str, Any] = {
     "rfp_partition": pl.String,

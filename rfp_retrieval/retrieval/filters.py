@@ -1,0 +1,432 @@
+"""The hard filters of pass 1 (seed 1: ScopeQuery.filters), one definition per constraint.
+
+Each constraint is one class below holding its DuckDB SQL expression (which defines it) and,
+side by side, its numpy mask over the prepared columns (``FilterColumns``), which gives the
+same booleans without a scan when the column dtypes allow. The effective contract value that
+the value band is judged on is one polars expression (``effective_value_bounds``): its
+columns are laid out once per library and both the SQL and the mask compare them. Graded
+relaxation (``relaxation_steps``) widens or drops the constraints in the configured order.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import polars as pl
+from dateutil.relativedelta import relativedelta
+
+from rfp_retrieval.retrieval.config import RankingConfig
+from rfp_retrieval.retrieval.records import ScopeFilters
+
+ADJACENT_CUSTOMER_TYPES = {
+    "federal-civilian": ["federal-defense"],
+    "federal-defense": ["federal-civilian"],
+    "state": ["local"],
+    "local": ["state"],
+    "commercial": [],
+    "international": [],
+}
+
+FILTER_COLUMNS = [
+    "id",
+    "customer_type",
+    "industry",
+    "vehicle_type",
+    "value_min",
+    "value_max",
+    "start_date",
+    "end_date",
+    "ongoing",
+    "role",
+    "value_funded",
+]
+# Filter columns a hand-built frame may lack (read as unknown): a library without funded values.
+OPTIONAL_FILTER_COLUMNS = {"value_funded": pl.Int64}
+
+_INTEGER_DTYPES = (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32)
+_TEXT_DTYPES = (pl.String, pl.Categorical, pl.Enum, pl.Null)
+
+
+def effective_value_bounds() -> dict[str, pl.Expr]:
+    """The (low, high) USD by which an entry's size is judged against the RFP's value band.
+
+    Completed work with a stated funded (obligated) value (``value_funded > 0``, not
+    ``ongoing``) is sized by that value alone: the ceiling of a finished contract is an
+    authorisation that was never spent, and evaluators compare what was performed (issue #5:
+    "funded vs ceiling value for completed work"). Ongoing work keeps its stated range
+    (funded-to-date understates it). Each bound falls back to the other; null when no value
+    is known. Returns ``{"value_low": expr, "value_high": expr}`` over a ``pp_entries`` frame.
+    """
+    completed = ~pl.col("ongoing").fill_null(False) & (pl.col("value_funded") > 0)
+    funded = pl.col("value_funded")
+    return {
+        "value_low": pl.when(completed)
+        .then(funded)
+        .otherwise(pl.coalesce(pl.col("value_min"), pl.col("value_max"))),
+        "value_high": pl.when(completed)
+        .then(funded)
+        .otherwise(pl.coalesce(pl.col("value_max"), pl.col("value_min"))),
+    }
+
+
+def effective_value_range(row: dict[str, Any]) -> tuple[float | None, float | None]:
+    """(low, high) USD of one entry row by ``effective_value_bounds`` (the filters' rule).
+
+    Missing keys read as unknown; (None, None) when no value is known.
+    """
+    frame = pl.DataFrame(
+        {
+            "ongoing": [row.get("ongoing")],
+            "value_min": [row.get("value_min")],
+            "value_max": [row.get("value_max")],
+            "value_funded": [row.get("value_funded")],
+        }
+    )
+    low, high = frame.select(**effective_value_bounds()).row(0)
+    return (None if low is None else float(low)), (None if high is None else float(high))
+
+
+def filter_columns(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame``'s filter columns (``FILTER_COLUMNS``), optional ones null when absent, and the
+    effective value bounds (``effective_value_bounds``: ``value_low``, ``value_high``)."""
+    columns = frame.select(
+        [
+            pl.col(name)
+            if name in frame.columns or name not in OPTIONAL_FILTER_COLUMNS
+            else pl.lit(None, dtype=OPTIONAL_FILTER_COLUMNS[name]).alias(name)
+            for name in FILTER_COLUMNS
+        ]
+    )
+    return columns.with_columns(**effective_value_bounds())
+
+
+def _text_codes(series: pl.Series) -> tuple[dict[Any, int], np.ndarray]:
+    """Dense code of each value of a text column, int64 (n,) with -1 for null, and the code
+    of each distinct non-null value."""
+    text = series.cast(pl.String)
+    codes = text.rank("dense").fill_null(0).to_numpy().astype(np.int64) - 1
+    pairs = pl.DataFrame({"value": text, "code": codes}).unique().drop_nulls("value")
+    return dict(pairs.rows()), codes
+
+
+class FilterColumns:
+    """Pass 1's columns in id order as numpy arrays, for the constraints' masks
+    (``PreparedLibrary.strict_ok``).
+
+    ``ordered`` is ``filter_columns`` of the entries in id order. A constraint's mask gives
+    the same booleans (n,) as its SQL expression, with SQL's NULL semantics (a NULL
+    comparison counts as a miss) and, for floats, DuckDB's ordering of NaN above every
+    number; a column whose dtype is not one mirrored exactly is left out (the constraint is
+    then evaluated in SQL). ``industry_lower`` maps each distinct industry to DuckDB's
+    ``lower()`` of it.
+    """
+
+    def __init__(self, ordered: pl.DataFrame, industry_lower: dict[str, str]):
+        schema = ordered.schema
+        self.n = ordered.height
+        self.text: dict[str, tuple[dict[Any, int], np.ndarray]] = {}
+        for name in ("customer_type", "vehicle_type", "role"):
+            if isinstance(schema[name], _TEXT_DTYPES):
+                self.text[name] = _text_codes(ordered[name])
+        if isinstance(schema["industry"], _TEXT_DTYPES):
+            raw_codes, raw = _text_codes(ordered["industry"])
+            lowered = sorted({industry_lower[v] for v in raw_codes})
+            lower_code = {v: k for k, v in enumerate(lowered)}
+            remap = np.full(len(raw_codes) + 1, -1, dtype=np.int64)
+            for value, code in raw_codes.items():
+                remap[code] = lower_code[industry_lower[value]]
+            self.text["industry"] = (lower_code, remap[raw])
+        self.numbers: dict[str, tuple[np.ndarray, np.ndarray]] | None = None
+        kinds = {schema["value_min"], schema["value_max"], schema["value_funded"]} - {pl.Null}
+        if all(isinstance(k, _INTEGER_DTYPES) for k in kinds) or kinds == {pl.Float64}:
+            kind = pl.Float64 if kinds == {pl.Float64} else pl.Int64
+            self.numbers = {}
+            for side in ("low", "high"):
+                column = ordered[f"value_{side}"].cast(kind)
+                values = column.fill_null(0).to_numpy()
+                if kind == pl.Float64:  # DuckDB orders NaN above every number
+                    values = np.where(np.isnan(values), np.inf, values)
+                self.numbers[side] = (values, column.is_not_null().to_numpy())
+        self.dates: dict[str, np.ndarray] = {}
+        for name in ("start_date", "end_date"):
+            if isinstance(schema[name], (pl.Date, pl.Null)):
+                self.dates[name] = ordered[name].cast(pl.Date).to_numpy().astype("datetime64[D]")
+        self.ongoing: np.ndarray | None = None
+        if isinstance(schema["ongoing"], (pl.Boolean, pl.Null)):
+            self.ongoing = ordered["ongoing"].cast(pl.Boolean).fill_null(False).to_numpy()
+
+    def isin(self, name: str, values: Any) -> np.ndarray | None:
+        """Whether each entry's text column ``name`` is one of ``values`` (NULL: False)."""
+        if name not in self.text:
+            return None
+        codes_of, codes = self.text[name]
+        table = np.zeros(len(codes_of) + 1, dtype=bool)  # the last slot is NULL's (-1)
+        for value in values:
+            if value in codes_of:
+                table[codes_of[value]] = True
+        return table[codes]
+
+
+def _lit(value: Any) -> str:
+    if isinstance(value, dt.date):
+        return f"DATE '{value.isoformat()}'"
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    return str(value)
+
+
+class Constraint:
+    """One hard filter: its SQL expression, its numpy mask and its trace value.
+
+    ``sql`` is TRUE when the entry satisfies the constraint, None when ``filters`` state no
+    such constraint (``widened`` holds the relaxation's wider values by constraint name);
+    ``mask`` gives the same booleans (n,) for the strict (unwidened) constraint, or None to
+    evaluate it in SQL; ``describe`` is the value shown in the filter trace.
+    """
+
+    name = ""
+
+    def sql(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
+        raise NotImplementedError
+
+    def mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
+        return None
+
+    def describe(self, filters: ScopeFilters) -> Any:
+        raise NotImplementedError
+
+
+class CustomerType(Constraint):
+    name = "customer_type"
+
+    def sql(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
+        types = widened.get("customer_type", filters.customer_types)
+        if not types:
+            return None
+        return f"coalesce(customer_type IN ({', '.join(map(_lit, types))}), false)"
+
+    def mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
+        return columns.isin("customer_type", filters.customer_types)
+
+    def describe(self, filters: ScopeFilters) -> Any:
+        return list(filters.customer_types)
+
+
+class Industry(Constraint):
+    name = "industry"
+
+    def sql(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
+        if not filters.industries:
+            return None
+        inds = ", ".join(_lit(i.lower()) for i in filters.industries)
+        return f"coalesce(lower(industry) IN ({inds}), false)"
+
+    def mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
+        return columns.isin("industry", [i.lower() for i in filters.industries])
+
+    def describe(self, filters: ScopeFilters) -> Any:
+        return list(filters.industries)
+
+
+class VehicleType(Constraint):
+    name = "vehicle_type"
+
+    def sql(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
+        if not filters.vehicle_types:
+            return None
+        return f"coalesce(vehicle_type IN ({', '.join(map(_lit, filters.vehicle_types))}), false)"
+
+    def mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
+        return columns.isin("vehicle_type", filters.vehicle_types)
+
+    def describe(self, filters: ScopeFilters) -> Any:
+        return list(filters.vehicle_types)
+
+
+class ValueBand(Constraint):
+    """The RFP's value band against the effective value (``effective_value_bounds``)."""
+
+    name = "value"
+
+    def sql(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
+        vmin, vmax = widened.get("value", (filters.value_min, filters.value_max))
+        if vmin is None and vmax is None:
+            return None
+        parts = []
+        if vmin is not None:
+            parts.append(f"value_high >= {int(vmin)}")
+        if vmax is not None:
+            parts.append(f"value_low <= {int(vmax)}")
+        return f"coalesce({' AND '.join(parts)}, false)"
+
+    def mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
+        bounds = [b for b in (filters.value_min, filters.value_max) if b is not None]
+        if columns.numbers is None or any(abs(int(b)) >= 2**53 for b in bounds):
+            return None
+        ok = np.ones(columns.n, dtype=bool)
+        if filters.value_min is not None:
+            high, known = columns.numbers["high"]
+            ok &= known & (high >= int(filters.value_min))
+        if filters.value_max is not None:
+            low, known = columns.numbers["low"]
+            ok &= known & (low <= int(filters.value_max))
+        return ok
+
+    def describe(self, filters: ScopeFilters) -> Any:
+        return [filters.value_min, filters.value_max]
+
+
+class Recency(Constraint):
+    """The work ended on/after ``ended_after`` or is ongoing."""
+
+    name = "recency"
+
+    def sql(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
+        ended_after = widened.get("recency", filters.ended_after)
+        if ended_after is None:
+            return None
+        return f"coalesce(ongoing OR end_date >= {_lit(ended_after)}, false)"
+
+    def mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
+        if columns.ongoing is None or "end_date" not in columns.dates:
+            return None
+        if filters.ended_after is None:
+            return None
+        end = columns.dates["end_date"]
+        return columns.ongoing | (end >= np.datetime64(filters.ended_after, "D"))
+
+    def describe(self, filters: ScopeFilters) -> Any:
+        return filters.ended_after.isoformat() if filters.ended_after else None
+
+
+class StartedAfter(Constraint):
+    name = "started_after"
+
+    def sql(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
+        if filters.started_after is None:
+            return None
+        return f"coalesce(start_date >= {_lit(filters.started_after)}, false)"
+
+    def mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
+        if "start_date" not in columns.dates or filters.started_after is None:
+            return None
+        return columns.dates["start_date"] >= np.datetime64(filters.started_after, "D")
+
+    def describe(self, filters: ScopeFilters) -> Any:
+        return filters.started_after.isoformat() if filters.started_after else None
+
+
+class PrimeRole(Constraint):
+    name = "role"
+
+    def sql(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
+        return "coalesce(role = 'prime', false)" if filters.require_prime else None
+
+    def mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
+        return columns.isin("role", ["prime"])
+
+    def describe(self, filters: ScopeFilters) -> Any:
+        return "prime"
+
+
+CONSTRAINTS: tuple[Constraint, ...] = (
+    CustomerType(),
+    Industry(),
+    VehicleType(),
+    ValueBand(),
+    Recency(),
+    StartedAfter(),
+    PrimeRole(),
+)
+"""Every hard filter, in the order of the filter trace and of ``constraint_sql``."""
+CONSTRAINT = {c.name: c for c in CONSTRAINTS}
+
+
+def constraint_sql(filters: ScopeFilters, widened: dict[str, Any]) -> dict[str, str]:
+    """SQL boolean expression per stated constraint (TRUE when the entry satisfies it)."""
+    exprs = {c.name: c.sql(filters, widened) for c in CONSTRAINTS}
+    return {name: expr for name, expr in exprs.items() if expr is not None}
+
+
+def describe(filters: ScopeFilters, name: str) -> Any:
+    """The value of constraint ``name`` as the filter trace shows it."""
+    return CONSTRAINT[name].describe(filters)
+
+
+def relaxation_steps(
+    filters: ScopeFilters, config: RankingConfig
+) -> list[tuple[str, dict[str, Any], list[str]]]:
+    """Graded relaxation: (label, widened constraints, dropped constraints) in order."""
+    relaxation = config.relaxation
+    steps: list[tuple[str, dict[str, Any], list[str]]] = []
+    widened: dict[str, Any] = {}
+    dropped: list[str] = []
+    for constraint in relaxation.order:
+        if constraint == "value" and (filters.value_min or filters.value_max):
+            f = relaxation.value_widen_factor
+            lo = int(filters.value_min / f) if filters.value_min else None
+            hi = int(filters.value_max * f) if filters.value_max else None
+            widened = {**widened, "value": (lo, hi)}
+            steps.append((f"value band widened to {lo}..{hi} USD", dict(widened), list(dropped)))
+            dropped = dropped + ["value"]
+            steps.append(("value band dropped", dict(widened), list(dropped)))
+        elif constraint == "recency" and filters.ended_after:
+            wider = filters.ended_after - relativedelta(years=relaxation.recency_widen_years)
+            widened = {**widened, "recency": wider}
+            steps.append(
+                (f"recency window widened to end on/after {wider}", dict(widened), list(dropped))
+            )
+            dropped = dropped + ["recency"]
+            steps.append(("recency window dropped", dict(widened), list(dropped)))
+        elif constraint == "customer_type" and filters.customer_types:
+            adjacent = set(filters.customer_types)
+            for t in filters.customer_types:
+                adjacent.update(ADJACENT_CUSTOMER_TYPES.get(t, []))
+            if adjacent != set(filters.customer_types):
+                widened = {**widened, "customer_type": tuple(sorted(adjacent))}
+                label = f"customer types widened to {', '.join(sorted(adjacent))}"
+                steps.append((label, dict(widened), list(dropped)))
+            dropped = dropped + ["customer_type"]
+            steps.append(("customer type dropped", dict(widened), list(dropped)))
+        elif constraint == "industry" and filters.industries:
+            dropped = dropped + ["industry"]
+            steps.append(("industry requirement dropped", dict(widened), list(dropped)))
+        elif constraint == "role" and filters.require_prime:
+            dropped = dropped + ["role"]
+            steps.append(("prime-only requirement dropped", dict(widened), list(dropped)))
+    return steps
+
+
+@dataclass
+class FilterPass:
+    """Pass 1 outcome in array form (what ``apply_hard_filters`` returns, before dicts).
+
+    ``ranks`` are the candidates' positions in id order (ascending, so ``candidates`` is
+    sorted by id); ``ok`` is (len(candidates), len(names)) bool: whether each candidate meets
+    each ORIGINAL constraint in ``names`` (the strict constraints, in SQL order).
+    """
+
+    candidates: list[str]
+    ranks: np.ndarray
+    names: list[str]
+    ok: np.ndarray
+    trace: list[dict[str, Any]]
+    relaxed: list[str]
+
+    def misses(self, positions: Any = None) -> dict[str, list[str]]:
+        """Failed original constraints per candidate (all, or the given candidate positions)."""
+        picked = range(len(self.candidates)) if positions is None else positions
+        return {
+            self.candidates[j]: [n for n, ok in zip(self.names, self.ok[j], strict=True) if not ok]
+            for j in picked
+        }
+
+    def missed(self, name: str) -> np.ndarray:
+        """Whether each candidate misses the original constraint ``name``, bool (len,); all
+        False when the RFP states no such constraint."""
+        if name not in self.names:
+            return np.zeros(len(self.candidates), dtype=bool)
+        return ~self.ok[:, self.names.index(name)]

@@ -1,0 +1,213 @@
+"""The prepared library: a ``pp_entries`` frame and its facet vectors laid out once.
+
+``PreparedLibrary`` holds the entries in id order, their filter columns registered as a DuckDB
+table (pass 1's SQL) and as numpy masks (``filters.FilterColumns``), each entry's row in the
+vector matrices, and the per-entry facts the score components read as numpy arrays.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import duckdb
+import numpy as np
+import polars as pl
+
+from rfp_retrieval.retrieval.filters import (
+    CONSTRAINT,
+    FilterColumns,
+    constraint_sql,
+    filter_columns,
+)
+from rfp_retrieval.retrieval.records import EntryVectors, ScopeFilters
+
+_DATABASE_LOCK = threading.Lock()
+_DATABASE: list[Any] = []
+
+
+def _filter_database() -> Any:
+    """The process's in-memory DuckDB database for pass 1 (created once; about 10 ms).
+
+    Each ``PreparedLibrary`` works in its own ``cursor()`` (a connection of its own, so two
+    libraries or threads never share one; a registered table is visible to that cursor only).
+    """
+    with _DATABASE_LOCK:
+        if not _DATABASE:
+            _DATABASE.append(duckdb.connect(":memory:"))
+        return _DATABASE[0]
+
+
+_PREPARED_COLUMNS: dict[str, Any] = {
+    "end_date": pl.Date,
+    "ongoing": pl.Boolean,
+    "outcome_vague": pl.Boolean,
+    "value_min": pl.Float64,
+    "value_max": pl.Float64,
+    "value_funded": pl.Float64,
+    "customer_named": pl.String,
+    "customer_acronym": pl.String,
+    "customer_type": pl.String,
+    "domains": pl.List(pl.String),
+}
+
+
+class PreparedLibrary:
+    """A ``pp_entries`` frame (and its facet vectors) laid out once for many scopes.
+
+    ``rank_references`` and ``apply_hard_filters`` build one per call when not given one;
+    ranking many RFPs against one library (evaluation, backfills, benchmarks) should build it
+    once with ``PreparedLibrary(entries, vectors)`` and pass it in: at 100,000 entries that
+    saves about 0.1 s per scope. Holds the entries in id order (``ids``, ``positions`` =
+    row of each in ``entries``), the filter columns registered as a DuckDB table (with
+    ``_rank`` = position in id order), each entry's row in the vector matrices
+    (``vector_rows``, -1 when it has none) and per-entry facts the score components read
+    (``components.REGISTRY``) as numpy arrays (n,). It references, never copies, the
+    vectors. Not for concurrent use from several threads (one DuckDB cursor; a lock
+    serialises the queries).
+
+    ``stage_ms`` holds the wall time (ms) of each stage of the last ``rank_references`` call
+    on it: ``filters`` (pass 1), ``cosines`` (candidate facet cosines), ``shortlist`` (numpy
+    totals, top-k cut) and ``components`` (per-entry components of the shortlist), then
+    ``rest`` (sorting, result objects).
+
+    Raises:
+        ValueError: ``vectors`` is given but not an ``EntryVectors``.
+    """
+
+    def __init__(self, entries: pl.DataFrame, vectors: EntryVectors | None = None):
+        if vectors is not None and not isinstance(vectors, EntryVectors):
+            raise ValueError("PreparedLibrary needs EntryVectors (or None for filters only)")
+        self.entries = entries
+        self.vectors = vectors
+        self.positions = entries["id"].arg_sort().to_numpy().astype(np.int64)
+        ordered = entries[self.positions] if entries.height else entries
+        self.ids: list[str] = ordered["id"].to_list()
+        self._id_array = np.asarray(self.ids, dtype=object)
+        table = (
+            filter_columns(ordered)
+            .with_columns(pl.Series("_rank", np.arange(entries.height, dtype=np.int64)))
+            .to_arrow()
+        )
+        self._lock = threading.Lock()
+        self.stage_ms: dict[str, float] = {}
+        self._lap_start = time.perf_counter()
+        self._con = _filter_database().cursor()
+        self._con.register("entries", table)
+        industry_lower: dict[str, str] = {}
+        if isinstance(entries.schema["industry"], (pl.String, pl.Categorical, pl.Enum)):
+            found = self._con.execute(
+                "SELECT DISTINCT industry, lower(industry) FROM entries WHERE industry IS NOT NULL"
+            ).fetchall()
+            industry_lower = {str(raw): low for raw, low in found}
+        self._filter_columns = FilterColumns(filter_columns(ordered), industry_lower)
+        self.vector_rows: np.ndarray | None = None
+        self._whole_mean: np.ndarray | None = None
+        if vectors is not None:
+            self.vector_rows = vectors.rows_of(self.ids, allow_missing=True)
+        n = entries.height
+        cols = ordered.select(
+            [
+                (pl.col(name) if name in entries.columns else pl.repeat(None, n))
+                .cast(kind)
+                .alias(name)
+                for name, kind in _PREPARED_COLUMNS.items()
+            ]
+        )
+        self.ongoing = cols["ongoing"].fill_null(False).to_numpy().astype(bool)
+        self.vague = cols["outcome_vague"].fill_null(False).to_numpy().astype(bool)
+        self.end = cols["end_date"].to_numpy().astype("datetime64[D]")
+        self.value_min = cols["value_min"].fill_null(0).to_numpy().astype(np.float64)
+        self.value_max = cols["value_max"].fill_null(0).to_numpy().astype(np.float64)
+        self.value_funded = cols["value_funded"].fill_null(0).to_numpy().astype(np.float64)
+        self.customer_type = cols["customer_type"].fill_null("").to_numpy().astype(object)
+        tags = (
+            cols.select(pl.int_range(pl.len()).alias("_rank"), "domains")
+            .explode("domains")
+            .drop_nulls("domains")
+            .unique()
+        )
+        self.domain_ranks: dict[str, np.ndarray] = {
+            tag: group["_rank"].to_numpy()
+            for (tag,), group in tags.group_by("domains")
+            if tag is not None
+        }
+        key = pl.concat_str(
+            [
+                pl.col("customer_named").fill_null("\x00"),
+                pl.col("customer_acronym").fill_null("\x00"),
+            ],
+            separator="\x1f",
+        )
+        customers = cols.select(
+            key.rank("dense").alias("code"), "customer_named", "customer_acronym"
+        )
+        self.customer_code = customers["code"].to_numpy().astype(np.int64) - 1
+        pairs = customers.unique(subset="code").sort("code")
+        self.customers: list[tuple[Any, Any]] = [
+            (named, acronym) for _, named, acronym in pairs.rows()
+        ]
+
+    @property
+    def whole_mean(self) -> np.ndarray | None:
+        """Mean of the library's whole-entry vectors (dim,) float64, computed once; None
+        without vectors. Re-centres the section cosines (``section_centring``)."""
+        if self.vectors is None or "whole" not in self.vectors.matrices:
+            return None
+        if self._whole_mean is None:
+            matrix = self.vectors.matrices["whole"]
+            self._whole_mean = matrix.mean(axis=0, dtype=np.float64) if len(matrix) else None
+        return self._whole_mean
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def ids_at(self, ranks: np.ndarray) -> list[str]:
+        """The ids at positions ``ranks`` of the id order."""
+        return self._id_array[ranks].tolist() if len(ranks) else []
+
+    def query(self, sql: str) -> dict[str, np.ndarray]:
+        """Run ``sql`` on the ``entries`` table; columns as numpy arrays."""
+        with self._lock:
+            return self._con.execute(sql).fetchnumpy()
+
+    def strict_ok(self, filters: ScopeFilters, sql_only: bool = False) -> tuple[list, np.ndarray]:
+        """Whether each entry meets each strict (unwidened) constraint of ``filters``.
+
+        Returns the constraint names in ``filters.constraint_sql`` order and bool (n, len(names)),
+        rows in id order. The SQL expressions define the constraints: those the prepared
+        numpy columns mirror exactly are evaluated as masks (no scan), any other (or all,
+        with ``sql_only``) in one DuckDB scan of the ``entries`` table.
+        """
+        strict = constraint_sql(filters, {})
+        names = list(strict)
+        ok = np.zeros((len(self), len(names)), dtype=bool)
+        in_sql = []
+        for k, name in enumerate(names):
+            mask = None if sql_only else CONSTRAINT[name].mask(self._filter_columns, filters)
+            if mask is None:
+                in_sql.append(k)
+            else:
+                ok[:, k] = mask
+        if in_sql:
+            select = ", ".join(["_rank", *[f"{strict[names[k]]} AS ok_{k}" for k in in_sql]])
+            result = self.query(f"SELECT {select} FROM entries")
+            order = np.asarray(result["_rank"], dtype=np.int64)
+            for k in in_sql:
+                ok[order, k] = np.asarray(result[f"ok_{k}"], dtype=bool)
+        return names, ok
+
+    def close(self) -> None:
+        """Release the DuckDB cursor (the object is unusable afterwards)."""
+        self._con.close()
+
+    def lap(self, stage: str | None = None) -> None:
+        """Record the wall time since the previous lap as ``stage_ms[stage]`` (ms); with no
+        ``stage``, start a new call (clears ``stage_ms``)."""
+        now = time.perf_counter()
+        if stage is None:
+            self.stage_ms = {}
+        else:
+            self.stage_ms[stage] = (now - self._lap_start) * 1000
+        self._lap_start = now

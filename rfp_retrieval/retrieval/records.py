@@ -1,0 +1,139 @@
+"""The typed query and results of past-performance ranking (seed 1: ScopeQuery).
+
+``ScopeFilters`` and ``ScopeQuery`` are what the RFP asks for; ``EntryVectors`` the library's
+stored facet vectors; ``RankedReference`` and ``RankingResult`` what ``rank_references``
+returns. Plain records: no ranking rule lives here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+
+@dataclass(frozen=True)
+class ScopeFilters:
+    """Hard filters read from the RFP (seed 1: ScopeQuery.filters). Money in USD.
+
+    ``ended_after``: the work must have ended on/after this date or be ongoing (recency).
+    ``started_after``: the work must have started on/after this date.
+    ``require_prime``: the RFP accepts only references performed as prime contractor.
+    """
+
+    customer_types: tuple[str, ...] = ()
+    industries: tuple[str, ...] = ()
+    vehicle_types: tuple[str, ...] = ()
+    value_min: int | None = None
+    value_max: int | None = None
+    started_after: dt.date | None = None
+    ended_after: dt.date | None = None
+    require_prime: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        for key in ("started_after", "ended_after"):
+            out[key] = out[key].isoformat() if out[key] else None
+        for key in ("customer_types", "industries", "vehicle_types"):
+            out[key] = list(out[key])
+        return out
+
+
+@dataclass
+class ScopeQuery:
+    """One RFP's query (seed 1: ScopeQuery): filters, issuer, as-of date and facet vectors.
+
+    ``vectors`` maps ``narrative``/``technical``/``outcome``/``whole`` to unit vectors (dim,);
+    ``section_vectors`` (m, dim) holds one unit vector per scope-of-work section;
+    ``emphasized_domains`` the library domain tags the RFP emphasizes; ``domain_weights`` the
+    share of the RFP's emphasis each domain tag takes (``ScopeReading.domain_weights``: title,
+    scope-section length, Section M mentions; values >= 0, summing to 1 when read from an RFP).
+    Empty weights fall back to equal weights over ``emphasized_domains``. ``issuer_type`` is
+    the issuer's customer type (``federal-civilian``, ``federal-defense``, ``state``, ``local``,
+    ``commercial``, ...; None when not read).
+    """
+
+    filters: ScopeFilters
+    as_of: dt.date
+    vectors: dict[str, np.ndarray]
+    issuer: str | None = None
+    issuer_acronym: str | None = None
+    issuer_type: str | None = None
+    section_vectors: np.ndarray | None = None
+    emphasized_domains: tuple[str, ...] = ()
+    domain_weights: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class EntryVectors:
+    """Stored facet vectors of the library: ``ids`` (n,) and per facet a (n, dim) matrix."""
+
+    ids: list[str]
+    matrices: dict[str, np.ndarray]
+    _rows: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def rows_of(self, ids: list[str], allow_missing: bool = False) -> np.ndarray:
+        """Row of each id in the matrices, int64 (len(ids),); -1 for an id without vectors
+        when ``allow_missing``. The id -> row map is built once per instance (treat ``ids``
+        as frozen after the first call).
+
+        Raises:
+            ValueError: some ids have no stored vectors (names the count and one example).
+        """
+        if self._rows is None:
+            self._rows = {pp_id: i for i, pp_id in enumerate(self.ids)}
+        rows = self._rows
+        out = np.fromiter((rows.get(i, -1) for i in ids), dtype=np.int64, count=len(ids))
+        if not allow_missing and len(out) and out.min() < 0:
+            missing = [i for i, r in zip(ids, out, strict=True) if r < 0]
+            raise ValueError(
+                f"{len(missing)} entries have no stored embeddings (e.g. {missing[0]}); "
+                "re-materialize pp_facet_embeddings"
+            )
+        return out
+
+    @classmethod
+    def from_frame(cls, frame: pl.DataFrame) -> EntryVectors:
+        """From a ``pp_facet_embeddings`` frame (columns id, facet, vector)."""
+        ids = sorted(set(frame["id"].to_list()))
+        index = {pp_id: i for i, pp_id in enumerate(ids)}
+        matrices: dict[str, np.ndarray] = {}
+        for facet in frame["facet"].unique().to_list():
+            part = frame.filter(pl.col("facet") == facet)
+            dim = len(part["vector"][0])
+            matrix = np.zeros((len(ids), dim), dtype=np.float32)
+            rows = [index[i] for i in part["id"].to_list()]
+            matrix[rows] = np.asarray(part["vector"].to_list(), dtype=np.float32)
+            matrices[facet] = matrix
+        return cls(ids=ids, matrices=matrices)
+
+
+@dataclass
+class RankedReference:
+    """One chosen reference with every score component (cosines in [-1, 1])."""
+
+    rank: int
+    id: str
+    title: str
+    score: float
+    components: dict[str, float]
+    relaxed: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RankingResult:
+    """Top references, the number of candidates that passed, and the filter trace.
+
+    ``ranking_config`` is ``RankingConfig.fingerprint()`` of the config that ranked them
+    (which weights produced these scores)."""
+
+    references: list[RankedReference]
+    candidate_count: int
+    filter_trace: list[dict[str, Any]]
+    relaxed: list[str]
+    mode: str
+    reason: str | None = None
+    ranking_config: str | None = None
