@@ -12,6 +12,8 @@ model change (``sensors/automation.py``).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import dagster as dg
 
 from assets import answers, evaluation, library, questions, report, retrieval, rfp
@@ -20,9 +22,10 @@ from checks import library as library_checks
 from checks import retrieval as retrieval_checks
 from jobs import evaluation_job, library_job, rfp_job
 from resources import build_resources
-from resources.project import EMBEDDING_RECIPE, SETTINGS, embedding_code_version
+from resources.project import embedding_code_version
+from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.retrieval.embedding import Embedder
-from rfp_retrieval.settings import Settings, settings_with
+from rfp_retrieval.settings import Settings, load_settings, settings_with
 from sensors.automation import (
     embedding_automation_sensor,
     reembed_on_code_version_change,
@@ -37,32 +40,46 @@ evaluation_assets = dg.load_assets_from_modules([evaluation])
 report_assets = dg.load_assets_from_modules([report])
 
 
-def with_model_code_version(assets: list, model: str) -> list:
-    """``assets`` with every vector-storing asset's code version set for ``model``.
+VECTOR_ASSETS = ("pp_facet_embeddings", "answer_block_embeddings", "scope_query")
+"""The assets that store vectors: their code version is the model id + ``EMBEDDING_RECIPE``."""
+RANKING_ASSETS = ("pp_references",)
+"""The assets whose code version is the ranking config's fingerprint (a changed weight, bump
+or mode marks the stored references stale)."""
 
-    Vector-storing assets are the ones whose code version ends with ``@EMBEDDING_RECIPE``
-    (``resources.project.embedding_code_version``). Building the definitions for another model
-    therefore marks exactly those assets stale ("new code version"), and their downstream
-    partitions after they are re-materialized (field notes §2d).
+
+def code_versions(settings: Settings) -> dict[dg.AssetKey, str]:
+    """The code version of every versioned asset for ``settings``.
+
+    Vector-storing assets get ``embedding_code_version(model id)``
+    (``resources.project``), so building the definitions for another model marks exactly
+    those assets stale ("new code version"), and their downstream partitions after they are
+    re-materialized (field notes §2d); the ranking assets get
+    ``RankingConfig(mode=settings.ranking_mode).fingerprint()``.
     """
-    version = embedding_code_version(Embedder(model).model_id)
+    vectors = embedding_code_version(Embedder(settings.model).model_id)
+    ranking = RankingConfig(mode=settings.ranking_mode).fingerprint()
+    return {
+        **{dg.AssetKey(key): vectors for key in VECTOR_ASSETS},
+        **{dg.AssetKey(key): ranking for key in RANKING_ASSETS},
+    }
 
-    def swap(spec: dg.AssetSpec) -> dg.AssetSpec:
-        if (spec.code_version or "").endswith(f"@{EMBEDDING_RECIPE}"):
-            return spec.replace_attributes(code_version=version)
+
+def with_code_versions(assets: list, settings: Settings) -> list:
+    """``assets`` with the code versions of ``code_versions(settings)`` attached."""
+    versions = code_versions(settings)
+
+    def attach(spec: dg.AssetSpec) -> dg.AssetSpec:
+        if spec.key in versions:
+            return spec.replace_attributes(code_version=versions[spec.key])
         return spec
 
-    return dg.map_asset_specs(swap, assets)
+    return dg.map_asset_specs(attach, assets)
 
 
 def vector_asset_keys(assets: list) -> set[dg.AssetKey]:
-    """Keys of the assets that store vectors (code version ending with ``@EMBEDDING_RECIPE``)."""
-    return {
-        spec.key
-        for asset in assets
-        for spec in asset.specs
-        if (spec.code_version or "").endswith(f"@{EMBEDDING_RECIPE}")
-    }
+    """Keys of the assets in ``assets`` that store vectors (``VECTOR_ASSETS``)."""
+    vectors = {dg.AssetKey(key) for key in VECTOR_ASSETS}
+    return {spec.key for asset in assets for spec in asset.specs if spec.key in vectors}
 
 
 def with_model_automation(assets: list) -> tuple[list, dg.AssetSelection]:
@@ -94,16 +111,20 @@ def with_model_automation(assets: list) -> tuple[list, dg.AssetSelection]:
 
 
 def build_definitions(settings: Settings) -> dg.Definitions:
-    """The code location for ``settings`` (tests build one per temporary project).
+    """The code location for ``settings`` (tests build one per temporary project; the CLI's
+    launcher, ``launch.py``, one per command).
+
+    Everything that depends on the settings is computed here, not at import: the code
+    versions (``code_versions``), the resources and the automation selection.
 
     A packaged model (``model: all-mpnet-base-v2``) is handed to the embedding resource as its
     folder in ``settings.model_cache_dir`` (``Settings.model_location``); nothing is unpacked
     while the definitions load, only when an asset first encodes.
     """
     assets, automated = with_model_automation(
-        with_model_code_version(
+        with_code_versions(
             [*library_assets, *answer_assets, *rfp_assets, *report_assets, *evaluation_assets],
-            settings.model,
+            settings,
         )
     )
     return dg.Definitions(
@@ -118,4 +139,8 @@ def build_definitions(settings: Settings) -> dg.Definitions:
     )
 
 
-defs = build_definitions(SETTINGS)
+PROJECT_DIR = Path(__file__).resolve().parent
+
+# The code location `dagster dev` loads (workspace.yaml): the one place settings are read at
+# import, from the project's rfp-retrieval.yaml and RFP_RETRIEVAL_* variables.
+defs = build_definitions(load_settings(PROJECT_DIR))

@@ -12,7 +12,6 @@ from assets.partitions import rfp_partitions
 from assets.previews import markdown_preview
 from resources import EmbeddingModel, ProjectPaths
 from resources.duckdb_io import read_stored_table
-from resources.project import SETTINGS, embedding_code_version
 from resources.rewriter import QuestionRewriter
 from rfp_retrieval.answers.frames import (
     answer_embeddings_frame,
@@ -34,7 +33,6 @@ from rfp_retrieval.retrieval.answers import (
     answers_frame,
     retrieve_answers,
 )
-from rfp_retrieval.retrieval.embedding import Embedder
 from rfp_retrieval.rewrite.chain import ASK_KINDS, ChainConfig, rewrite_questions
 from rfp_retrieval.rewrite.context import ContextConfig
 from rfp_retrieval.rewrite.frames import query_sets_from_frame, rewrite_totals, rewrites_frame
@@ -106,7 +104,6 @@ def answer_blocks(
 
 @dg.asset(
     group_name="answers",
-    code_version=embedding_code_version(Embedder(SETTINGS.model).model_id),
     kinds={"duckdb", "polars", "python"},
     owners=OWNERS,
     description=(

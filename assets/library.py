@@ -7,10 +7,8 @@ from dagster_duckdb import DuckDBResource
 from assets.previews import markdown_preview
 from resources import EmbeddingModel, ProjectPaths
 from resources.duckdb_io import read_stored_table
-from resources.project import SETTINGS, embedding_code_version
 from rfp_retrieval.library.frames import entries_frame, rejected_frame, superseded_frame
 from rfp_retrieval.library.ingest import load_library
-from rfp_retrieval.retrieval.embedding import Embedder
 from rfp_retrieval.retrieval.facets import facet_embeddings_frame
 
 OWNERS = ["team:proposal-ops"]
@@ -82,7 +80,6 @@ def pp_entries(context: dg.AssetExecutionContext, paths: ProjectPaths):
 
 @dg.asset(
     group_name="library",
-    code_version=embedding_code_version(Embedder(SETTINGS.model).model_id),
     kinds={"duckdb", "polars", "python"},
     owners=OWNERS,
     description=(

@@ -6,7 +6,6 @@ import polars as pl
 from assets.partitions import rfp_partitions
 from assets.previews import markdown_preview
 from resources import ProjectPaths
-from resources.project import SETTINGS
 from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.retrieval.overrides import (
     OverrideError,
@@ -28,8 +27,6 @@ OWNERS = ["team:proposal-ops"]
     kinds={"duckdb", "polars", "python"},
     owners=OWNERS,
     metadata={"partition_expr": "rfp_partition"},
-    # a changed weight, bump or mode marks the stored references stale (code version changed)
-    code_version=RankingConfig(mode=SETTINGS.ranking_mode).fingerprint(),
     description=(
         "The three past-performance references to cite for this RFP, each with every score "
         "component (whole-entry, outcome and best-section cosine, domain match, recency, "
