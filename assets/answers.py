@@ -6,12 +6,11 @@ import json
 import dagster as dg
 import numpy as np
 import polars as pl
-from dagster_duckdb import DuckDBResource
 
 from assets.partitions import rfp_partitions
 from assets.previews import markdown_preview
 from resources import EmbeddingModel, ProjectPaths
-from resources.duckdb_io import read_stored_table
+from resources.partition_store import DuckDBPartitionStore
 from resources.rewriter import QuestionRewriter
 from rfp_retrieval.answers.frames import (
     answer_embeddings_frame,
@@ -115,12 +114,10 @@ def answer_block_embeddings(
     context: dg.AssetExecutionContext,
     answer_blocks: pl.DataFrame,
     embedding_model: EmbeddingModel,
-    duckdb: DuckDBResource,
+    duckdb: DuckDBPartitionStore,
 ) -> dg.Output[pl.DataFrame]:
     """Embed the usable blocks with the configured model."""
-    previous = read_stored_table(
-        duckdb, "answer_block_embeddings", ["id", "model", "text_sha", "vector"]
-    )
+    previous = duckdb.read_table("answer_block_embeddings", ["id", "model", "text_sha", "vector"])
     frame, counts = answer_embeddings_frame(
         blocks_from_frame(answer_blocks), embedding_model.embedder, previous
     )

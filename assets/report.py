@@ -2,10 +2,10 @@
 
 import dagster as dg
 import polars as pl
-from dagster_duckdb import DuckDBResource
 
 from assets.partitions import rfp_partitions
 from resources import ProjectPaths
+from resources.partition_store import DuckDBPartitionStore
 from rfp_retrieval.report.brief import (
     brief_html,
     brief_markdown,
@@ -16,21 +16,6 @@ from rfp_retrieval.report.brief import (
 OWNERS = ["team:proposal-ops"]
 # Answer-pipeline tables read when they exist (the brief still renders without them).
 QUESTION_TABLES = ("rewritten_questions", "question_answers")
-
-
-def _partition_table(duckdb: DuckDBResource, table: str, key: str) -> pl.DataFrame | None:
-    """Rows of ``rfp.<table>`` for partition ``key``, or None when the table does not exist."""
-    with duckdb.get_connection() as con:
-        exists = con.execute(
-            "SELECT count(*) FROM information_schema.tables "
-            "WHERE table_schema = 'rfp' AND table_name = ?",
-            [table],
-        ).fetchone()[0]
-        if not exists:
-            return None
-        return con.sql(
-            f"SELECT * FROM rfp.{table} WHERE rfp_partition = $key", params={"key": key}
-        ).pl()
 
 
 @dg.asset(
@@ -54,14 +39,14 @@ def response_brief(
     pp_references: pl.DataFrame,
     pp_entries: pl.DataFrame,
     paths: ProjectPaths,
-    duckdb: DuckDBResource,
+    duckdb: DuckDBPartitionStore,
 ) -> dg.Output[pl.DataFrame]:
     """Render and write the brief; one row with the file paths."""
     key = context.partition_key
     scope = scope_query.row(0, named=True)
     references = pp_references.to_dicts()
     vague = set(pp_entries.filter(pl.col("outcome_vague"))["id"].to_list())
-    tables = {t: _partition_table(duckdb, t, key) for t in QUESTION_TABLES}
+    tables = {t: duckdb.read_partition(t, key) for t in QUESTION_TABLES}
     questions = question_views(tables["rewritten_questions"], tables["question_answers"])
     facts = reference_facts(pp_entries, [r["id"] for r in references if r.get("id")])
     markdown = brief_markdown(scope, references, vague, questions, facts)
