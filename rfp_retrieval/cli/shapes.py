@@ -170,6 +170,8 @@ class EvalScope(TypedDict):
     hits: int
     recall: float
     recall_alt: float | None
+    relaxed: list[str]  # constraints relaxed for this scope
+    candidates: int  # entries left after the hard filters
 
 
 class EvalMode(TypedDict):
@@ -194,8 +196,24 @@ class AnswerMetrics(TypedDict):
     ndcg_at_10: float
 
 
+class AnswerQuestion(TypedDict):
+    """One labelled question (``eval.answers.evaluate_answers``); metrics rounded to 4."""
+
+    qid: str
+    type: str
+    found: bool  # the parser found the question in its document
+    retrieved: list[str]  # block ids, best first
+    relevant: dict[str, int]  # block id -> grade 1|2
+    recall_at_5: float
+    hit_rate_at_5: float
+    mrr_at_10: float
+    ndcg_at_10: float
+
+
 class AnswerRun(AnswerMetrics):
+    found: int
     by_type: dict[str, AnswerMetrics]  # contextual, specific, compound, table, cross-reference
+    per_question: list[AnswerQuestion]
 
 
 class EvalAnswersPayload(TypedDict):
