@@ -7,7 +7,7 @@ import dagster as dg
 import numpy as np
 import polars as pl
 
-from assets.partitions import rfp_partitions
+from assets.partitions import PARTITION_META, rfp_partitions
 from assets.previews import markdown_preview
 from resources import EmbeddingModel, ProjectPaths
 from resources.partition_store import DuckDBPartitionStore
@@ -37,7 +37,6 @@ from rfp_retrieval.rewrite.context import ContextConfig
 from rfp_retrieval.rewrite.frames import query_sets_from_frame, rewrite_totals, rewrites_frame
 
 OWNERS = ["team:proposal-ops"]
-PARTITION_META = {"partition_expr": "rfp_partition"}
 
 
 class AnswerBlocksConfig(dg.Config):

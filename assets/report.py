@@ -3,7 +3,7 @@
 import dagster as dg
 import polars as pl
 
-from assets.partitions import rfp_partitions
+from assets.partitions import PARTITION_META, rfp_partitions
 from resources import ProjectPaths
 from resources.partition_store import DuckDBPartitionStore
 from rfp_retrieval.report.brief import (
@@ -23,7 +23,7 @@ QUESTION_TABLES = ("rewritten_questions", "question_answers")
     group_name="report",
     kinds={"duckdb", "polars", "html"},
     owners=OWNERS,
-    metadata={"partition_expr": "rfp_partition"},
+    metadata=PARTITION_META,
     deps=[dg.AssetKey(t) for t in QUESTION_TABLES],
     description=(
         "The response brief for this RFP, written as brief.html (open it in a browser; no "

@@ -8,7 +8,7 @@ import dagster as dg
 import numpy as np
 import polars as pl
 
-from assets.partitions import rfp_partitions
+from assets.partitions import PARTITION_META, rfp_partitions
 from assets.previews import markdown_preview
 from resources import EmbeddingModel, ProjectPaths
 from rfp_retrieval.documents.extract import load_document
@@ -25,7 +25,6 @@ from rfp_retrieval.retrieval.scope_query import (
 from rfp_retrieval.scope import read_scope
 
 OWNERS = ["team:proposal-ops"]
-PARTITION_META = {"partition_expr": "rfp_partition"}
 
 
 class RfpDocumentConfig(dg.Config):
