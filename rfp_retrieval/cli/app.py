@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -87,7 +87,7 @@ def project_dir(project: Path | None) -> Path:
     return found
 
 
-def settings_failed(exc: Exception) -> None:
+def settings_failed(exc: Exception) -> NoReturn:
     """Print a settings error (it names the file or variable and the fix) and exit 2."""
     from rich.text import Text
 
@@ -130,7 +130,6 @@ def load_cli_settings(
             return load_settings(folder, overrides)
     except SettingsError as exc:
         settings_failed(exc)
-        raise  # unreachable: settings_failed exits
 
 
 def import_launcher(folder: Path) -> ModuleType:
