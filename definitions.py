@@ -1,121 +1,19 @@
-"""The rfp-retrieval code location: one Definitions for the whole pipeline.
+"""What ``dagster dev`` loads (``workspace.yaml``): the code location for this project's settings.
 
-Groups: library (past-performance facets and embeddings), rfp (one dynamic partition per
-uploaded RFP), retrieval (references per RFP), report (the response brief per RFP). DuckDB has
-a single writer, so every job runs in process and the instance queue runs one run at a time
-(see ``dagster.yaml``).
-
-Sensors: ``rfp_inbox_sensor`` (on by default) runs each new or edited RFP;
-``embedding_automation_sensor`` (off by default) re-embeds and re-runs every RFP after a
-model change (``sensors/automation.py``).
+The settings are read here, once, from the project's ``rfp-retrieval.yaml`` (or the file
+named by ``RFP_RETRIEVAL_CONFIG``) and ``RFP_RETRIEVAL_*`` variables; the definitions are
+built from them by ``code_location.build_definitions``, where the groups, jobs, sensors and
+code versions are described. ``rfp-retrieval run`` does not import this module: its launcher
+(``launch.py``) builds the definitions for the settings of the command.
 """
 
-from __future__ import annotations
+from pathlib import Path
 
-import dagster as dg
+from code_location import build_definitions
+from rfp_retrieval.settings import load_settings
 
-from assets import answers, evaluation, library, questions, report, retrieval, rfp
-from checks import answers as answer_checks
-from checks import library as library_checks
-from checks import retrieval as retrieval_checks
-from jobs import evaluation_job, library_job, rfp_job
-from resources import build_resources
-from resources.project import EMBEDDING_RECIPE, SETTINGS, embedding_code_version
-from rfp_retrieval.retrieval.embedding import Embedder
-from rfp_retrieval.settings import Settings, settings_with
-from sensors.automation import (
-    embedding_automation_sensor,
-    reembed_on_code_version_change,
-    rerun_after_upstream_update,
-)
-from sensors.inbox import rfp_inbox_sensor
+__all__ = ["PROJECT_DIR", "build_definitions", "defs"]
 
-library_assets = dg.load_assets_from_modules([library])
-answer_assets = dg.load_assets_from_modules([answers])
-rfp_assets = dg.load_assets_from_modules([rfp, questions, retrieval])
-evaluation_assets = dg.load_assets_from_modules([evaluation])
-report_assets = dg.load_assets_from_modules([report])
+PROJECT_DIR = Path(__file__).resolve().parent
 
-
-def with_model_code_version(assets: list, model: str) -> list:
-    """``assets`` with every vector-storing asset's code version set for ``model``.
-
-    Vector-storing assets are the ones whose code version ends with ``@EMBEDDING_RECIPE``
-    (``resources.project.embedding_code_version``). Building the definitions for another model
-    therefore marks exactly those assets stale ("new code version"), and their downstream
-    partitions after they are re-materialized (field notes §2d).
-    """
-    version = embedding_code_version(Embedder(model).model_id)
-
-    def swap(spec: dg.AssetSpec) -> dg.AssetSpec:
-        if (spec.code_version or "").endswith(f"@{EMBEDDING_RECIPE}"):
-            return spec.replace_attributes(code_version=version)
-        return spec
-
-    return dg.map_asset_specs(swap, assets)
-
-
-def vector_asset_keys(assets: list) -> set[dg.AssetKey]:
-    """Keys of the assets that store vectors (code version ending with ``@EMBEDDING_RECIPE``)."""
-    return {
-        spec.key
-        for asset in assets
-        for spec in asset.specs
-        if (spec.code_version or "").endswith(f"@{EMBEDDING_RECIPE}")
-    }
-
-
-def with_model_automation(assets: list) -> tuple[list, dg.AssetSelection]:
-    """``assets`` with the model-change automation conditions, and the selection they cover.
-
-    Vector-storing assets get ``reembed_on_code_version_change``; the *partitioned* assets
-    downstream of them (one RFP each) get ``rerun_after_upstream_update``. Unpartitioned
-    downstream assets (the evaluation) and everything upstream keep no condition: the
-    evaluation job and the inbox sensor own them. Evaluated only while
-    ``embedding_automation_sensor`` is on.
-    """
-    vectors = vector_asset_keys(assets)
-    vector_selection = dg.AssetSelection.assets(*vectors)
-    downstream = vector_selection.downstream(include_self=False).resolve(assets)
-    automated: set[dg.AssetKey] = set(vectors)
-
-    def attach(spec: dg.AssetSpec) -> dg.AssetSpec:
-        if spec.key in vectors:
-            return spec.replace_attributes(automation_condition=reembed_on_code_version_change())
-        if spec.key in downstream and spec.partitions_def is not None:
-            automated.add(spec.key)
-            return spec.replace_attributes(
-                automation_condition=rerun_after_upstream_update(vector_selection)
-            )
-        return spec
-
-    mapped = dg.map_asset_specs(attach, assets)
-    return mapped, dg.AssetSelection.assets(*sorted(automated, key=lambda k: k.path))
-
-
-def build_definitions(settings: Settings) -> dg.Definitions:
-    """The code location for ``settings`` (tests build one per temporary project).
-
-    A packaged model (``model: all-mpnet-base-v2``) is handed to the embedding resource as its
-    folder in ``settings.model_cache_dir`` (``Settings.model_location``); nothing is unpacked
-    while the definitions load, only when an asset first encodes.
-    """
-    assets, automated = with_model_automation(
-        with_model_code_version(
-            [*library_assets, *answer_assets, *rfp_assets, *report_assets, *evaluation_assets],
-            settings.model,
-        )
-    )
-    return dg.Definitions(
-        assets=assets,
-        asset_checks=dg.load_asset_checks_from_modules(
-            [library_checks, retrieval_checks, answer_checks, evaluation]
-        ),
-        jobs=[library_job, rfp_job, evaluation_job],
-        sensors=[rfp_inbox_sensor, embedding_automation_sensor(automated)],
-        resources=build_resources(settings_with(settings, model=settings.model_location())),
-        executor=dg.in_process_executor,
-    )
-
-
-defs = build_definitions(SETTINGS)
+defs = build_definitions(load_settings(PROJECT_DIR))

@@ -6,13 +6,11 @@ import json
 import dagster as dg
 import numpy as np
 import polars as pl
-from dagster_duckdb import DuckDBResource
 
-from assets.partitions import rfp_partitions
+from assets.partitions import PARTITION_META, rfp_partitions
 from assets.previews import markdown_preview
 from resources import EmbeddingModel, ProjectPaths
-from resources.duckdb_io import read_stored_table
-from resources.project import SETTINGS, embedding_code_version
+from resources.partition_store import DuckDBPartitionStore
 from resources.rewriter import QuestionRewriter
 from rfp_retrieval.answers.frames import (
     answer_embeddings_frame,
@@ -34,13 +32,11 @@ from rfp_retrieval.retrieval.answers import (
     answers_frame,
     retrieve_answers,
 )
-from rfp_retrieval.retrieval.embedding import Embedder
 from rfp_retrieval.rewrite.chain import ASK_KINDS, ChainConfig, rewrite_questions
 from rfp_retrieval.rewrite.context import ContextConfig
 from rfp_retrieval.rewrite.frames import query_sets_from_frame, rewrite_totals, rewrites_frame
 
 OWNERS = ["team:proposal-ops"]
-PARTITION_META = {"partition_expr": "rfp_partition"}
 
 
 class AnswerBlocksConfig(dg.Config):
@@ -106,7 +102,6 @@ def answer_blocks(
 
 @dg.asset(
     group_name="answers",
-    code_version=embedding_code_version(Embedder(SETTINGS.model).model_id),
     kinds={"duckdb", "polars", "python"},
     owners=OWNERS,
     description=(
@@ -118,12 +113,10 @@ def answer_block_embeddings(
     context: dg.AssetExecutionContext,
     answer_blocks: pl.DataFrame,
     embedding_model: EmbeddingModel,
-    duckdb: DuckDBResource,
+    duckdb: DuckDBPartitionStore,
 ) -> dg.Output[pl.DataFrame]:
     """Embed the usable blocks with the configured model."""
-    previous = read_stored_table(
-        duckdb, "answer_block_embeddings", ["id", "model", "text_sha", "vector"]
-    )
+    previous = duckdb.read_table("answer_block_embeddings", ["id", "model", "text_sha", "vector"])
     frame, counts = answer_embeddings_frame(
         blocks_from_frame(answer_blocks), embedding_model.embedder, previous
     )

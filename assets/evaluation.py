@@ -11,10 +11,10 @@ from pathlib import Path
 
 import dagster as dg
 import polars as pl
-from dagster_duckdb import DuckDBResource
 
 from assets.previews import markdown_preview
 from resources import EmbeddingModel, ProjectPaths
+from resources.partition_store import PARTITION_COLUMN, DuckDBPartitionStore
 from rfp_retrieval.eval.past_performance import (
     GoldenSetError,
     evaluate_modes,
@@ -178,23 +178,17 @@ def retrieval_evaluation_no_regression(
         "overrides.jsonl: copy them into the golden folder to grow the team's golden set."
     ),
 )
-def override_golden_lines(duckdb: DuckDBResource, paths: ProjectPaths) -> dg.Output[pl.DataFrame]:
+def override_golden_lines(
+    duckdb: DuckDBPartitionStore, paths: ProjectPaths
+) -> dg.Output[pl.DataFrame]:
     """Read the stored references of every RFP and export the overridden ones."""
-    with duckdb.get_connection() as con:
-        columns = {
-            r[0]
-            for r in con.execute(
-                "SELECT table_name || '.' || column_name FROM information_schema.columns "
-                "WHERE table_schema = 'rfp'"
-            ).fetchall()
-        }
-        needed = {"pp_references.override_by", "scope_query.as_of", "rfp_document.file"}
-        references, dates, files = pl.DataFrame(), {}, {}
-        if needed <= columns:  # no RFP ranked yet (or a store from before overrides)
-            references = con.sql("SELECT * FROM rfp.pp_references").pl()
-            sql = "SELECT rfp_partition, {} FROM rfp.{}"
-            dates = dict(con.execute(sql.format("as_of", "scope_query")).fetchall())
-            files = dict(con.execute(sql.format("file", "rfp_document")).fetchall())
+    needed = {"pp_references": "override_by", "scope_query": "as_of", "rfp_document": "file"}
+    references, dates, files = pl.DataFrame(), {}, {}
+    # no RFP ranked yet (or a store from before overrides): nothing to export
+    if all(column in duckdb.columns(table) for table, column in needed.items()):
+        references = duckdb.read_table("pp_references")
+        dates = dict(duckdb.read_table("scope_query", [PARTITION_COLUMN, "as_of"]).iter_rows())
+        files = dict(duckdb.read_table("rfp_document", [PARTITION_COLUMN, "file"]).iter_rows())
     target = Path(paths.output_dir) / OVERRIDES_JSONL
     lines = golden_lines_for(references, dates, files, target)
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -2,15 +2,12 @@
 
 import dagster as dg
 import polars as pl
-from dagster_duckdb import DuckDBResource
 
 from assets.previews import markdown_preview
 from resources import EmbeddingModel, ProjectPaths
-from resources.duckdb_io import read_stored_table
-from resources.project import SETTINGS, embedding_code_version
+from resources.partition_store import DuckDBPartitionStore
 from rfp_retrieval.library.frames import entries_frame, rejected_frame, superseded_frame
 from rfp_retrieval.library.ingest import load_library
-from rfp_retrieval.retrieval.embedding import Embedder
 from rfp_retrieval.retrieval.facets import facet_embeddings_frame
 
 OWNERS = ["team:proposal-ops"]
@@ -82,7 +79,6 @@ def pp_entries(context: dg.AssetExecutionContext, paths: ProjectPaths):
 
 @dg.asset(
     group_name="library",
-    code_version=embedding_code_version(Embedder(SETTINGS.model).model_id),
     kinds={"duckdb", "polars", "python"},
     owners=OWNERS,
     description=(
@@ -95,11 +91,11 @@ def pp_facet_embeddings(
     context: dg.AssetExecutionContext,
     pp_entries: pl.DataFrame,
     embedding_model: EmbeddingModel,
-    duckdb: DuckDBResource,
+    duckdb: DuckDBPartitionStore,
 ) -> dg.Output[pl.DataFrame]:
     """Embed each entry's facets with the configured model."""
-    previous = read_stored_table(
-        duckdb, "pp_facet_embeddings", ["id", "facet", "model", "text_sha", "vector"]
+    previous = duckdb.read_table(
+        "pp_facet_embeddings", ["id", "facet", "model", "text_sha", "vector"]
     )
     frame, counts = facet_embeddings_frame(pp_entries, embedding_model.embedder, previous)
     context.log.info(f"embedded {counts['embedded']} facet texts, reused {counts['reused']}")

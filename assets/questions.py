@@ -3,7 +3,7 @@
 import dagster as dg
 import polars as pl
 
-from assets.partitions import rfp_partitions
+from assets.partitions import PARTITION_META, rfp_partitions
 from assets.previews import markdown_preview
 from resources import ProjectPaths
 from rfp_retrieval.documents.matrix import matrix_rows, write_matrix
@@ -16,7 +16,6 @@ from rfp_retrieval.documents.tables import (
 )
 
 OWNERS = ["team:proposal-ops"]
-PARTITION_META = {"partition_expr": "rfp_partition"}
 
 
 @dg.asset(

@@ -2,10 +2,10 @@
 
 import dagster as dg
 import polars as pl
-from dagster_duckdb import DuckDBResource
 
-from assets.partitions import rfp_partitions
+from assets.partitions import PARTITION_META, rfp_partitions
 from resources import ProjectPaths
+from resources.partition_store import DuckDBPartitionStore
 from rfp_retrieval.report.brief import (
     brief_html,
     brief_markdown,
@@ -18,27 +18,12 @@ OWNERS = ["team:proposal-ops"]
 QUESTION_TABLES = ("rewritten_questions", "question_answers")
 
 
-def _partition_table(duckdb: DuckDBResource, table: str, key: str) -> pl.DataFrame | None:
-    """Rows of ``rfp.<table>`` for partition ``key``, or None when the table does not exist."""
-    with duckdb.get_connection() as con:
-        exists = con.execute(
-            "SELECT count(*) FROM information_schema.tables "
-            "WHERE table_schema = 'rfp' AND table_name = ?",
-            [table],
-        ).fetchone()[0]
-        if not exists:
-            return None
-        return con.sql(
-            f"SELECT * FROM rfp.{table} WHERE rfp_partition = $key", params={"key": key}
-        ).pl()
-
-
 @dg.asset(
     partitions_def=rfp_partitions,
     group_name="report",
     kinds={"duckdb", "polars", "html"},
     owners=OWNERS,
-    metadata={"partition_expr": "rfp_partition"},
+    metadata=PARTITION_META,
     deps=[dg.AssetKey(t) for t in QUESTION_TABLES],
     description=(
         "The response brief for this RFP, written as brief.html (open it in a browser; no "
@@ -54,14 +39,14 @@ def response_brief(
     pp_references: pl.DataFrame,
     pp_entries: pl.DataFrame,
     paths: ProjectPaths,
-    duckdb: DuckDBResource,
+    duckdb: DuckDBPartitionStore,
 ) -> dg.Output[pl.DataFrame]:
     """Render and write the brief; one row with the file paths."""
     key = context.partition_key
     scope = scope_query.row(0, named=True)
     references = pp_references.to_dicts()
     vague = set(pp_entries.filter(pl.col("outcome_vague"))["id"].to_list())
-    tables = {t: _partition_table(duckdb, t, key) for t in QUESTION_TABLES}
+    tables = {t: duckdb.read_partition(t, key) for t in QUESTION_TABLES}
     questions = question_views(tables["rewritten_questions"], tables["question_answers"])
     facts = reference_facts(pp_entries, [r["id"] for r in references if r.get("id")])
     markdown = brief_markdown(scope, references, vague, questions, facts)

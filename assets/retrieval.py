@@ -3,10 +3,9 @@
 import dagster as dg
 import polars as pl
 
-from assets.partitions import rfp_partitions
+from assets.partitions import PARTITION_META, rfp_partitions
 from assets.previews import markdown_preview
 from resources import ProjectPaths
-from resources.project import SETTINGS
 from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.retrieval.overrides import (
     OverrideError,
@@ -27,9 +26,7 @@ OWNERS = ["team:proposal-ops"]
     group_name="retrieval",
     kinds={"duckdb", "polars", "python"},
     owners=OWNERS,
-    metadata={"partition_expr": "rfp_partition"},
-    # a changed weight, bump or mode marks the stored references stale (code version changed)
-    code_version=RankingConfig(mode=SETTINGS.ranking_mode).fingerprint(),
+    metadata=PARTITION_META,
     description=(
         "The three past-performance references to cite for this RFP, each with every score "
         "component (whole-entry, outcome and best-section cosine, domain match, recency, "
@@ -115,7 +112,7 @@ def pp_references(
     group_name="retrieval",
     kinds={"duckdb", "polars"},
     owners=OWNERS,
-    metadata={"partition_expr": "rfp_partition"},
+    metadata=PARTITION_META,
     description=(
         "Review list for writers: the references cited for this RFP whose outcomes state no "
         "measurable result (no number, percentage, before/after or unit), with the outcome "

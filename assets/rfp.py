@@ -8,15 +8,13 @@ import dagster as dg
 import numpy as np
 import polars as pl
 
-from assets.partitions import rfp_partitions
+from assets.partitions import PARTITION_META, rfp_partitions
 from assets.previews import markdown_preview
 from resources import EmbeddingModel, ProjectPaths
-from resources.project import SETTINGS, embedding_code_version
 from rfp_retrieval.documents.extract import load_document
 from rfp_retrieval.documents.records import DocumentError
 from rfp_retrieval.documents.tables import document_frame, document_from_frames, outline_frame
 from rfp_retrieval.inbox import find_in_inbox
-from rfp_retrieval.retrieval.embedding import Embedder
 from rfp_retrieval.retrieval.scope_query import (
     QUERY_FACETS,
     domain_weights_metadata,
@@ -27,7 +25,6 @@ from rfp_retrieval.retrieval.scope_query import (
 from rfp_retrieval.scope import read_scope
 
 OWNERS = ["team:proposal-ops"]
-PARTITION_META = {"partition_expr": "rfp_partition"}
 
 
 class RfpDocumentConfig(dg.Config):
@@ -110,7 +107,6 @@ def rfp_document(context: dg.AssetExecutionContext, config: RfpDocumentConfig, p
 @dg.asset(
     partitions_def=rfp_partitions,
     group_name="rfp",
-    code_version=embedding_code_version(Embedder(SETTINGS.model).model_id),
     kinds={"duckdb", "polars", "python"},
     owners=OWNERS,
     metadata=PARTITION_META,

@@ -1,4 +1,5 @@
-"""Dagster resources: the embedding model, project paths and the DuckDB store.
+"""Dagster resources: the embedding model, project paths, the DuckDB IO manager and the
+partition store (``resources/partition_store.py``) that every other reader of a table uses.
 
 Resources own their clients and import heavy libraries lazily (sentence-transformers costs
 about 9 s to import), so loading the code location stays fast.
@@ -7,10 +8,10 @@ about 9 s to import), so loading the code location stays fast.
 from pathlib import Path
 
 import dagster as dg
-from dagster_duckdb import DuckDBResource
 from pydantic import PrivateAttr
 
 from resources.duckdb_io import EvolvingDuckDBPolarsIOManager
+from resources.partition_store import DuckDBPartitionStore
 from resources.rewriter import QuestionRewriter
 from rfp_retrieval.retrieval.embedding import DEFAULT_MODEL, Embedder
 from rfp_retrieval.settings import Settings
@@ -61,7 +62,8 @@ def build_resources(settings: Settings) -> dict[str, object]:
     database = str(settings.db_path)
     return {
         "io_manager": EvolvingDuckDBPolarsIOManager(database=database, schema="rfp"),
-        "duckdb": DuckDBResource(database=database),
+        # the partition store (key kept from when it was a DuckDBResource: the snapshot)
+        "duckdb": DuckDBPartitionStore(database=database),
         "embedding_model": EmbeddingModel(model=settings.model),
         "rewriter": QuestionRewriter(cache_dir=str(settings.db_path.parent)),
         "paths": ProjectPaths(

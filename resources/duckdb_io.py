@@ -172,22 +172,3 @@ class EvolvingDuckDBPolarsIOManager(DuckDBPolarsIOManager):
             default_load_type=self.default_load_type(),
             io_manager_name="DuckDBIOManager",
         )
-
-
-def read_stored_table(duckdb_resource, table: str, columns: Sequence[str]) -> pl.DataFrame | None:
-    """``columns`` of the stored table ``rfp.<table>``, or None when it does not exist yet.
-
-    Used by the embedding assets to reuse the vectors of unchanged texts.
-    """
-    with duckdb_resource.get_connection() as con:
-        exists = con.execute(
-            "SELECT count(*) FROM information_schema.tables "
-            "WHERE table_schema = 'rfp' AND table_name = ?",
-            [table],
-        ).fetchone()[0]
-        if not exists:
-            return None
-        stored = {r[0] for r in _columns(con, "rfp", table)}
-        if not set(columns) <= stored:
-            return None
-        return con.sql(f'SELECT {", ".join(columns)} FROM rfp."{table}"').pl()

@@ -1,16 +1,9 @@
-"""The project's settings, resolved once when the code location loads.
+"""The embedding recipe: the part of the vector-storing assets' code version that is ours.
 
-The embedding model is read here because it is part of the embedding assets' code version
-(changing it marks them stale in the UI). Settings come from ``rfp-retrieval.yaml`` and
-``RFP_RETRIEVAL_*`` variables; nothing is fetched over the network.
+The code versions themselves are computed from the settings when the definitions are built
+(``definitions.code_versions``), never at import: the embedding model is part of them, so
+changing it marks the vector-storing assets stale in the UI.
 """
-
-from pathlib import Path
-
-from rfp_retrieval.settings import load_settings
-
-PROJECT_DIR = Path(__file__).resolve().parents[1]
-SETTINGS = load_settings(PROJECT_DIR)
 
 # Bump the recipe when the facet texts, chunking or the stored scope_query columns change: it
 # re-embeds like a model change. facets-2: scope_query stores the RFP's domain weights.

@@ -1,6 +1,6 @@
 """Declarative automation for a model change: re-embed, then re-run every RFP partition.
 
-Two conditions, put on the assets by ``definitions.with_model_automation``:
+Two conditions, put on the assets by ``code_location.with_model_automation``:
 
 - ``reembed_on_code_version_change`` on every vector-storing asset (``pp_facet_embeddings``,
   ``answer_block_embeddings``, ``scope_query``): requested once when its code version changed,

@@ -7,7 +7,9 @@ from types import SimpleNamespace
 
 from rich.console import Console
 
-from rfp_retrieval.cli import MODEL_ERRORS, _failure_classes, _print_run_summary
+from launch import MODEL_ERRORS
+from launch import failure_classes as _failure_classes
+from rfp_retrieval.cli.render import print_run_summary as _print_run_summary
 from rfp_retrieval.inbox import find_in_inbox, scan_inbox, skipped_in_inbox
 
 

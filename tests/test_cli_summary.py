@@ -7,7 +7,8 @@ import re
 
 from rich.console import Console
 
-from rfp_retrieval.cli import _component_text, _print_run_summary
+from rfp_retrieval.cli.render import component_text as _component_text
+from rfp_retrieval.cli.render import print_run_summary as _print_run_summary
 
 OUTPUT = "/home/writer/proposals/output"
 OCR_ERROR = (
@@ -178,28 +179,21 @@ def test_override_file_named_after_the_file_not_the_partition_is_reported(tmp_pa
 def test_ctrl_c_stops_the_batch_and_lists_what_was_not_finished(tmp_path):
     from rich.progress import Progress
 
-    from rfp_retrieval.cli import _run_rfps
+    from launch import RunOutcome
+    from rfp_retrieval.cli.run import run_rfps
 
     calls = []
 
-    class Job:
-        def execute_in_process(self, **kwargs):
-            calls.append(kwargs["partition_key"])
-            raise KeyboardInterrupt
-
-    class Defs:
-        def resolve_job_def(self, name):
-            return Job()
-
-    class Instance:
-        def add_dynamic_partitions(self, name, keys):
-            pass
+    class Launcher:
+        def run_rfp(self, key, path):
+            calls.append(key)
+            return RunOutcome(success=False, interrupted=True)
 
     files = [tmp_path / f"{name}.md" for name in ("first", "second", "third")]
     for path in files:
         path.write_text("# RFP\n", encoding="utf-8")
     with Progress(disable=True) as progress:
-        outcomes = _run_rfps(Defs(), Instance(), None, [str(f) for f in files], [], progress)
+        outcomes = run_rfps(Launcher(), [str(f) for f in files], [], progress)
     assert calls == ["first-md"]  # the batch stopped at the first Ctrl-C
     assert [(o["partition"], o["status"], o["error"]) for o in outcomes] == [
         ("first-md", "interrupted", "interrupted (Ctrl-C); run again to process it"),

@@ -119,7 +119,7 @@ def test_evaluation_records_metrics_per_mode_and_fails_on_a_regression(library, 
 
 
 def test_override_golden_lines_without_any_ranked_rfp_is_empty(tmp_path):
-    from dagster_duckdb import DuckDBResource
+    from resources.partition_store import DuckDBPartitionStore
 
     paths = ProjectPaths(
         library_dir=str(tmp_path),
@@ -128,7 +128,7 @@ def test_override_golden_lines_without_any_ranked_rfp_is_empty(tmp_path):
         output_dir=str(tmp_path / "out"),
     )
     output = override_golden_lines(
-        duckdb=DuckDBResource(database=str(tmp_path / "store.duckdb")), paths=paths
+        duckdb=DuckDBPartitionStore(database=str(tmp_path / "store.duckdb")), paths=paths
     )
     assert output.value.height == 0
     assert (tmp_path / "out" / "golden" / "overrides.jsonl").read_text() == ""

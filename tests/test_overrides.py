@@ -266,9 +266,9 @@ def test_a_bad_override_file_fails_the_partition_naming_the_file(tmp_path):
 
 def test_override_golden_lines_asset_reads_the_store_and_writes_jsonl(tmp_path):
     import duckdb
-    from dagster_duckdb import DuckDBResource
 
     from assets.evaluation import override_golden_lines as golden_asset
+    from resources.partition_store import DuckDBPartitionStore
 
     path = tmp_path / "rfp-a.yaml"
     path.write_text(OVERRIDE_YAML, encoding="utf-8")
@@ -291,7 +291,7 @@ def test_override_golden_lines_asset_reads_the_store_and_writes_jsonl(tmp_path):
         inbox_dir=str(tmp_path),
         output_dir=str(tmp_path / "out"),
     )
-    output = golden_asset(duckdb=DuckDBResource(database=str(store)), paths=paths)
+    output = golden_asset(duckdb=DuckDBPartitionStore(database=str(store)), paths=paths)
     written = (tmp_path / "out" / "golden" / "overrides.jsonl").read_text(encoding="utf-8")
     assert output.value["scope_id"].to_list() == ["rfp-a"]
     assert json.loads(written) == {

@@ -1,0 +1,209 @@
+"""Launching runs for the CLI: the one seam between the core's command line and Dagster.
+
+``rfp-retrieval run`` and ``rfp-retrieval ui`` import this module inside the command (never
+at module level: the core package ``rfp_retrieval`` does not import Dagster). The command
+loads the settings (config file and flags) and hands them here with the project's Dagster
+home; nothing in this module reads settings from, or writes anything to, ``os.environ``:
+
+- ``Launcher(settings, home)`` builds the definitions for ``settings``
+  (``code_location.build_definitions``), opens the persistent instance in ``home`` (so the
+  UI shows every run) and runs the library job and one ``rfp_job`` partition per RFP file;
+  the rows a run wrote are read back through the partition store.
+- ``ui_process(...)`` is the ``dagster dev`` command line and the environment it gets, given
+  explicitly (``dagster dev`` loads ``definitions.py``, which reads the settings itself).
+
+Dagster is imported when a ``Launcher`` is made, not when this module is imported, so the
+``ui`` command starts ``dagster dev`` without loading the code location twice.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rfp_retrieval.settings import CONFIG_ENV, Settings
+
+QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+"""Run config: Dagster's console logger prints every event at DEBUG; the CLI prints its own
+summary."""
+
+MODEL_ERRORS = {"ModelNotFoundError", "ModelPartsMissingError", "ModelArchiveError"}
+"""Exception classes that mean the embedding model setting, not the library, is at fault."""
+
+INTERRUPTS = {"DagsterExecutionInterruptedError", "KeyboardInterrupt"}
+"""Exception classes of a run stopped by Ctrl-C."""
+
+RFP_PARTITIONS = "rfp_documents"
+"""The dynamic partitions definition of the RFP assets (``assets/partitions.py``)."""
+
+
+def dagster_home(
+    project_dir: Path, config_file: Path | None = None, environ: Mapping[str, str] | None = None
+) -> Path:
+    """The Dagster home the CLI's runs and UI use (absolute; not created).
+
+    ``DAGSTER_HOME`` when set in ``environ`` (default ``os.environ``, read only); else
+    ``var/dagster_home`` beside ``config_file`` (``--config``); else the project's
+    ``var/dagster_home``.
+    """
+    environ = os.environ if environ is None else environ
+    if environ.get("DAGSTER_HOME"):
+        return Path(environ["DAGSTER_HOME"]).expanduser()
+    if config_file is not None:
+        return config_file.parent / "var" / "dagster_home"
+    return project_dir / "var" / "dagster_home"
+
+
+def prepare_home(home: Path, project_dir: Path) -> Path:
+    """Create ``home`` and give it the project's ``dagster.yaml`` (one run at a time, run
+    monitoring) unless it already has one. Returns ``home``."""
+    home.mkdir(parents=True, exist_ok=True)
+    if not (home / "dagster.yaml").exists() and (project_dir / "dagster.yaml").exists():
+        shutil.copy(project_dir / "dagster.yaml", home / "dagster.yaml")
+    return home
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """How one run ended, in the CLI's terms (no Dagster object leaves this module).
+
+    ``error`` is the message of the first failed step (``failure_message``);
+    ``failure_classes`` the exception class names behind the failed steps.
+    """
+
+    success: bool
+    interrupted: bool = False
+    error: str | None = None
+    failure_classes: frozenset[str] = frozenset()
+
+    @property
+    def model_error(self) -> bool:
+        """The embedding model setting, not the library, made the run fail."""
+        return bool(self.failure_classes & MODEL_ERRORS)
+
+
+def outcome_of(result: Any) -> RunOutcome:
+    """The ``RunOutcome`` of an ``ExecuteInProcessResult``: a failed run whose steps were
+    interrupted (Ctrl-C) is ``interrupted``."""
+    if result.success:
+        return RunOutcome(success=True)
+    classes = failure_classes(result)
+    return RunOutcome(
+        success=False,
+        interrupted=bool(classes & INTERRUPTS),
+        error=failure_message(result),
+        failure_classes=frozenset(classes),
+    )
+
+
+class Launcher:
+    """The code location for one settings object, on the persistent instance in ``home``.
+
+    Attributes:
+        settings: the command's settings (``rfp_retrieval.settings.Settings``).
+        defs: ``build_definitions(settings)``.
+        instance: the ``DagsterInstance`` of ``home`` (with ``home/dagster.yaml``).
+        store: a read-only partition store on ``settings.db_path``.
+    """
+
+    def __init__(self, settings: Settings, home: Path) -> None:
+        import dagster as dg
+
+        from code_location import build_definitions
+        from resources.partition_store import DuckDBPartitionStore
+
+        self.settings = settings
+        self.home = prepare_home(Path(home), settings.project_dir)
+        self.defs = build_definitions(settings)
+        self.instance = dg.DagsterInstance.from_config(str(self.home))
+        self.store = DuckDBPartitionStore(database=str(settings.db_path), read_only=True)
+
+    def run_library(self) -> RunOutcome:
+        """Execute ``library_job`` in process (a failed step never raises)."""
+        return outcome_of(
+            self.defs.resolve_job_def("library_job").execute_in_process(
+                instance=self.instance, run_config=QUIET_LOGS, raise_on_error=False
+            )
+        )
+
+    def run_rfp(self, key: str, path: Path) -> RunOutcome:
+        """Add partition ``key`` and execute ``rfp_job`` for it on the file ``path``.
+
+        A failed step never raises; Ctrl-C during the run (in a step or between steps) is an
+        ``interrupted`` outcome.
+        """
+        try:
+            self.instance.add_dynamic_partitions(RFP_PARTITIONS, [key])
+            result = self.defs.resolve_job_def("rfp_job").execute_in_process(
+                instance=self.instance,
+                partition_key=key,
+                run_config={
+                    **QUIET_LOGS,
+                    "ops": {"rfp_document": {"config": {"path": str(path.resolve())}}},
+                },
+                raise_on_error=False,
+            )
+        except KeyboardInterrupt:
+            return RunOutcome(success=False, interrupted=True)
+        return outcome_of(result)
+
+    def known_partitions(self) -> set[str]:
+        """Every RFP partition key the instance knows."""
+        return set(self.instance.get_dynamic_partitions(RFP_PARTITIONS))
+
+
+def failure_message(result: Any) -> str:
+    """The message of the run's first failed step: the user-facing ``Failure`` description,
+    else the first exception below Dagster's own wrappers; ``"run failed"`` without one."""
+    for event in result.all_events:
+        if event.event_type_value == "STEP_FAILURE":
+            error = event.step_failure_data.error
+            user = event.step_failure_data.user_failure_data
+            if user is not None and user.description:
+                return user.description
+            while (
+                error is not None
+                and error.cause is not None
+                and "dagster" in (error.cls_name or "").lower()
+            ):
+                error = error.cause
+            return (error.message if error else "step failed").strip()
+    return "run failed"
+
+
+def failure_classes(result: Any) -> set[str]:
+    """Class names of every exception (and its causes) behind the run's failed steps."""
+    names: set[str] = set()
+    for event in result.all_events:
+        if event.event_type_value == "STEP_FAILURE":
+            error = event.step_failure_data.error
+            while error is not None:
+                names.add(error.cls_name or "")
+                error = error.cause
+    return names
+
+
+def ui_process(
+    project_dir: Path,
+    home: Path,
+    port: int,
+    config_file: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> tuple[list[str], dict[str, str]]:
+    """The ``dagster dev`` command on ``project_dir``'s ``workspace.yaml`` and its whole
+    environment: ``environ`` (default ``os.environ``, copied) with ``DAGSTER_HOME=home`` and,
+    for ``--config``, ``RFP_RETRIEVAL_CONFIG=config_file`` (the code location reads it).
+    Prepares ``home`` (``prepare_home``)."""
+    prepare_home(home, project_dir)
+    env = dict(os.environ if environ is None else environ)
+    env["DAGSTER_HOME"] = str(home)
+    if config_file is not None:
+        env[CONFIG_ENV] = str(config_file)
+    dagster = Path(sys.executable).with_name("dagster")
+    cmd = [str(dagster), "dev", "-w", "workspace.yaml", "-h", "127.0.0.1", "-p", str(port)]
+    return cmd, env

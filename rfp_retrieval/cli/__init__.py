@@ -1,0 +1,29 @@
+"""The ``rfp-retrieval`` command line (DESIGN.md "Command line").
+
+One module per command: ``run`` (the main job through Dagster), ``library``, ``parse``,
+``matrix``, ``evaluate`` (``eval past-performance``, ``eval answers``), ``ui`` (the Dagster
+UI) and ``init``; ``app`` holds the typer app and what the commands share, ``render`` the
+Rich output, ``shapes`` the fixed ``--json`` shapes.
+
+The one seam to the Dagster layer is the project's ``launch.py`` (beside ``definitions.py``),
+imported inside the ``run`` and ``ui`` commands only (``app.import_launcher``): importing
+this package never imports Dagster. ``library``, ``parse``, ``matrix`` and ``eval`` call the
+core directly.
+"""
+
+from __future__ import annotations
+
+from rfp_retrieval.cli import evaluate, init, library, matrix, parse, run, ui  # noqa: F401
+from rfp_retrieval.cli.app import app
+from rfp_retrieval.cli.render import component_text as _component_text
+from rfp_retrieval.cli.render import print_run_summary as _print_run_summary
+
+__all__ = ["app", "main", "_component_text", "_print_run_summary"]
+"""``_component_text`` and ``_print_run_summary`` are their pre-package names
+(``render.component_text``, ``render.print_run_summary``), kept for branches that import
+them from here."""
+
+
+def main() -> None:
+    """Console-script entry point (``rfp-retrieval = rfp_retrieval.cli:main``)."""
+    app()

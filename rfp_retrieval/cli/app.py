@@ -1,0 +1,141 @@
+"""The typer app and what every command shares: the project folder, the settings, the console.
+
+Commands live one per module (``run``, ``library``, ``parse``, ``matrix``, ``evaluate``,
+``ui``, ``init``) and register themselves on ``app`` / ``eval_app`` when the package imports
+them. Only ``run`` and ``ui`` reach Dagster, through ``import_launcher`` (the one seam).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from rfp_retrieval.settings import CONFIG_ENV, Settings
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Past-performance references and answer-library passages for every RFP.",
+)
+eval_app = typer.Typer(no_args_is_help=True, help="Measure retrieval against golden sets.")
+app.add_typer(eval_app, name="eval")
+
+console = Console(stderr=True)
+
+ProjectOption = typer.Option(
+    None, "--project", help="Project folder (holds definitions.py); default: found from cwd."
+)
+
+
+ConfigOption = typer.Option(
+    None,
+    "--config",
+    help="A project folder's rfp-retrieval.yaml (from `rfp-retrieval init`); sets "
+    "RFP_RETRIEVAL_CONFIG. Dagster's run history then lives in its folder's var/dagster_home.",
+)
+
+CHECKOUT = Path(__file__).resolve().parents[2]
+"""The folder holding the ``rfp_retrieval`` package (a checkout: definitions.py, sample/)."""
+
+
+def config_file(config: Path | None) -> Path | None:
+    """``--config`` as an absolute path, or None.
+
+    Raises:
+        typer.BadParameter: the file does not exist (names the fix: ``rfp-retrieval init``).
+    """
+    if config is None:
+        return None
+    config = config.expanduser().resolve()
+    if not config.is_file():
+        raise typer.BadParameter(
+            f"{config}: no such file; create a project folder with `rfp-retrieval init DIR`",
+            param_hint="--config",
+        )
+    return config
+
+
+def project_dir(project: Path | None) -> Path:
+    """The project folder (holding ``definitions.py``): ``--project``, else the nearest one
+    at or above the cwd, else the checkout this package runs from.
+
+    Raises:
+        typer.BadParameter: ``--project`` has no definitions.py, or none was found.
+    """
+    from rfp_retrieval.settings import find_project_dir
+
+    if project is not None:
+        if not (project / "definitions.py").is_file():
+            raise typer.BadParameter(f"{project} has no definitions.py", param_hint="--project")
+        return project.resolve()
+    found = find_project_dir()
+    if found is None:
+        if (CHECKOUT / "definitions.py").is_file():
+            return CHECKOUT
+        raise typer.BadParameter(
+            "no project folder found: run inside the rfp-retrieval checkout or pass --project"
+        )
+    return found
+
+
+def settings_failed(exc: Exception) -> NoReturn:
+    """Print a settings error (it names the file or variable and the fix) and exit 2."""
+    from rich.text import Text
+
+    console.print(Text.assemble(("Settings error: ", "red"), str(exc)))
+    raise typer.Exit(2) from exc
+
+
+@contextlib.contextmanager
+def _config_variable(config: Path | None) -> Iterator[None]:
+    """``RFP_RETRIEVAL_CONFIG=config`` while the settings are read, restored afterwards.
+
+    ``load_settings`` takes an explicit config file only through that variable; this keeps
+    the variable out of the process environment (and out of the definitions, the instance
+    and later commands run in the same process).
+    """
+    if config is None:
+        yield
+        return
+    before = os.environ.get(CONFIG_ENV)
+    os.environ[CONFIG_ENV] = str(config)
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[CONFIG_ENV]
+        else:
+            os.environ[CONFIG_ENV] = before
+
+
+def load_cli_settings(
+    folder: Path, config: Path | None = None, overrides: dict[str, Any] | None = None
+) -> Settings:
+    """``load_settings`` for the project ``folder``, with the ``--config`` file (already
+    checked by ``config_file``) and the commands' flags as ``overrides``; exits 2 with the
+    message on a bad setting."""
+    from rfp_retrieval.settings import SettingsError, load_settings
+
+    try:
+        with _config_variable(config):
+            return load_settings(folder, overrides)
+    except SettingsError as exc:
+        settings_failed(exc)
+
+
+def import_launcher(folder: Path) -> ModuleType:
+    """The project's ``launch`` module (beside its ``definitions.py``): the CLI's one seam
+    to the Dagster layer. Imported inside the ``run`` and ``ui`` commands only, so the core
+    package never imports Dagster; ``folder`` goes first on ``sys.path``."""
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+    return importlib.import_module("launch")

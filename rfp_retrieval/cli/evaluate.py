@@ -1,0 +1,125 @@
+"""``rfp-retrieval eval past-performance`` and ``eval answers``: retrieval measured against
+golden sets (``--json``: ``shapes.EvalPastPerformancePayload`` / ``EvalAnswersPayload``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from rfp_retrieval.cli.app import (
+    ConfigOption,
+    ProjectOption,
+    config_file,
+    console,
+    eval_app,
+    load_cli_settings,
+    project_dir,
+)
+from rfp_retrieval.cli.render import print_answer_runs, print_eval_modes
+from rfp_retrieval.cli.shapes import print_json
+
+
+@eval_app.command("past-performance")
+def eval_past_performance(
+    golden: Path = typer.Option(
+        ...,
+        help="Golden-set JSONL: one scope per line (scope_id, rfp_file, as_of, ideal, ideal_alt).",
+    ),
+    library: Path | None = typer.Option(None, help="Past-performance library folder."),
+    mode: str = typer.Option("all", help="naive | facet | facet+bumps | default | all"),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    project: Path | None = ProjectOption,
+    config: Path | None = ConfigOption,
+) -> None:
+    """Top-3 recall per ranking mode on a golden set (constraints read from each RFP)."""
+    config = config_file(config)
+    from rfp_retrieval.eval.past_performance import (
+        GoldenSetError,
+        embed_library,
+        evaluate_modes,
+        load_golden,
+        mode_configs,
+        prepare_scopes,
+    )
+    from rfp_retrieval.library.frames import entries_frame
+    from rfp_retrieval.library.ingest import load_library
+    from rfp_retrieval.retrieval.embedding import Embedder
+
+    settings = load_cli_settings(project_dir(project), config)
+    try:
+        configs = mode_configs(mode)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--mode") from exc
+    if not golden.is_file():
+        raise typer.BadParameter(f"{golden}: no such golden-set file", param_hint="--golden")
+    try:
+        scopes = load_golden(golden)
+        entries = entries_frame(load_library(library or settings.library_dir).entries)
+    except (GoldenSetError, FileNotFoundError) as exc:
+        from rich.text import Text
+
+        console.print(Text(str(exc), "red"))
+        raise typer.Exit(1) from exc
+    embedder = Embedder(settings.model_location())
+    console.print(f"embedding {entries.height} entries and {len(scopes)} scopes...")
+    vectors = embed_library(entries, embedder)
+    results = evaluate_modes(entries, vectors, prepare_scopes(scopes, embedder), configs)
+    if as_json:
+        print_json({"modes": results})
+        return
+    print_eval_modes(results)
+
+
+@eval_app.command("answers")
+def eval_answers(
+    qrels: Path = typer.Option(
+        ...,
+        help="Answer qrels JSONL: one question per line (qid, doc, label, question) "
+        "with its relevant answer blocks.",
+    ),
+    answers: Path | None = typer.Option(None, help="Answer library folder."),
+    rewrite: str = typer.Option("both", help="on | off | both"),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    project: Path | None = ProjectOption,
+    config: Path | None = ConfigOption,
+) -> None:
+    """recall@5, MRR@10 and nDCG@10 of answer retrieval, with and without rewriting.
+
+    The documents are read and parsed by the product; a question the parser cannot find
+    counts as a miss. Rewriting uses the offline rewriter, so the figures are reproducible.
+    """
+    config = config_file(config)
+    from rfp_retrieval.answers.ingest import load_answer_library
+    from rfp_retrieval.eval.answers import (
+        QrelsError,
+        build_index,
+        evaluate_answers,
+        load_qrels,
+        prepare_questions,
+    )
+    from rfp_retrieval.retrieval.embedding import Embedder
+
+    modes = {"on": ("on",), "off": ("off",), "both": ("on", "off")}.get(rewrite)
+    if modes is None:
+        raise typer.BadParameter("use on, off or both", param_hint="--rewrite")
+    settings = load_cli_settings(project_dir(project), config)
+    try:
+        labelled = load_qrels(qrels)
+        library = load_answer_library(answers or settings.answers_dir)
+    except (QrelsError, FileNotFoundError) as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1) from exc
+    prepared = prepare_questions(labelled)
+    for doc, reason in prepared.errors.items():
+        console.print(f"[yellow]{doc}: {reason} (its questions count as misses)[/yellow]")
+    embedder = Embedder(settings.model_location())
+    console.print(
+        f"{len(labelled)} questions, {sum(q is not None for q in prepared.matched.values())} "
+        f"found by the parser; embedding {len(library.usable())} blocks..."
+    )
+    runs = evaluate_answers(prepared, build_index(library.blocks, embedder), embedder, modes)
+    if as_json:
+        print_json({"runs": runs})
+        return
+    print_answer_runs(runs)

@@ -1,0 +1,43 @@
+"""``rfp-retrieval init``: a working project folder (inbox, library, answers, config)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from rfp_retrieval.cli.app import CHECKOUT, app, console
+
+
+@app.command()
+def init(
+    folder: Path = typer.Argument(..., help="The project folder to create (new or empty)."),
+) -> None:
+    """Create a working project folder: inbox, library, answers, overrides and a config."""
+    from rfp_retrieval.project_folder import InitError, init_project
+
+    sample = CHECKOUT / "sample"
+    try:
+        created = init_project(folder, sample)
+    except (InitError, FileNotFoundError) as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1) from exc
+    root = folder.expanduser().resolve()
+    out = Console(soft_wrap=True)
+    for path in created:
+        out.print(f"created {path}")
+    config = root / "rfp-retrieval.yaml"
+    exe = Path(sys.argv[0]).resolve() if Path(sys.argv[0]).name == "rfp-retrieval" else None
+    cmd = str(exe) if exe else "rfp-retrieval"
+    out.print(
+        "\n[bold]Next:[/bold]\n"
+        f"  1. Replace {root / 'library'} and {root / 'answers'} with your own content "
+        "(the copies are the bundled samples).\n"
+        f"  2. Drop an RFP into {root / 'inbox'}.\n"
+        f"  3. {cmd} run --config {config}\n"
+        f"     (or: {cmd} ui --config {config}, and turn on rfp_inbox_sensor)\n"
+        f"  4. Open {root / 'output'}/<rfp>/brief.html in a browser; the compliance matrix\n"
+        "     (compliance_matrix.csv / .xlsx) is written beside it."
+    )

@@ -1,0 +1,97 @@
+"""``rfp-retrieval parse``: an RFP's outline, questions, past-performance requirements and
+summary (``--json``: ``shapes.ParsePayload``).
+
+The command's logic (reading the scope, the payload, the text listing) is one function,
+``parse``, kept as it was in the single-module CLI.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from rfp_retrieval.cli.app import app, console
+from rfp_retrieval.cli.shapes import print_json
+
+
+@app.command()
+def parse(
+    rfp_file: Path = typer.Argument(
+        ..., help="An RFP file (Markdown, text, DOCX, PDF) or a questionnaire (CSV, XLSX, JSON)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Print an RFP's outline, questions, past-performance requirements and summary."""
+    from rfp_retrieval.documents.extract import load_document
+    from rfp_retrieval.documents.questions import find_questions
+    from rfp_retrieval.documents.records import DocumentError
+    from rfp_retrieval.documents.section_lm import find_pp_requirements
+    from rfp_retrieval.scope import read_scope
+
+    try:
+        doc = load_document(rfp_file)
+    except DocumentError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1) from exc
+    reading = read_scope(doc)
+    questions = find_questions(doc)
+    by_key = {s.key: s for s in doc.sections}
+    sections = [
+        {
+            "number": s.number,
+            "heading": s.heading,
+            "level": s.level,
+            "parent": (by_key[s.parent].number or by_key[s.parent].heading)
+            if s.parent in by_key
+            else None,
+        }
+        for s in doc.sections
+    ]
+    g = lambda name: getattr(reading, name, None)  # noqa: E731
+    payload = {
+        "sections": sections,
+        "questions": [
+            {"label": q.label, "text": q.text, "section_path": q.section_path, "kind": q.kind}
+            for q in questions
+        ],
+        "past_performance": {
+            "references_required": g("references_required"),
+            "recency_years": g("recency_years"),
+            "ended_after": g("ended_after"),
+            "started_after": g("started_after"),
+            "value_min": g("value_min"),
+            "value_max": g("value_max"),
+            "customer_types": g("customer_types_required") or [],
+        },
+        "issuer": {"name": g("issuer"), "type": g("issuer_type")},
+        "summary": doc.summary,
+    }
+    if as_json:
+        print_json(payload)
+        return
+    out = Console()
+    out.print(f"[bold]{doc.title}[/bold]\n{doc.summary}\n")
+    for w in doc.warnings:
+        out.print(f"[yellow]warning:[/yellow] {w}")
+    out.print("[bold]Outline[/bold]")
+    for s in doc.sections:
+        out.print("  " * max(0, s.level - 1) + f"{s.number or ''} {s.heading}".strip())
+    out.print(f"\n[bold]Questions and requirements[/bold] ({len(questions)})")
+    for q in questions:
+        where = f"p.{q.page}" if q.page else f"l.{q.line}"
+        out.print(f"  {q.id} [{q.kind}] {q.label or '-'} ({where}) {q.text[:160]}")
+    out.print("\n[bold]Past performance[/bold]")
+    for k, v in payload["past_performance"].items():
+        out.print(f"  {k}: {v}")
+    req = find_pp_requirements(doc)
+    for size in req.sizes:
+        bound = f"{size.min or ''}..{size.max or ''}"
+        pref = " (preferred)" if size.preferred else ""
+        out.print(f"  size {size.measure}: {bound}{pref} [{size.stated.section}]")
+    for rel in req.relevance:
+        out.print(f"  relevance: {rel.sentence[:160]} [{rel.section}]")
+    for t in reading.trace:
+        if t["section"]:
+            out.print(f"  {t['filter']} stated in: {t['section']}")

@@ -1,0 +1,212 @@
+"""Rendering for terminals: the ``run`` summary and the tables of ``library`` and ``eval``.
+
+Everything here prints Rich text (never JSON: the JSON shapes are ``shapes.py``). The
+summary of a run is laid out for terminals as narrow as 80 columns.
+
+``component_text`` (the score components of one reference in one line) is the CLI's reading
+of the score-component vocabulary; it stays one function here so a registry-based
+replacement can be ported in one place.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from rich.box import SIMPLE_HEAD
+from rich.console import Console
+from rich.table import Table
+
+
+def band(low: int | None, high: int | None) -> str:
+    """A value band in words: "$10,000,000 to $30,000,000", "at least $2,000,000", "any"."""
+    if low is not None and high is not None:
+        return f"${low:,} to ${high:,}"
+    if low is not None:
+        return f"at least ${low:,}"
+    if high is not None:
+        return f"at most ${high:,}"
+    return "any"
+
+
+def component_text(components: dict[str, float]) -> str:
+    """The summed score components of a reference, shortest names first in scoring order.
+
+    ``weighted_narrative`` reads ``narrative`` (the raw cosines are not summed, so there is
+    no ambiguity); zero components are left out. Example: ``narrative +0.104, outcome +0.290,
+    recency_bump +0.100``.
+    """
+    from rfp_retrieval.retrieval.references import SUMMED_COMPONENTS as SUMMED
+
+    return ", ".join(
+        f"{k.removeprefix('weighted_')} {v:+.3f}"
+        for k, v in components.items()
+        if v and k in SUMMED and not (k == "whole" and "weighted_whole" in components)
+    )
+
+
+def print_run_summary(
+    outcomes: list[dict[str, Any]],
+    out: Console | None = None,
+    skipped: list[dict[str, str]] | None = None,
+    unmatched_overrides: list[dict[str, str]] | None = None,
+) -> None:
+    """Print each RFP's ScopeQuery and top 3, then a summary of every file.
+
+    Laid out for terminals as narrow as 80 columns: tables keep to three or four short
+    columns and put long text (title, score components, misses) in one wrapping cell; brief
+    paths are shown relative to the output folder; every failed file is listed with its
+    whole error message, never truncated.
+    """
+    from rich.padding import Padding
+    from rich.text import Text
+
+    out = out or Console()
+    ok_items = [o for o in outcomes if o["status"] == "ok"]
+    failed_items = [o for o in outcomes if o["status"] == "failed"]
+    interrupted = [o for o in outcomes if o["status"] == "interrupted"]
+    for item in ok_items:
+        sq = item["scope_query"]
+        out.print()
+        out.print(Text(Path(item["file"]).name, "bold", overflow="fold"))
+        scope = (
+            f"partition {item['partition']}; "
+            f"issuer: {sq['issuer'] or 'not stated'} ({sq['issuer_type'] or 'type unknown'}); "
+            f"customer types: {', '.join(sq['customer_types']) or 'any'}; "
+            f"value: {band(sq['value_min'], sq['value_max'])}; "
+            f"work ended on/after: {sq['ended_after'] or 'no recency window'}"
+            + (f"; started on/after: {sq['started_after']}" if sq["started_after"] else "")
+        )
+        out.print(Padding(Text(scope), (0, 0, 0, 2), expand=False))
+        table = Table(box=SIMPLE_HEAD, pad_edge=False, show_edge=False)
+        table.add_column("#", justify="right", no_wrap=True)
+        table.add_column("id", no_wrap=True)
+        table.add_column("score", justify="right", no_wrap=True)
+        table.add_column("title / score components / constraints missed", overflow="fold")
+        for rank, ref in enumerate(item["references"], start=1):
+            cell = Text(ref.get("title") or "(no title)")
+            parts = component_text(ref["components"])
+            if parts:
+                cell.append("\n" + parts, style="dim")
+            if ref["relaxed"]:
+                cell.append("\nmissed: " + ", ".join(ref["relaxed"]), style="yellow")
+            table.add_row(str(rank), Text(ref["id"]), f"{ref['score']:.3f}", cell)
+        if item["references"]:
+            out.print(table)
+        else:
+            out.print("  no reference passed the filters (see the brief for the trace)")
+    out.print()
+    counts = f"Summary: {len(ok_items)} RFP(s) ok, {len(failed_items)} failed"
+    out.print(Text(counts + (f", {len(interrupted)} interrupted" if interrupted else ""), "bold"))
+    if skipped:
+        out.print(Text(f"Not read from the inbox ({len(skipped)}):", "yellow"))
+        for item in skipped:
+            line = Text.assemble((Path(item["file"]).name, "bold"), f": {item['reason']}")
+            out.print(Padding(line, (0, 0, 0, 2), expand=False))
+    if unmatched_overrides:
+        out.print(Text(f"Override files not applied ({len(unmatched_overrides)}):", "yellow"))
+        for item in unmatched_overrides:
+            line = Text.assemble((Path(item["file"]).name, "bold"), f": {item['reason']}")
+            out.print(Padding(line, (0, 0, 0, 2), expand=False))
+    if not outcomes:
+        out.print("No RFP file given and none in the inbox: drop one there and run again.")
+        return
+    summary = Table(box=SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    summary.add_column("RFP file", overflow="fold", ratio=1)
+    summary.add_column("status", no_wrap=True)
+    summary.add_column("top 3", overflow="fold")
+    for item in outcomes:
+        ok = item["status"] == "ok"
+        summary.add_row(  # Text, not markup: a file may be called "RFP [draft].md"
+            Text(Path(item["file"]).name),
+            Text("ok", "green") if ok else Text("failed", "red"),
+            Text(", ".join(r["id"] for r in item["references"]) or "-"),
+        )
+    out.print(summary)
+    briefs = [Path(o["brief"]) for o in ok_items if o.get("brief")]
+    if briefs:
+        root = Path(os.path.commonpath([b.parent.parent for b in briefs]))
+        out.print()
+        out.print(Text(f"Briefs (open in a browser), in {root}{os.sep}:", overflow="fold"))
+        for brief in briefs:
+            out.print(
+                Padding(
+                    Text(str(brief.relative_to(root)), overflow="fold"), (0, 0, 0, 2), expand=False
+                )
+            )
+    if failed_items:
+        out.print()
+        out.print(Text("Failed (fix the file or the setting named, then run again):", "red"))
+        for item in failed_items:
+            line = Text.assemble(
+                (Path(item["file"]).name, "bold"), f": {item['error'] or 'failed'}"
+            )
+            out.print(Padding(line, (0, 0, 0, 2), expand=False))
+    if interrupted:
+        out.print()
+        out.print(Text("Interrupted (nothing half-written is kept; run again):", "yellow"))
+        for item in interrupted:
+            line = Text.assemble((Path(item["file"]).name, "bold"), f": {item['error']}")
+            out.print(Padding(line, (0, 0, 0, 2), expand=False))
+
+
+def print_library(loaded: Any, rejected: list[dict[str, Any]], out: Console | None = None) -> None:
+    """The ``library`` table: one row per canonical entry, then the rejected rows and counts.
+
+    ``loaded`` is a ``library.ingest.load_library`` result; ``rejected`` its rejected rows as
+    ``LibraryRejected`` dicts.
+    """
+    out = out or Console()
+    table = Table("id", "title", "customer type", "value (USD)", "period", "defects")
+    for e in loaded.entries:
+        v = e.contract.value
+        table.add_row(
+            e.id,
+            e.title[:50],
+            e.customer.type or "?",
+            f"{v.min:,}..{v.max:,}" if v.min is not None and v.max is not None else "unknown",
+            f"{e.contract.start_date} - {e.contract.end_date}",
+            ", ".join(e.defects),
+        )
+    out.print(table)
+    for r in rejected:
+        out.print(f"[red]rejected[/red] {r['file']} row {r['row']}: {r['reason']}")
+    out.print(
+        f"{len(loaded.entries)} entries, {len(rejected)} rejected, "
+        f"{len(loaded.superseded)} superseded"
+    )
+
+
+def print_eval_modes(results: dict[str, Any], out: Console | None = None) -> None:
+    """The ``eval past-performance`` table: recall@3 (both labellers) and MRR per mode."""
+    out = out or Console()
+    table = Table("mode", "recall@3 (ideal)", "recall@3 (ideal_alt)", "MRR")
+    for name, r in results.items():
+        alt = r["recall_at_3_alt"]
+        table.add_row(
+            name,
+            f"{r['recall_at_3']:.3f}",
+            f"{alt:.3f}" if alt is not None else "-",
+            f"{r['mrr']:.3f}",
+        )
+    out.print(table)
+
+
+def print_answer_runs(runs: dict[str, Any], out: Console | None = None) -> None:
+    """The ``eval answers`` table: each rewrite setting overall and per question type."""
+    out = out or Console()
+    table = Table("rewrite", "type", "questions", "recall@5", "hit@5", "MRR@10", "nDCG@10")
+    for mode, r in runs.items():
+        rows = [("all", r), *r["by_type"].items()]
+        for name, m in rows:
+            table.add_row(
+                mode,
+                name,
+                str(m["questions"]),
+                f"{m['recall_at_5']:.3f}",
+                f"{m['hit_rate_at_5']:.3f}",
+                f"{m['mrr_at_10']:.3f}",
+                f"{m['ndcg_at_10']:.3f}",
+            )
+    out.print(table)

@@ -1,0 +1,169 @@
+"""``rfp-retrieval run``: the main job through Dagster, one partition per RFP file
+(``--json``: ``shapes.RunPayload``; else the summary of ``render.print_run_summary``).
+
+The command loads the settings (config file, flags) and hands them to the project's
+launcher (``launch.Launcher``, imported inside the command: the one seam to Dagster), which
+builds the definitions for them and runs on the persistent instance in the project's Dagster
+home (so the UI shows every run).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.markup import escape
+
+from rfp_retrieval.cli.app import (
+    ConfigOption,
+    ProjectOption,
+    app,
+    config_file,
+    console,
+    import_launcher,
+    load_cli_settings,
+    project_dir,
+)
+from rfp_retrieval.cli.render import print_run_summary
+from rfp_retrieval.cli.shapes import RunItem, print_json, run_item, run_scope_query
+from rfp_retrieval.settings import CONFIG_ENV, CONFIG_FILE
+
+
+@app.command()
+def run(
+    rfp_files: list[Path] = typer.Argument(None, help="RFP files (default: every inbox file)."),
+    library: Path | None = typer.Option(None, help="Past-performance library folder."),
+    answers: Path | None = typer.Option(None, help="Answer library folder."),
+    db: Path | None = typer.Option(None, help="DuckDB file to store every asset in."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+    project: Path | None = ProjectOption,
+    config: Path | None = ConfigOption,
+) -> None:
+    """Run the main job through Dagster: library, then one partition per RFP file."""
+    folder = project_dir(project)
+    config = config_file(config)
+    flags = {"library_dir": library, "answers_dir": answers, "db_path": db}
+    settings = load_cli_settings(
+        folder,
+        config,
+        {key: str(Path(value).resolve()) for key, value in flags.items() if value is not None},
+    )
+    launch = import_launcher(folder)
+    launcher = launch.Launcher(settings, launch.dagster_home(folder, config))
+
+    from rfp_retrieval.inbox import scan_inbox, skipped_in_inbox
+
+    skipped: list[dict[str, str]] = []
+    if not rfp_files:
+        rfp_files = [f.path for f in scan_inbox(settings.inbox_dir).values()]
+        skipped = [
+            {"file": str(path), "reason": reason}
+            for path, reason in skipped_in_inbox(settings.inbox_dir)
+        ]
+    missing = [str(f) for f in rfp_files if not Path(f).is_file()]
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        console=console,
+        disable=as_json and not console.is_terminal,
+    )
+    with progress:
+        task = progress.add_task("libraries: ingest, validate, embed", total=1)
+        lib = launcher.run_library()
+        progress.advance(task)
+        if not lib.success:
+            if lib.model_error:
+                where = str(config) if config else os.environ.get(CONFIG_ENV) or CONFIG_FILE
+                advice = (
+                    f"Check the model setting (model: {settings.model}) in {where}, or "
+                    "RFP_RETRIEVAL_MODEL if it is set."
+                )
+            else:
+                advice = (
+                    f"Check the library folder ({settings.library_dir}) and the answers folder "
+                    f"({settings.answers_dir}), or point --library/--answers at the right ones."
+                )
+            console.print(
+                f"[red]The library job failed:[/red] {escape(lib.error or 'run failed')}\n"
+                + escape(advice),
+                markup=True,
+                highlight=False,
+            )
+            raise typer.Exit(2)
+        outcomes = run_rfps(launcher, rfp_files, missing, progress)
+    from rfp_retrieval.retrieval.overrides import unmatched_override_files
+
+    known = launcher.known_partitions()
+    known |= {o["partition"] for o in outcomes if o.get("partition")}
+    unmatched = [
+        {"file": str(path), "reason": reason}
+        for path, reason in unmatched_override_files(settings.overrides_dir, sorted(known))
+    ]
+    if as_json:
+        print_json({"rfps": outcomes, "skipped": skipped, "unmatched_overrides": unmatched})
+    else:
+        print_run_summary(outcomes, skipped=skipped, unmatched_overrides=unmatched)
+    if any(o["status"] == "interrupted" for o in outcomes):
+        raise typer.Exit(130)
+    if any(o["status"] != "ok" for o in outcomes):
+        raise typer.Exit(1)  # every other RFP was still processed; the summary lists failures
+
+
+def run_rfps(launcher: Any, rfp_files: list, missing: list[str], progress: Any) -> list[RunItem]:
+    """One rfp_job run per file (one partition each); a failure never stops the others.
+
+    ``launcher`` is a ``launch.Launcher`` (``run_rfp(key, path) -> RunOutcome`` and a
+    partition ``store``); Ctrl-C stops the batch and marks the rest ``interrupted``.
+    """
+    from rfp_retrieval.inbox import partition_key_for
+    from rfp_retrieval.retrieval.references import references_from_frame
+
+    outcomes: list[RunItem] = []
+    task = progress.add_task("RFPs: parse, read scope, rank", total=len(rfp_files))
+    for done, path in enumerate(rfp_files):
+        path = Path(path)
+        key = partition_key_for(path.name)
+        item = run_item(str(path), key)
+        outcomes.append(item)
+        if str(path) in missing:
+            item["error"] = (
+                f"{path}: is a folder, not a file; pass the RFP files inside it"
+                if path.is_dir()
+                else f"{path}: file not found"
+            )
+            continue
+        progress.update(task, completed=done, description=f"RFP {path.name[:40]}")
+        result = launcher.run_rfp(key, path)
+        if result.interrupted:  # Ctrl-C: stop the batch, say what was not finished
+            item["status"] = "interrupted"
+            item["error"] = "interrupted (Ctrl-C); run again to process it"
+            for rest in rfp_files[done + 1 :]:
+                outcomes.append(
+                    {
+                        **item,
+                        "file": str(rest),
+                        "partition": partition_key_for(Path(rest).name),
+                        "error": "not started: the run was interrupted",
+                    }
+                )
+            break
+        if not result.success:
+            item["error"] = result.error
+            continue
+        store = launcher.store
+        scope = store.read_partition("scope_query", key).row(0, named=True)
+        refs = store.read_partition("pp_references", key)
+        item["status"] = "ok"
+        item["scope_query"] = run_scope_query(scope)
+        item["references"] = references_from_frame(refs) if refs.height else []
+        brief = store.read_partition("response_brief", key)
+        item["brief"] = brief["html_path"][0] if brief is not None and brief.height else None
+    if rfp_files:
+        progress.update(task, completed=len(rfp_files), description="RFPs done")
+    return outcomes

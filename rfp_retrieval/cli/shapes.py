@@ -1,0 +1,240 @@
+"""The fixed JSON shapes of the command line (DESIGN.md "Command line"; outside tools parse
+them), and how they are written.
+
+Each ``--json`` output is one of the ``TypedDict`` s below; ``tests/test_cli_json_shapes.py``
+checks real outputs against them (key sets and types), so a changed shape fails a test before
+it reaches a tool. Dates are written as ISO strings (``YYYY-MM-DD``), paths as strings;
+amounts are USD integers, recency in years, metrics in [0, 1].
+
+- ``run --json``: ``RunPayload``
+- ``library --json``: ``LibraryPayload`` (entries: ``PastPerformanceEntry.to_canonical()``)
+- ``parse --json``: ``ParsePayload`` (built by ``rfp_retrieval.cli.parse.parse``)
+- ``eval past-performance --json``: ``EvalPastPerformancePayload``
+- ``eval answers --json``: ``EvalAnswersPayload``
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+from pathlib import Path
+from typing import Any, TypedDict
+
+# --- run --json ---------------------------------------------------------------------------
+
+
+class RunScopeQuery(TypedDict):
+    """The ScopeQuery of one RFP as stored in ``scope_query`` (the hard filters)."""
+
+    issuer: str | None
+    issuer_type: str | None
+    customer_types: list[str]
+    value_min: int | None  # USD
+    value_max: int | None  # USD
+    ended_after: str | None  # date
+    started_after: str | None  # date
+    as_of: str  # date recency is judged against
+
+
+class RunReference(TypedDict):
+    """One of the top 3 (``retrieval.references.references_from_frame``)."""
+
+    id: str
+    title: str | None
+    score: float
+    components: dict[str, float]  # every stored score component that is not null
+    relaxed: list[str]  # constraints it misses when a filter was relaxed
+
+
+class RunItem(TypedDict):
+    """One RFP file of a run: ``status`` is ok, failed or interrupted."""
+
+    file: str
+    partition: str
+    status: str
+    error: str | None
+    scope_query: RunScopeQuery | None
+    references: list[RunReference]
+    brief: str | None  # brief.html path
+
+
+class FileReason(TypedDict):
+    """A file not read from the inbox, or an override file not applied."""
+
+    file: str
+    reason: str
+
+
+class RunPayload(TypedDict):
+    rfps: list[RunItem]
+    skipped: list[FileReason]
+    unmatched_overrides: list[FileReason]
+
+
+SCOPE_FIELDS = (
+    "issuer",
+    "issuer_type",
+    "customer_types",
+    "value_min",
+    "value_max",
+    "ended_after",
+    "started_after",
+)
+"""The ``scope_query`` columns in ``RunScopeQuery`` (then ``as_of``)."""
+
+
+def run_item(file: str, partition: str) -> RunItem:
+    """A ``RunItem`` before its run: failed, no error yet, nothing found."""
+    return {
+        "file": file,
+        "partition": partition,
+        "status": "failed",
+        "error": None,
+        "scope_query": None,
+        "references": [],
+        "brief": None,
+    }
+
+
+def run_scope_query(scope: dict[str, Any]) -> RunScopeQuery:
+    """The ``RunScopeQuery`` of one stored ``scope_query`` row."""
+    summary: dict[str, Any] = {k: scope[k] for k in SCOPE_FIELDS}
+    summary["as_of"] = scope["as_of"]
+    return summary  # type: ignore[return-value]
+
+
+# --- library --json -----------------------------------------------------------------------
+
+
+class LibraryRejected(TypedDict):
+    file: str
+    row: int | None
+    reason: str
+
+
+class LibraryPayload(TypedDict):
+    entries: list[dict[str, Any]]  # PastPerformanceEntry.to_canonical(): the seed's types
+    rejected: list[LibraryRejected]
+
+
+# --- parse --json -------------------------------------------------------------------------
+
+
+class ParseSection(TypedDict):
+    number: str | None
+    heading: str
+    level: int
+    parent: str | None  # the parent's number, else its heading
+
+
+class ParseQuestion(TypedDict):
+    label: str | None
+    text: str
+    section_path: list[str]
+    kind: str
+
+
+class ParsePastPerformance(TypedDict):
+    references_required: int | None
+    recency_years: int | float | None
+    ended_after: str | None  # date
+    started_after: str | None  # date
+    value_min: int | None  # USD
+    value_max: int | None  # USD
+    customer_types: list[str]
+
+
+class ParseIssuer(TypedDict):
+    name: str | None
+    type: str | None
+
+
+class ParsePayload(TypedDict):
+    sections: list[ParseSection]
+    questions: list[ParseQuestion]
+    past_performance: ParsePastPerformance
+    issuer: ParseIssuer
+    summary: str
+
+
+# --- eval past-performance --json ---------------------------------------------------------
+
+
+class EvalScope(TypedDict):
+    """One golden scope under one mode (``eval.past_performance.evaluate_modes``)."""
+
+    scope_id: str
+    top3: list[str]
+    ideal: list[str]
+    hits: int
+    recall: float
+    recall_alt: float | None
+    relaxed: list[str]  # constraints relaxed for this scope
+    candidates: int  # entries left after the hard filters
+
+
+class EvalMode(TypedDict):
+    recall_at_3: float
+    recall_at_3_alt: float | None
+    mrr: float
+    per_scope: list[EvalScope]
+
+
+class EvalPastPerformancePayload(TypedDict):
+    modes: dict[str, EvalMode]  # naive, facet, facet+bumps, default
+
+
+# --- eval answers --json ------------------------------------------------------------------
+
+
+class AnswerMetrics(TypedDict):
+    questions: int
+    recall_at_5: float
+    hit_rate_at_5: float
+    mrr_at_10: float
+    ndcg_at_10: float
+
+
+class AnswerQuestion(TypedDict):
+    """One labelled question (``eval.answers.evaluate_answers``); metrics rounded to 4."""
+
+    qid: str
+    type: str
+    found: bool  # the parser found the question in its document
+    retrieved: list[str]  # block ids, best first
+    relevant: dict[str, int]  # block id -> grade 1|2
+    recall_at_5: float
+    hit_rate_at_5: float
+    mrr_at_10: float
+    ndcg_at_10: float
+
+
+class AnswerRun(AnswerMetrics):
+    found: int
+    by_type: dict[str, AnswerMetrics]  # contextual, specific, compound, table, cross-reference
+    per_question: list[AnswerQuestion]
+
+
+class EvalAnswersPayload(TypedDict):
+    runs: dict[str, AnswerRun]  # "on" / "off": with and without rewriting
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, dt.date | dt.datetime):
+        return value.isoformat()
+    if isinstance(value, Path):
+        return str(value)
+    raise TypeError(f"not JSON serializable: {type(value).__name__}")
+
+
+def print_json(payload: Any) -> None:
+    """Write ``payload`` to stdout as indented JSON (dates ISO, paths as strings).
+
+    Raises:
+        TypeError: a value is not JSON serializable (names its type).
+    """
+    sys.stdout.write(json.dumps(payload, indent=2, default=_json_default) + "\n")
