@@ -4,7 +4,7 @@ import dagster as dg
 import polars as pl
 
 from assets.partitions import PARTITION_META, rfp_partitions
-from assets.previews import markdown_preview
+from assets.previews import markdown_preview, references_preview
 from resources import ProjectPaths
 from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.retrieval.overrides import (
@@ -73,24 +73,6 @@ def pp_references(
         )
     except OverrideError as exc:
         raise dg.Failure(description=str(exc)) from exc
-    table = frame.select(
-        [
-            "rank",
-            "id",
-            "title",
-            "score",
-            "narrative",
-            "technical",
-            "outcome",
-            "recency_bump",
-            "age_penalty",
-            "agency_bump",
-            "sector_bump",
-            "relaxed",
-            "overridden_by",
-            "override_by",
-        ]
-    )
     return dg.Output(
         frame,
         metadata={
@@ -100,7 +82,7 @@ def pp_references(
             **({"overrides_file": str(source)} if overrides else {}),
             "candidate_count": result.candidate_count,
             "relaxed": ", ".join(result.relaxed) or "none",
-            "top3": dg.MetadataValue.md(markdown_preview(table)),
+            "top3": dg.MetadataValue.md(references_preview(frame)),
             "filter_trace": dg.MetadataValue.json(result.filter_trace),
             **({"reason": result.reason} if result.reason else {}),
         },

@@ -125,26 +125,34 @@ def find_project_dir(start: Path | None = None) -> Path | None:
     return None
 
 
-def load_settings(project_dir: Path, overrides: dict[str, Any] | None = None) -> Settings:
+def load_settings(
+    project_dir: Path,
+    overrides: dict[str, Any] | None = None,
+    config_file: Path | None = None,
+) -> Settings:
     """Settings for ``project_dir``: defaults < config file < env < ``overrides``.
 
-    The config file is ``$RFP_RETRIEVAL_CONFIG`` when set, else ``project_dir /
-    rfp-retrieval.yaml`` (optional). Relative paths in it resolve against its folder.
+    The config file is ``config_file`` when given (``--config``), else
+    ``$RFP_RETRIEVAL_CONFIG`` when set, else ``project_dir / rfp-retrieval.yaml`` (optional).
+    Relative paths in it resolve against its folder. The process environment is only read.
 
     Raises:
         SettingsError: the config file is not a YAML mapping, names an unknown setting, or
-            ``RFP_RETRIEVAL_CONFIG`` names a file that does not exist.
+            ``config_file`` / ``RFP_RETRIEVAL_CONFIG`` names a file that does not exist.
     """
     project_dir = Path(project_dir).resolve()
     values: dict[str, Any] = dict(DEFAULTS)
     config_path = project_dir / CONFIG_FILE
-    explicit = os.environ.get(CONFIG_ENV)
+    explicit = str(config_file) if config_file is not None else os.environ.get(CONFIG_ENV)
     if explicit:
         config_path = Path(explicit).expanduser().resolve()
         if not config_path.is_file():
+            if config_file is not None:
+                where, fix = f"--config {explicit}", "pass an existing file"
+            else:
+                where, fix = f"{CONFIG_ENV}={explicit}", "unset the variable"
             raise SettingsError(
-                f"{CONFIG_ENV}={explicit}: no such config file; create one with "
-                "`rfp-retrieval init DIR` or unset the variable"
+                f"{where}: no such config file; create one with `rfp-retrieval init DIR` or {fix}"
             )
     if config_path.is_file():
         loaded = _read_config(config_path)

@@ -135,9 +135,12 @@ def test_run_summary_follows_the_columns_variable(monkeypatch, capsys):
 
 
 def test_component_text_shows_summed_components_under_short_names():
+    # a raw cosine is a part of the score only when no weighted cosine is present (registry:
+    # components.summed_parts): the naive mode's whole-entry cosine is its score
     assert _component_text({"narrative": 0.5, "weighted_narrative": 0.1, "whole": 0.3}) == (
-        "narrative +0.100, whole +0.300"
+        "narrative +0.100"
     )
+    assert _component_text({"whole": 0.3, "agency_bump": 0.0}) == "whole +0.300"
     assert _component_text({"whole": 0.4, "weighted_whole": 0.4, "age_penalty": -0.05}) == (
         "whole +0.400, age_penalty -0.050"
     )

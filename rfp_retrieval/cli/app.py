@@ -7,11 +7,8 @@ them. Only ``run`` and ``ui`` reach Dagster, through ``import_launcher`` (the on
 
 from __future__ import annotations
 
-import contextlib
 import importlib
-import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn
@@ -19,7 +16,7 @@ from typing import Any, NoReturn
 import typer
 from rich.console import Console
 
-from rfp_retrieval.settings import CONFIG_ENV, Settings
+from rfp_retrieval.settings import Settings
 
 app = typer.Typer(
     add_completion=False,
@@ -95,28 +92,6 @@ def settings_failed(exc: Exception) -> NoReturn:
     raise typer.Exit(2) from exc
 
 
-@contextlib.contextmanager
-def _config_variable(config: Path | None) -> Iterator[None]:
-    """``RFP_RETRIEVAL_CONFIG=config`` while the settings are read, restored afterwards.
-
-    ``load_settings`` takes an explicit config file only through that variable; this keeps
-    the variable out of the process environment (and out of the definitions, the instance
-    and later commands run in the same process).
-    """
-    if config is None:
-        yield
-        return
-    before = os.environ.get(CONFIG_ENV)
-    os.environ[CONFIG_ENV] = str(config)
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ[CONFIG_ENV]
-        else:
-            os.environ[CONFIG_ENV] = before
-
-
 def load_cli_settings(
     folder: Path, config: Path | None = None, overrides: dict[str, Any] | None = None
 ) -> Settings:
@@ -126,8 +101,7 @@ def load_cli_settings(
     from rfp_retrieval.settings import SettingsError, load_settings
 
     try:
-        with _config_variable(config):
-            return load_settings(folder, overrides)
+        return load_settings(folder, overrides, config_file=config)
     except SettingsError as exc:
         settings_failed(exc)
 

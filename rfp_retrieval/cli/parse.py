@@ -37,15 +37,12 @@ def parse(
         raise typer.Exit(1) from exc
     reading = read_scope(doc)
     questions = find_questions(doc)
-    by_key = {s.key: s for s in doc.sections}
     sections = [
         {
             "number": s.number,
             "heading": s.heading,
             "level": s.level,
-            "parent": (by_key[s.parent].number or by_key[s.parent].heading)
-            if s.parent in by_key
-            else None,
+            "parent": (parent.number or parent.heading) if (parent := doc.parent_of(s)) else None,
         }
         for s in doc.sections
     ]

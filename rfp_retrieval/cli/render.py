@@ -33,17 +33,14 @@ def band(low: int | None, high: int | None) -> str:
 def component_text(components: dict[str, float]) -> str:
     """The summed score components of a reference, shortest names first in scoring order.
 
-    ``weighted_narrative`` reads ``narrative`` (the raw cosines are not summed, so there is
-    no ambiguity); zero components are left out. Example: ``narrative +0.104, outcome +0.290,
-    recency_bump +0.100``.
+    Reads the registry of score components (``components.summed_parts``): ``weighted_narrative``
+    reads ``narrative``; a raw cosine counts only when no weighted cosine is present (the naive
+    mode's ``whole``); zero components are left out. Example: ``narrative +0.104, outcome
+    +0.290, recency_bump +0.100``.
     """
-    from rfp_retrieval.retrieval.references import SUMMED_COMPONENTS as SUMMED
+    from rfp_retrieval.retrieval.components import summed_parts
 
-    return ", ".join(
-        f"{k.removeprefix('weighted_')} {v:+.3f}"
-        for k, v in components.items()
-        if v and k in SUMMED and not (k == "whole" and "weighted_whole" in components)
-    )
+    return ", ".join(f"{c.short} {v:+.3f}" for c, v in summed_parts(components) if v)
 
 
 def print_run_summary(
