@@ -32,14 +32,10 @@ import datetime as dt
 import re
 from dataclasses import asdict, dataclass, field
 
-from rfp_retrieval.documents.front_matter import find_dates
 from rfp_retrieval.documents.records import RfpDocument, Section
-from rfp_retrieval.documents.text import (
-    COUNT,
-    split_sentences,
-    strip_inline_markdown,
-    word_to_number,
-)
+from rfp_retrieval.documents.text import split_sentences, strip_inline_markdown
+from rfp_retrieval.quantities.dates import find_dates
+from rfp_retrieval.quantities.numbers import COUNT, word_to_number
 
 APPROX_BAND = (0.5, 2.0)
 """``value_approx`` X becomes the band [0.5 X, 2 X] in ``value_min``/``value_max``: "comparable in
