@@ -18,7 +18,12 @@ import re
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
-from rfp_retrieval.quantities.numbers import TENS_WORDS, UNIT_WORDS
+from rfp_retrieval.quantities.numbers import (
+    MONEY_NUMBER_WORD,
+    TENS_WORDS,
+    UNIT_WORDS,
+    word_to_number,
+)
 
 SCALES: dict[str, int] = {
     "k": 1_000,
@@ -338,3 +343,85 @@ def parse_amount(text: str) -> int:
             "write it like $12.5M, $385K or $3,700,000"
         )
     return mentions[0].value
+
+
+# --------------------------------------------------------------------------------------------
+# the RFP-sentence dialect (Section L/M value constraints)
+#
+# The Section L/M reader still reads amounts with this older dialect of the grammar: on the
+# corpus (rfps*, 800 sentences with a value cue) it reads 34 sentences differently from
+# ``find_amounts``, so it is kept, named, until a measured change retires it. It differs in:
+# "between $A and $B" is two amounts (the value reader's phrase rules pair them); a lower-case
+# single-letter scale never counts ("$100k" is $100, "$25k" is $25); a scale after a range
+# multiplies both ends even when the first is grouped ("$1,000,001-$2 million" reads
+# 1,000,001,000,000); an English number needs a scale word or a currency; spans may end in
+# spaces; "3 Dollar Values" is no amount; ``~`` and "about" are not part of the span.
+
+SENTENCE_SCALES = {
+    "k": 1_000,
+    "thousand": 1_000,
+    "m": 1_000_000,
+    "mm": 1_000_000,
+    "mil": 1_000_000,
+    "million": 1_000_000,
+    "b": 1_000_000_000,
+    "bn": 1_000_000_000,
+    "billion": 1_000_000_000,
+}
+_SENTENCE_MONEY = re.compile(
+    r"(?P<cur>\$|US\$|USD\s?)?\s*(?P<num>\d[\d,]*(?:\.\d+)?|" + MONEY_NUMBER_WORD + r")"
+    r"(?:\s*(?P<dash>[-\u2013\u2014]|to)\s*(?P<cur2>\$)?\s*(?P<num2>\d[\d,]*(?:\.\d+)?))?"
+    r"\s*(?P<scale>thousand|million|billion|mil|MM|bn|[KMB])?\b(?:\s*(?P<dollars>dollars|USD))?",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class SentenceAmount:
+    start: int
+    end: int
+    value: int
+    upper: int | None  # "$10-30M" shorthand: both ends in one mention
+
+
+def money_mentions(text: str) -> list[SentenceAmount]:
+    """Dollar amounts in ``text`` (USD whole dollars), including ``$10-30M`` shorthand ranges.
+
+    An amount needs ``$``/``USD``/``dollars``, or a scale word after an English number
+    ("thirty million"). The RFP-sentence dialect (see the comment above ``SENTENCE_SCALES``:
+    how it differs from ``find_amounts``); used by ``scope.section_lm``. Never raises.
+    """
+    out: list[SentenceAmount] = []
+    for m in _SENTENCE_MONEY.finditer(text):
+        cur = m.group("cur") or m.group("cur2")
+        scale_text = (m.group("scale") or "").lower()
+        if scale_text in ("k", "m", "b") and m.group("scale") not in ("K", "M", "B"):
+            scale_text = ""  # lower-case single letters are not scales
+        num = m.group("num")
+        is_word = not num[0].isdigit()
+        if not (cur or m.group("dollars") or (is_word and scale_text)):
+            continue
+        if scale_text and not (cur or m.group("dollars")) and not is_word:
+            continue
+        scale = SENTENCE_SCALES.get(scale_text, 1)
+        first = sentence_number(num)
+        if first is None:
+            continue
+        upper = None
+        if m.group("num2"):
+            second = sentence_number(m.group("num2"))
+            if second is None:
+                continue
+            upper = int(round(second * scale))
+        out.append(SentenceAmount(m.start(), m.end(), int(round(first * scale)), upper))
+    return out
+
+
+def sentence_number(text: str) -> float | None:
+    """A number written as digits (``1,000.5``) or English words (``thirty``), or None."""
+    if text[0].isdigit():
+        try:
+            return float(text.replace(",", ""))
+        except ValueError:
+            return None
+    return word_to_number(text)

@@ -51,6 +51,14 @@ NUMBER_WORD = (
 )
 """Regex fragment for an English number word from zero to one hundred."""
 
+MONEY_NUMBER_WORD = (
+    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|"
+    r"five|six|seven|eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+    r"twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|a hundred|one hundred)"
+)
+"""``NUMBER_WORD`` without ``zero``: the number words of an RFP sentence amount ("thirty
+million dollars"; ``quantities.money.money_mentions``)."""
+
 COUNT = rf"(?:\d+(?:\.\d+)?|{NUMBER_WORD})(?:\s*\(\d+(?:\.\d+)?\))?"
 """Regex fragment for a count as written in solicitations: ``5``, ``five``, ``five (5)``."""
 
