@@ -46,6 +46,7 @@ import re
 from dataclasses import dataclass
 
 from rfp_retrieval.documents.records import Question, RfpDocument, Section
+from rfp_retrieval.documents.section_kinds import SectionKinds
 from rfp_retrieval.documents.text import split_sentences, strip_inline_markdown
 
 CONTEXT_WORDS = 120
@@ -114,16 +115,6 @@ _NOT_REQUIREMENT = re.compile(
 _EVALUATED = re.compile(
     r"\bwill (?:be )?(?:evaluated?|assess(?:ed)?|rated?|considered?|scored?|reviewed?)\b|"
     r"\b(?:evaluates|assesses)\b|\bwill evaluate\b|\bevaluation will\b",
-    re.I,
-)
-_EVALUATION_PATH = re.compile(
-    r"\bevaluation|\bsection m\b|^m(?:\.\d+)+\b|addendum m\b|basis (?:of|for) (?:the )?award|"
-    r"\bscoring\b|selection criteria|award criteria|\bfactors? for award",
-    re.I,
-)
-_CLAUSE_PATH = re.compile(
-    r"\bclauses?\b|\b52\.2\d\d-\d|\b252\.2\d\d-\d|terms and conditions|\bdefinitions?\b|"
-    r"standard provisions|general provisions|contract provisions|\bFAR\b|\bDFARS\b",
     re.I,
 )
 _ANSWERED = re.compile(
@@ -288,21 +279,13 @@ class _Finder:
         return self.paths[section.key]
 
     def section_flags(self, section: Section | None) -> tuple[bool, bool]:
-        """(in evaluation text, in clause/definition text) for ``section`` and its ancestors."""
+        """(in evaluation text, in clause/definition text) for ``section`` and its ancestors
+        (``SectionKinds.is_evaluation`` / ``is_clauses``)."""
         if section is None:
             return False, False
         if section.key not in self.flags:
-            chain = []
-            node: Section | None = section
-            while node is not None:
-                if node.level > 0 or node.number:
-                    chain.append(f"{node.number or ''} {node.heading}")
-                node = self.by_key.get(node.parent) if node.parent else None
-            text = " / ".join(chain)
-            self.flags[section.key] = (
-                bool(_EVALUATION_PATH.search(text)),
-                bool(_CLAUSE_PATH.search(text)),
-            )
+            kinds = SectionKinds(self.doc)
+            self.flags[section.key] = (kinds.is_evaluation(section), kinds.is_clauses(section))
         return self.flags[section.key]
 
     def page(self, line0: int) -> int | None:
