@@ -378,6 +378,9 @@ _SENTENCE_MONEY = re.compile(
 
 @dataclass(frozen=True)
 class SentenceAmount:
+    """One amount of the RFP-sentence dialect: its span in the text and its value in USD whole
+    dollars (``upper``: the second end of a ``$10-30M`` range, else None)."""
+
     start: int
     end: int
     value: int
