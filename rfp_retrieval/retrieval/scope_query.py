@@ -62,6 +62,19 @@ SCOPE_QUERY_SCHEMA = {
     "trace": pl.String,
 }
 
+READING_COLUMNS = (
+    "issuer",
+    "issuer_acronym",
+    "parent_agency",
+    "issuer_type",
+    "references_required",
+    "recency_text",
+    "value_text",
+    "value_min",
+    "value_max",
+    "value_approx",
+)
+"""``scope_query`` columns copied as is from the ``ScopeReading`` field of the same name."""
 FILTER_FIELDS = (
     "issuer",
     "issuer_type",
@@ -140,25 +153,16 @@ def scope_query_frame(
     """One-row ``scope_query`` frame. ``vectors`` is (4, dim) in ``QUERY_FACETS`` order;
     ``section_vectors`` is (m, dim), one per scope-of-work section."""
     g = lambda name, default=None: getattr(reading, name, default)  # noqa: E731
-    row = {
+    row = {column: g(column) for column in READING_COLUMNS}
+    row |= {
         "rfp_partition": partition,
         "title": title,
-        "issuer": g("issuer"),
-        "issuer_acronym": g("issuer_acronym"),
-        "parent_agency": g("parent_agency"),
-        "issuer_type": g("issuer_type"),
         "rfp_date": _date(g("rfp_date")),
         "as_of": as_of,
         "as_of_source": as_of_source,
-        "references_required": g("references_required"),
-        "recency_text": g("recency_text"),
         "recency_years": float(g("recency_years")) if g("recency_years") is not None else None,
         "ended_after": _date(g("ended_after")),
         "started_after": _date(g("started_after")),
-        "value_text": g("value_text"),
-        "value_min": g("value_min"),
-        "value_max": g("value_max"),
-        "value_approx": g("value_approx"),
         "customer_types": list(g("customer_types_required", []) or []),
         "industries": list(g("industries_required", []) or []),
         "require_prime": bool(g("require_prime", False)),
