@@ -219,8 +219,8 @@ def domain_weights_metadata(reading: Any, digits: int = 3) -> dict[str, float]:
     ``reading`` is a ``ScopeReading`` (or anything with ``domain_weights``: a dict, or the
     ``scope_query`` row's list of ``{"domain", "weight"}`` records). Weights are shares of the
     RFP's domain emphasis in [0, 1] (title, scope-section length, Section M mentions; see
-    ``scope._ranking_texts``), rounded to ``digits`` places, largest first (ties by tag).
-    Returns {} when the RFP names no library domain.
+    ``scope.emphasis.EmphasisWeights``), rounded to ``digits`` places, largest first (ties by
+    tag). Returns {} when the RFP names no library domain.
     """
     raw = reading.get("domain_weights") if isinstance(reading, dict) else None
     if raw is None and not isinstance(reading, dict):
