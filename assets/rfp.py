@@ -1,11 +1,9 @@
 """RFP assets, one partition per uploaded file: document, outline and ScopeQuery."""
 
-import datetime as dt
 import json
 from pathlib import Path
 
 import dagster as dg
-import numpy as np
 import polars as pl
 
 from assets.partitions import PARTITION_META, rfp_partitions
@@ -16,13 +14,11 @@ from rfp_retrieval.documents.records import DocumentError
 from rfp_retrieval.documents.tables import document_frame, document_from_frames, outline_frame
 from rfp_retrieval.inbox import find_in_inbox
 from rfp_retrieval.retrieval.scope_query import (
-    QUERY_FACETS,
+    build_scope_query,
     domain_weights_metadata,
-    scope_query_frame,
-    scope_sections,
-    scope_texts,
+    filters_metadata,
 )
-from rfp_retrieval.scope import read_scope
+from rfp_retrieval.scope import as_of_for
 
 OWNERS = ["team:proposal-ops"]
 
@@ -124,51 +120,14 @@ def scope_query(
 ) -> dg.Output[pl.DataFrame]:
     """Read the scope and embed its narrative, technical, outcome and whole texts."""
     doc = document_from_frames(rfp_document, rfp_outline)
-    if doc.issue_date:
-        as_of, source = doc.issue_date, "issue date stated in the RFP"
-    else:
-        mtime = Path(doc.path).stat().st_mtime if Path(doc.path).exists() else None
-        as_of = dt.date.fromtimestamp(mtime) if mtime else dt.date.today()
-        source = "file date (the RFP states no issue date)"
-    reading = read_scope(doc, as_of=as_of)
-    texts = scope_texts(reading, doc.title, doc.summary)
-    vectors = embedding_model.embedder.encode([texts[f] for f in QUERY_FACETS])
-    sections = scope_sections(doc)
-    section_vectors = (
-        embedding_model.embedder.encode([t for _, t in sections]) if sections else None
-    )
-    frame = scope_query_frame(
-        context.partition_key,
-        doc.title,
-        reading,
-        texts,
-        np.asarray(vectors),
-        embedding_model.model_id,
-        as_of,
-        source,
-        [h for h, _ in sections],
-        section_vectors,
-    )
-    row = frame.row(0, named=True)
-    filters = {
-        k: (str(row[k]) if row[k] is not None else None)
-        for k in (
-            "issuer",
-            "issuer_type",
-            "customer_types",
-            "value_min",
-            "value_max",
-            "ended_after",
-            "started_after",
-            "require_prime",
-            "as_of",
-        )
-    }
+    as_of = as_of_for(doc)
+    built = build_scope_query(doc, embedding_model.embedder, as_of, context.partition_key)
+    frame, row, sections, reading = built.frame, built.row, built.sections, built.reading
     return dg.Output(
         frame,
         metadata={
-            "filters": dg.MetadataValue.json(filters),
-            "as_of_source": source,
+            "filters": dg.MetadataValue.json(filters_metadata(row)),
+            "as_of_source": as_of.source,
             "trace": dg.MetadataValue.json(json.loads(row["trace"])),
             "scope_sections": dg.MetadataValue.md(
                 "\n".join(f"- {h}" for h, _ in sections) or "_none found_"

@@ -43,7 +43,6 @@ from llama_index.core.vector_stores import (
 )
 from pydantic import PrivateAttr
 
-from rfp_retrieval.documents.extract import load_document
 from rfp_retrieval.eval.past_performance import (
     PreparedScope,
     embed_library,
@@ -58,8 +57,6 @@ from rfp_retrieval.retrieval.config import MODES, RankingConfig
 from rfp_retrieval.retrieval.embedding import DEFAULT_MODEL, Embedder
 from rfp_retrieval.retrieval.facets import entry_facet_texts
 from rfp_retrieval.retrieval.past_performance import ScopeFilters, rank_references
-from rfp_retrieval.retrieval.scope_query import scope_texts
-from rfp_retrieval.scope import read_scope
 
 ONGOING = 99991231  # end date of ongoing work, as a YYYYMMDD integer
 
@@ -214,11 +211,7 @@ def main() -> None:
         rows.append((mode, _scores(prepared, tops), rank_p50, query_p50))
 
     # LlamaIndex: whole-entry text per node, metadata filters, top-3 by cosine.
-    query_texts = []
-    for p in prepared:
-        doc = load_document(p.golden.rfp_file)
-        reading = read_scope(doc, as_of=p.golden.as_of)
-        query_texts.append(scope_texts(reading, doc.title, doc.summary)["whole"])
+    query_texts = [p.texts["whole"] for p in prepared]  # the ScopeQuery's own whole text
     builds = {}
     for name, chunked in (("llamaindex", False), ("llamaindex+chunks", True)):
         embed_model = LocalSentenceEmbedding(embedder, chunked=chunked)

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from rfp_retrieval.documents.extract import load_document
-from rfp_retrieval.documents.section_lm import find_pp_requirements
 from rfp_retrieval.scope import read_scope
+from rfp_retrieval.scope.section_lm import find_pp_requirements
 
 DATA = Path(__file__).parents[1] / ".." / "shared" / "data"
 SYNTHETIC = DATA / "rfps_synthetic"

@@ -27,15 +27,15 @@ def parse(
     from rfp_retrieval.documents.extract import load_document
     from rfp_retrieval.documents.questions import find_questions
     from rfp_retrieval.documents.records import DocumentError
-    from rfp_retrieval.documents.section_lm import find_pp_requirements
-    from rfp_retrieval.scope import read_scope
+    from rfp_retrieval.scope import as_of_for, read_scope
+    from rfp_retrieval.scope.section_lm import find_pp_requirements
 
     try:
         doc = load_document(rfp_file)
     except DocumentError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(1) from exc
-    reading = read_scope(doc)
+    reading = read_scope(doc, as_of=as_of_for(doc).date)
     questions = find_questions(doc)
     sections = [
         {

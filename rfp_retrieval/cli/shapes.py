@@ -72,18 +72,6 @@ class RunPayload(TypedDict):
     unmatched_overrides: list[FileReason]
 
 
-SCOPE_FIELDS = (
-    "issuer",
-    "issuer_type",
-    "customer_types",
-    "value_min",
-    "value_max",
-    "ended_after",
-    "started_after",
-)
-"""The ``scope_query`` columns in ``RunScopeQuery`` (then ``as_of``)."""
-
-
 def run_item(file: str, partition: str) -> RunItem:
     """A ``RunItem`` before its run: failed, no error yet, nothing found."""
     return {
@@ -99,9 +87,9 @@ def run_item(file: str, partition: str) -> RunItem:
 
 def run_scope_query(scope: dict[str, Any]) -> RunScopeQuery:
     """The ``RunScopeQuery`` of one stored ``scope_query`` row."""
-    summary: dict[str, Any] = {k: scope[k] for k in SCOPE_FIELDS}
-    summary["as_of"] = scope["as_of"]
-    return summary  # type: ignore[return-value]
+    from rfp_retrieval.retrieval.scope_query import RUN_SUMMARY_FIELDS
+
+    return {k: scope[k] for k in RUN_SUMMARY_FIELDS}  # type: ignore[return-value]
 
 
 # --- library --json -----------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """Cover-page facts of an RFP: title, issue date, proposal due date, issuing organisation.
 
-Dates are read as written in US solicitations: ``June 8, 2026``, ``08/03/2026`` (month first),
-``08 JUL 2026``, ``10 NOV 04``, ``22-Jun-2020``, ``2026-09-15``. Two-digit years below 70 are
-20xx, the rest 19xx.
+Dates are read with the one date grammar, ``rfp_retrieval.quantities.dates`` (``DATE_RE``,
+``find_dates``, ``parse_date``: ``June 8, 2026``, ``08/03/2026``, ``10 NOV 04``...), whose
+names stay importable from here.
 """
 
 from __future__ import annotations
@@ -11,75 +11,18 @@ import datetime as dt
 import re
 
 from rfp_retrieval.documents.text import strip_inline_markdown
+from rfp_retrieval.quantities.dates import DATE_RE, find_dates, match_date, parse_date
 
-_MONTHS = {
-    "jan": 1,
-    "feb": 2,
-    "mar": 3,
-    "apr": 4,
-    "may": 5,
-    "jun": 6,
-    "jul": 7,
-    "aug": 8,
-    "sep": 9,
-    "oct": 10,
-    "nov": 11,
-    "dec": 12,
-}
-_MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-)
-DATE_RE = re.compile(
-    r"(?<![\w/])(?:"
-    rf"(?P<mdy_m>{_MONTH})\.?\s+(?P<mdy_d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<mdy_y>\d{{4}})"
-    rf"|(?P<dmy_d>\d{{1,2}})(?:st|nd|rd|th)?[\s\-]*(?P<dmy_m>{_MONTH})\.?[\s\-,]*(?P<dmy_y>\d{{4}}|\d{{2}})"
-    r"|(?P<iso_y>\d{4})-(?P<iso_m>\d{1,2})-(?P<iso_d>\d{1,2})"
-    r"|(?P<us_m>\d{1,2})/(?P<us_d>\d{1,2})/(?P<us_y>\d{4}|\d{2})"
-    r")(?![\w/])",
-    re.I,
-)
-"""A calendar date as written in a solicitation (see module docstring for the forms)."""
-
-
-def _year(text: str) -> int:
-    y = int(text)
-    if len(text) == 2:
-        y += 2000 if y < 70 else 1900
-    return y
-
-
-def _to_date(m: re.Match[str]) -> dt.date | None:
-    g = m.groupdict()
-    try:
-        if g["mdy_m"]:
-            return dt.date(_year(g["mdy_y"]), _MONTHS[g["mdy_m"][:3].lower()], int(g["mdy_d"]))
-        if g["dmy_m"]:
-            return dt.date(_year(g["dmy_y"]), _MONTHS[g["dmy_m"][:3].lower()], int(g["dmy_d"]))
-        if g["iso_y"]:
-            return dt.date(int(g["iso_y"]), int(g["iso_m"]), int(g["iso_d"]))
-        if g["us_m"]:  # US order: month/day/year
-            return dt.date(_year(g["us_y"]), int(g["us_m"]), int(g["us_d"]))
-    except ValueError:
-        return None
-    return None
-
-
-def find_dates(text: str) -> list[tuple[int, int, dt.date]]:
-    """Every valid date in ``text`` as (start, end, date), in order of appearance."""
-    out = []
-    for m in DATE_RE.finditer(text):
-        d = _to_date(m)
-        if d is not None and 1950 <= d.year <= 2100:
-            out.append((m.start(), m.end(), d))
-    return out
-
-
-def parse_date(text: str) -> dt.date | None:
-    """The first date written in ``text``, or None."""
-    found = find_dates(text)
-    return found[0][2] if found else None
-
+__all__ = [
+    "DATE_RE",
+    "bare_date_line",
+    "find_dates",
+    "find_due_date",
+    "find_issue_date",
+    "find_issuer_text",
+    "find_title",
+    "parse_date",
+]
 
 _SEP = r"[\s*_:|>\-\u2013\u2014]*(?:on\s+)?[\s*_:|]*"
 _ISSUE_LABEL = re.compile(
@@ -106,15 +49,15 @@ def _labelled_date(lines: list[str], label: re.Pattern[str], limit: int) -> dt.d
             lead = re.match(_SEP, after)
             rest = after[lead.end() if lead else 0 :]
             dm = DATE_RE.match(rest)
-            if dm and _to_date(dm):
-                return _to_date(dm)
+            if dm and match_date(dm):
+                return match_date(dm)
             if not strip_inline_markdown(rest).strip(" :|"):
                 # label alone on its line: the date is on the next non-empty line
                 for nxt in lines[i + 1 : i + 3]:
                     if nxt.strip():
                         only = _ONLY_DATE.match(nxt)
                         if only and DATE_RE.fullmatch(only.group("d").strip()):
-                            return _to_date(DATE_RE.fullmatch(only.group("d").strip()))
+                            return match_date(DATE_RE.fullmatch(only.group("d").strip()))
                         break
     return None
 
@@ -125,8 +68,8 @@ def bare_date_line(lines: list[str]) -> dt.date | None:
         only = _ONLY_DATE.match(line)
         if only:
             m = DATE_RE.fullmatch(only.group("d").strip().rstrip("."))
-            if m and _to_date(m):
-                return _to_date(m)
+            if m and match_date(m):
+                return match_date(m)
     return None
 
 

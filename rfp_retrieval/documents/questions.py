@@ -70,6 +70,7 @@ from rfp_retrieval.documents.response_tables import (
     column_roles,
     row_cells,
 )
+from rfp_retrieval.documents.section_kinds import SectionKinds
 from rfp_retrieval.documents.text import split_sentences, strip_inline_markdown
 
 CONTEXT_WORDS = 120
@@ -77,18 +78,6 @@ CONTEXT_WORDS = 120
 
 QUESTIONNAIRE_FORMATS = tuple(dict.fromkeys(QUESTIONNAIRE_EXTENSIONS.values()))
 """``RfpDocument.format`` of a questionnaire (``csv``, ``xlsx``, ``json``): one per reader."""
-
-
-_EVALUATION_PATH = re.compile(
-    r"\bevaluation|\bsection m\b|^m(?:\.\d+)+\b|addendum m\b|basis (?:of|for) (?:the )?award|"
-    r"\bscoring\b|selection criteria|award criteria|\bfactors? for award",
-    re.I,
-)
-_CLAUSE_PATH = re.compile(
-    r"\bclauses?\b|\b52\.2\d\d-\d|\b252\.2\d\d-\d|terms and conditions|\bdefinitions?\b|"
-    r"standard provisions|general provisions|contract provisions|\bFAR\b|\bDFARS\b",
-    re.I,
-)
 
 
 @dataclass
@@ -143,7 +132,7 @@ class _Finder:
         self.doc = doc
         self.lines = doc.text.splitlines()
         self.sections = sorted(doc.sections, key=lambda s: s.line)
-        self.by_key = {s.key: s for s in doc.sections}
+        self.kinds = SectionKinds(doc)
         self.questionnaire = doc.format in QUESTIONNAIRE_FORMATS
         self.numbers: dict[str, str] = {}
         for s in self.sections:
@@ -167,21 +156,13 @@ class _Finder:
         return self.paths[section.key]
 
     def section_flags(self, section: Section | None) -> tuple[bool, bool]:
-        """(in evaluation text, in clause/definition text) for ``section`` and its ancestors."""
+        """(in evaluation text, in clause/definition text) for ``section`` and its ancestors
+        (``SectionKinds.is_evaluation`` / ``is_clauses``)."""
         if section is None:
             return False, False
         if section.key not in self.flags:
-            chain = []
-            node: Section | None = section
-            while node is not None:
-                if node.level > 0 or node.number:
-                    chain.append(f"{node.number or ''} {node.heading}")
-                node = self.by_key.get(node.parent) if node.parent else None
-            text = " / ".join(chain)
-            self.flags[section.key] = (
-                bool(_EVALUATION_PATH.search(text)),
-                bool(_CLAUSE_PATH.search(text)),
-            )
+            kinds = self.kinds
+            self.flags[section.key] = (kinds.is_evaluation(section), kinds.is_clauses(section))
         return self.flags[section.key]
 
     def page(self, line0: int) -> int | None:

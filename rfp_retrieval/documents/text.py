@@ -1,16 +1,14 @@
 """Plain-text helpers shared by extraction, outline, summary and the ScopeQuery reader.
 
 Everything here is pure string work: removing invisible characters, normalising whitespace,
-stripping inline Markdown, splitting prose into sentences and reading small numbers written
-as words ("five (5)", "twenty-four").
+stripping inline Markdown and splitting prose into sentences. Numbers written as words
+("five (5)", "twenty-four") are read by ``rfp_retrieval.quantities.numbers``.
 """
 
 from __future__ import annotations
 
 import html
 import re
-
-from rfp_retrieval.library.money import TENS_WORDS, UNIT_WORDS
 
 # Zero-width and invisible formatting characters seen in Google-Docs and Word exports, and NUL.
 ZERO_WIDTH = dict.fromkeys(
@@ -125,46 +123,3 @@ def split_sentences(text: str) -> list[str]:
         start = m.end()
     out.append(text[start:].strip())
     return [s for s in out if s]
-
-
-# Number words come from the money grammar (one table for the whole package).
-_UNITS = UNIT_WORDS
-_TENS = TENS_WORDS
-NUMBER_WORD = (
-    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|"
-    r"five|six|seven|eight|nine))?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
-    r"twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|a hundred|one hundred)"
-)
-"""Regex fragment for an English number word from zero to one hundred."""
-
-COUNT = rf"(?:\d+(?:\.\d+)?|{NUMBER_WORD})(?:\s*\(\d+(?:\.\d+)?\))?"
-"""Regex fragment for a count as written in solicitations: ``5``, ``five``, ``five (5)``."""
-
-
-def word_to_number(text: str) -> float | None:
-    """The value of a count written as digits or words (``"five (5)"`` -> 5, ``"twenty-four"``).
-
-    A parenthesised digit wins over the words when both are present. Returns None when ``text``
-    is not a count.
-    """
-    text = text.strip().lower()
-    paren = re.search(r"\((\d+(?:\.\d+)?)\)", text)
-    if paren:
-        return float(paren.group(1))
-    if re.fullmatch(r"\d+(?:\.\d+)?", text):
-        return float(text)
-    text = text.replace("-", " ")
-    if text in ("a hundred", "one hundred"):
-        return 100.0
-    parts = text.split()
-    if not parts:
-        return None
-    total = 0
-    for part in parts:
-        if part in _TENS:
-            total += _TENS[part]
-        elif part in _UNITS:
-            total += _UNITS[part]
-        else:
-            return None
-    return float(total)

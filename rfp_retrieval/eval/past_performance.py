@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import polars as pl
 
 from rfp_retrieval.documents.extract import load_document
@@ -22,14 +21,11 @@ from rfp_retrieval.retrieval.config import MODES, RankingConfig
 from rfp_retrieval.retrieval.embedding import Embedder
 from rfp_retrieval.retrieval.facets import facet_embeddings_frame
 from rfp_retrieval.retrieval.past_performance import EntryVectors, rank_references
-from rfp_retrieval.retrieval.scope_query import (
-    QUERY_FACETS,
-    scope_query_frame,
-    scope_query_from_row,
-    scope_sections,
-    scope_texts,
-)
-from rfp_retrieval.scope import read_scope
+from rfp_retrieval.retrieval.scope_query import build_scope_query
+from rfp_retrieval.scope import AsOf
+
+GOLDEN_AS_OF_SOURCE = "golden as_of"
+"""The ``as_of_source`` of a golden scope: recency counts from the golden file's ``as_of``."""
 
 
 class GoldenSetError(ValueError):
@@ -96,6 +92,7 @@ class PreparedScope:
     golden: GoldenScope
     query: Any  # ScopeQuery
     reading: Any
+    texts: dict[str, str] = field(default_factory=dict)  # facet texts (QUERY_FACETS keys)
 
 
 def prepare_scopes(scopes: list[GoldenScope], embedder: Embedder) -> list[PreparedScope]:
@@ -103,25 +100,9 @@ def prepare_scopes(scopes: list[GoldenScope], embedder: Embedder) -> list[Prepar
     prepared = []
     for scope in scopes:
         doc = load_document(scope.rfp_file)
-        reading = read_scope(doc, as_of=scope.as_of)
-        texts = scope_texts(reading, doc.title, doc.summary)
-        vectors = embedder.encode([texts[f] for f in QUERY_FACETS])
-        sections = scope_sections(doc)
-        section_vectors = embedder.encode([t for _, t in sections]) if sections else None
-        row = scope_query_frame(
-            scope.scope_id,
-            doc.title,
-            reading,
-            texts,
-            np.asarray(vectors),
-            embedder.model_id,
-            scope.as_of,
-            "golden as_of",
-            [h for h, _ in sections],
-            section_vectors,
-        ).row(0, named=True)
-        row["as_of"] = scope.as_of
-        prepared.append(PreparedScope(scope, scope_query_from_row(row), reading))
+        as_of = AsOf(scope.as_of, GOLDEN_AS_OF_SOURCE)
+        built = build_scope_query(doc, embedder, as_of, scope.scope_id)
+        prepared.append(PreparedScope(scope, built.query, built.reading, built.texts))
     return prepared
 
 

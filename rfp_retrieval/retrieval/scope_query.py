@@ -1,16 +1,26 @@
-"""ScopeQuery rows: the RFP's reading (filters, issuer) plus its facet texts and vectors."""
+"""ScopeQuery rows: the RFP's reading (filters, issuer) plus its facet texts and vectors.
+
+``build_scope_query(document, embedder, as_of)`` is the one recipe (read the scope, make the
+facet texts, embed them and the scope units, one ``scope_query`` row, its ``ScopeQuery``),
+shared by the ``scope_query`` asset, the past-performance evaluation and ``parse``; the row's
+columns are ``SCOPE_QUERY_SCHEMA``, written by ``scope_query_frame`` and read back by
+``scope_query_from_row``. ``as_of`` comes from ``scope.as_of_for(document)`` (or a golden
+set's ``as_of``).
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 import polars as pl
 
+from rfp_retrieval.documents.records import RfpDocument
 from rfp_retrieval.retrieval.past_performance import ScopeFilters, ScopeQuery
-from rfp_retrieval.scope import scope_units
+from rfp_retrieval.scope import AsOf, ScopeReading, read_scope, scope_units
 
 QUERY_FACETS = ("narrative", "technical", "outcome", "whole")
 
@@ -51,6 +61,35 @@ SCOPE_QUERY_SCHEMA = {
     "vec_sections": pl.List(pl.List(pl.Float32)),
     "trace": pl.String,
 }
+
+READING_COLUMNS = (
+    "issuer",
+    "issuer_acronym",
+    "parent_agency",
+    "issuer_type",
+    "references_required",
+    "recency_text",
+    "value_text",
+    "value_min",
+    "value_max",
+    "value_approx",
+)
+"""``scope_query`` columns copied as is from the ``ScopeReading`` field of the same name."""
+FILTER_FIELDS = (
+    "issuer",
+    "issuer_type",
+    "customer_types",
+    "value_min",
+    "value_max",
+    "ended_after",
+    "started_after",
+    "require_prime",
+    "as_of",
+)
+"""The ``scope_query`` columns shown as the ScopeQuery's filters (asset metadata ``filters``)."""
+RUN_SUMMARY_FIELDS = tuple(f for f in FILTER_FIELDS if f != "require_prime")
+"""The columns ``rfp-retrieval run`` prints per RFP: ``FILTER_FIELDS`` without
+``require_prime`` (as the CLI's JSON shape has it)."""
 
 MAX_SECTIONS = 24
 
@@ -114,25 +153,16 @@ def scope_query_frame(
     """One-row ``scope_query`` frame. ``vectors`` is (4, dim) in ``QUERY_FACETS`` order;
     ``section_vectors`` is (m, dim), one per scope-of-work section."""
     g = lambda name, default=None: getattr(reading, name, default)  # noqa: E731
-    row = {
+    row = {column: g(column) for column in READING_COLUMNS}
+    row |= {
         "rfp_partition": partition,
         "title": title,
-        "issuer": g("issuer"),
-        "issuer_acronym": g("issuer_acronym"),
-        "parent_agency": g("parent_agency"),
-        "issuer_type": g("issuer_type"),
         "rfp_date": _date(g("rfp_date")),
         "as_of": as_of,
         "as_of_source": as_of_source,
-        "references_required": g("references_required"),
-        "recency_text": g("recency_text"),
         "recency_years": float(g("recency_years")) if g("recency_years") is not None else None,
         "ended_after": _date(g("ended_after")),
         "started_after": _date(g("started_after")),
-        "value_text": g("value_text"),
-        "value_min": g("value_min"),
-        "value_max": g("value_max"),
-        "value_approx": g("value_approx"),
         "customer_types": list(g("customer_types_required", []) or []),
         "industries": list(g("industries_required", []) or []),
         "require_prime": bool(g("require_prime", False)),
@@ -189,8 +219,8 @@ def domain_weights_metadata(reading: Any, digits: int = 3) -> dict[str, float]:
     ``reading`` is a ``ScopeReading`` (or anything with ``domain_weights``: a dict, or the
     ``scope_query`` row's list of ``{"domain", "weight"}`` records). Weights are shares of the
     RFP's domain emphasis in [0, 1] (title, scope-section length, Section M mentions; see
-    ``scope._ranking_texts``), rounded to ``digits`` places, largest first (ties by tag).
-    Returns {} when the RFP names no library domain.
+    ``scope.emphasis.EmphasisWeights``), rounded to ``digits`` places, largest first (ties by
+    tag). Returns {} when the RFP names no library domain.
     """
     raw = reading.get("domain_weights") if isinstance(reading, dict) else None
     if raw is None and not isinstance(reading, dict):
@@ -199,3 +229,70 @@ def domain_weights_metadata(reading: Any, digits: int = 3) -> dict[str, float]:
         raw = {item["domain"]: item["weight"] for item in raw if item}
     weights = {str(d): round(float(w), digits) for d, w in (raw or {}).items() if w is not None}
     return dict(sorted(weights.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def filters_metadata(row: dict[str, Any]) -> dict[str, str | None]:
+    """``{column: str(value) or None}`` of the ``FILTER_FIELDS`` of a ``scope_query`` row."""
+    return {k: (str(row[k]) if row[k] is not None else None) for k in FILTER_FIELDS}
+
+
+class QueryEmbedder(Protocol):
+    """What ``build_scope_query`` needs of an embedder (``retrieval.embedding.Embedder``)."""
+
+    model_id: str
+
+    def encode(self, texts: list[str]) -> Any: ...
+
+
+@dataclass(frozen=True)
+class BuiltScopeQuery:
+    """One RFP's ScopeQuery with what it was made of.
+
+    ``reading`` is the ``ScopeReading``; ``texts`` the facet texts (``QUERY_FACETS`` keys);
+    ``sections`` the embedded scope units ``[(heading, text)]``; ``frame`` the one-row
+    ``scope_query`` frame (``SCOPE_QUERY_SCHEMA``); ``query`` the ``ScopeQuery`` read back from
+    that row (``scope_query_from_row``), so the stored row and the ranked query never differ.
+    """
+
+    reading: ScopeReading
+    texts: dict[str, str]
+    sections: list[tuple[str, str]]
+    frame: pl.DataFrame
+    query: ScopeQuery
+
+    @property
+    def row(self) -> dict[str, Any]:
+        """The ``scope_query`` row as a dict."""
+        return self.frame.row(0, named=True)
+
+
+def build_scope_query(
+    document: RfpDocument, embedder: QueryEmbedder, as_of: AsOf, partition: str = ""
+) -> BuiltScopeQuery:
+    """The ScopeQuery of ``document``: read, embedded and stored as one ``scope_query`` row.
+
+    ``as_of`` is the date recency counts back from when the RFP states no issue date, with its
+    source (``scope.as_of_for(document)``, or a golden set's ``as_of``); ``partition`` is the
+    row's ``rfp_partition`` (a partition key or a golden ``scope_id``). Embeds the four facet
+    texts (vectors (4, dim), ``QUERY_FACETS`` order) and the scope units (m, dim) with
+    ``embedder``. Raises what ``embedder.encode`` raises; the reading itself never raises.
+    """
+    reading = read_scope(document, as_of=as_of.date)
+    texts = scope_texts(reading, document.title, document.summary)
+    vectors = embedder.encode([texts[f] for f in QUERY_FACETS])
+    sections = scope_sections(document)
+    section_vectors = embedder.encode([t for _, t in sections]) if sections else None
+    frame = scope_query_frame(
+        partition,
+        document.title,
+        reading,
+        texts,
+        np.asarray(vectors),
+        embedder.model_id,
+        as_of.date,
+        as_of.source,
+        [h for h, _ in sections],
+        section_vectors,
+    )
+    query = scope_query_from_row(frame.row(0, named=True))
+    return BuiltScopeQuery(reading, texts, sections, frame, query)

@@ -1,0 +1,82 @@
+"""One library cell or file as text: encodings, clean cell text, entry ids, Last Updated.
+
+Shared by the spreadsheet rows (``library.spreadsheet_rows``) and the write-ups
+(``library.writeups``); rules: ``library.ingest``'s docstring.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+from typing import Any
+
+from rfp_retrieval.library import dates
+
+UNREADABLE_LAST_UPDATED = "unreadable-last-updated"
+
+ENTRY_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/#-]*$")
+
+
+class RowRejected(Exception):
+    """A row (or write-up) cannot become an entry; the message is the rejection reason."""
+
+
+def _header_key(name: Any) -> str:
+    return " ".join(str(name or "").lower().split())
+
+
+def read_text_file(path: Path) -> str:
+    """A text file's content: UTF-16 (Excel's "Unicode Text" and UTF-16 CSV exports, with a
+    byte-order mark or the NUL-byte pattern of one without), else UTF-8 (with or without
+    BOM), else Windows-1252, else Latin-1."""
+    raw = path.read_bytes()
+    encodings = ["utf-8-sig", "cp1252"]
+    head = raw[:2000]
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        encodings.insert(0, "utf-16")
+    elif head.count(b"\x00") > len(head) // 4:
+        odd_nuls = head[1::2].count(b"\x00") > head[0::2].count(b"\x00")
+        encodings.insert(0, "utf-16-le" if odd_nuls else "utf-16-be")
+    for encoding in encodings:
+        try:
+            return raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    return raw.decode("latin-1")
+
+
+def _raw_value(value: Any) -> Any:
+    if isinstance(value, dt.datetime | dt.date):
+        return value.isoformat()
+    return value
+
+
+def _cell_text(value: Any) -> str:
+    """A cell as clean text: None -> "", line breaks normalized, outer whitespace stripped."""
+    if value is None:
+        return ""
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " ").strip()
+
+
+def _optional(value: Any) -> str | None:
+    text = _cell_text(value)
+    return text or None
+
+
+def _last_updated(value: Any) -> tuple[str | None, list[str]]:
+    """ISO date of a Last Updated cell (``10/28/2014``, ``2025-09-06``, a spreadsheet date)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None, []
+    try:
+        if isinstance(value, dt.date):
+            return dates.parse_date_bound(value, "start").isoformat(), []
+        return dates.parse_date_bound(_cell_text(value), "start").isoformat(), []
+    except ValueError:
+        return None, [UNREADABLE_LAST_UPDATED]

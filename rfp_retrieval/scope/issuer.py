@@ -1,0 +1,95 @@
+"""Who issued an RFP: the issuer label, else the organisation named on the cover page."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from rfp_retrieval.agencies import (
+    issuer_type,
+    non_federal_parent,
+    non_federal_type,
+    resolve_agency,
+)
+from rfp_retrieval.documents.front_matter import find_issuer_text
+from rfp_retrieval.documents.records import RfpDocument
+from rfp_retrieval.documents.text import strip_inline_markdown
+
+if TYPE_CHECKING:
+    from rfp_retrieval.scope.reading import ScopeReading
+
+
+def read_issuer(doc: RfpDocument, lines: list[str], reading: ScopeReading) -> None:
+    """Set ``reading.issuer``, ``issuer_acronym``, ``parent_agency`` and ``issuer_type`` from the
+    issuer label or the cover page of ``doc`` (``lines``: its text lines); traces the source."""
+    text = find_issuer_text(lines)
+    source = "issuer label"
+    if not text:
+        text, source = _issuer_from_front(doc, lines)
+    if not text:
+        reading.trace.append(
+            {"filter": "issuer", "section": None, "sentence": None, "reading": "not stated"}
+        )
+        return
+    agency = resolve_agency(text)
+    reading.issuer_type = issuer_type(text)
+    front = " ".join([doc.title, *lines[:30]])
+    context_type = non_federal_type(front) if agency is None else None
+    if agency is None and non_federal_type(text) is None and context_type is not None:
+        # "ISSUED BY: Department of Health and Social Services" under "State of Alaska RFP"
+        reading.issuer_type = context_type
+        if context_type in ("state", "local") and non_federal_parent(front):
+            text = f"{non_federal_parent(front)}, {text}"
+    if agency is not None:
+        dept = (
+            resolve_agency(None, agency.department) if agency.department != agency.acronym else None
+        )
+        names = [dept.name] if dept is not None and dept.acronym != agency.acronym else []
+        if agency.parent and agency.parent != agency.department:
+            parent = resolve_agency(None, agency.parent)
+            if parent is not None:
+                names = [parent.name]
+        names.append(agency.name)
+        reading.issuer = ", ".join(names)
+        reading.issuer_acronym = agency.acronym
+        reading.parent_agency = agency.parent or agency.acronym
+    else:
+        parts = [re.sub(r"\s*\([^)]*\)", "", p).strip() for p in re.split(r",\s+", text)]
+        parts = [p for p in parts if p]
+        keep = [p for p in parts[:2] if not re.match(r"^(?:on behalf|Office of the Chief)", p)]
+        reading.issuer = ", ".join(keep) if keep else text
+        acronyms = re.findall(r"\(([A-Z][A-Za-z]{1,9})\)", text)
+        reading.issuer_acronym = acronyms[-1] if acronyms else None
+        reading.parent_agency = non_federal_parent(text)
+    reading.trace.append(
+        {"filter": "issuer", "section": source, "sentence": text, "reading": reading.issuer_type}
+    )
+
+
+_ORG_NAME = re.compile(
+    r"(?:[A-Z][a-z]+ ){1,4}(?:University|County)\b|\b(?:State|City|Commonwealth) of "
+    r"[A-Z][a-z]+(?: [A-Z][a-z]+)?|\b(?:STATE|COMMONWEALTH) OF [A-Z]+(?: [A-Z]+)?\b"
+)
+
+
+def _issuer_from_front(doc: RfpDocument, lines: list[str]) -> tuple[str | None, str]:
+    """The organisation named on the cover page when no issuer label is present.
+
+    The first short, name-like line (Title Case, no verbs) that resolves to a federal agency or
+    reads as a state / local / commercial organisation; else the first "X University",
+    "X County", "State of X" in the first 40 lines.
+    """
+    for line in lines[:40]:
+        text = strip_inline_markdown(re.sub(r"^\s*#+\s*", "", line)).strip(" |")
+        if not text or len(text) > 100 or not text[0].isalpha() or not text[0].isupper():
+            continue
+        words = [w for w in re.findall(r"[A-Za-z][A-Za-z'’\-]*", text) if len(w) >= 4]
+        if words and sum(w[0].isupper() for w in words) / len(words) < 0.6:
+            continue
+        if resolve_agency(text) is not None or non_federal_type(text) is not None:
+            return text, "cover page"
+    for line in lines[:40]:
+        m = _ORG_NAME.search(strip_inline_markdown(line))
+        if m:
+            return m.group(0).strip(), "cover page"
+    return None, ""

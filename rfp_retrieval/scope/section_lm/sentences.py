@@ -1,0 +1,149 @@
+"""The sentences of an RFP with their context, and the past-performance cues read on them.
+
+``document_sentences(doc)`` gives every sentence with its section, whether the section is a
+past-performance section (``documents.section_kinds.SectionKinds.is_past_performance``) and the
+list lead-in it completes; ``pp_sentences`` keeps the past-performance ones.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rfp_retrieval.documents.records import RfpDocument, Section
+from rfp_retrieval.documents.section_kinds import SectionKinds
+from rfp_retrieval.documents.text import split_sentences, strip_inline_markdown
+from rfp_retrieval.scope.section_lm.records import Statement
+
+_REFERENCE = (
+    r"\breferences\b|\beach reference\b|\breference (?:must|shall|should|will|may|is)\b|"
+    r"\breferenced (?:contract|effort|project)"
+)
+PP_SENTENCE = re.compile(
+    rf"past performance|{_REFERENCE}|(?:similar|corporate|prior|past) experience|"
+    r"\b(?:projects?|efforts?|contracts?|engagements?|examples?)\b[^.]{0,80}\b(?:performed|"
+    r"completed|built|delivered|ongoing)\b|experience in the (?:last|past)|"
+    r"\bexamples of (?:similar |relevant |recent )?(?:projects|contracts|efforts|work)\b|"
+    r"similar (?:in )?size,? scope",
+    re.I,
+)
+WORK_NOUN = re.compile(
+    r"\bexperience\b|\bengagements?\b|\bprojects?\b|\bcontracts?\b|\befforts?\b|"
+    r"\bwork performed\b|\bservices (?:provided|delivered)\b",
+    re.I,
+)
+DONE_WINDOW = re.compile(
+    r"\b(?:performed|completed|delivered|provided|built|developed|ongoing|active|experience)\b"
+    r"[^.]{0,120}\b(?:within|in|during|over) (?:the )?(?:last|past|preceding|previous|prior)\b",
+    re.I,
+)
+PERSONNEL = re.compile(
+    r"key personnel|\bresumes?\b|\b(?:project|product|program) manager\b|\b(?:technical|design|"
+    r"team) lead\b|\barchitect\b|\bSMEs?\b|employed by|\bindividuals?\b|team members?|"
+    r"\bcandidates?\b|proposed (?:staff|personnel)",
+    re.I,
+)
+STRONG_MODAL = re.compile(
+    r"\b(?:must|shall|only|required|are to be|is limited to|limited to)\b|"
+    r"^(?:Submit|Provide|Include|List|Identify|Describe)\b",
+    re.I,
+)
+PP_STRONG = re.compile(
+    rf"past performance|{_REFERENCE}|(?:similar|corporate|prior|past|relevant) experience", re.I
+)
+PREFERENCE = re.compile(r"\bprefer(?:ably|red|ence|s)?\b|\bdesir(?:ed|able)\b", re.I)
+NEGATIVE = re.compile(
+    r"\bnot\b[^.]{0,40}\b(?:accepted|considered|eligible|acceptable|count)\b|\bexcluded\b", re.I
+)
+
+
+@dataclass
+class DocumentSentence:
+    """One sentence of an RFP with its section (``label``: the section path joined with
+    `` > ``), whether it sits in a past-performance / references section (``pp``), and the
+    list lead-in it completes (``"each reference shall:"``)."""
+
+    text: str
+    section: Section | None
+    label: str
+    pp: bool
+    lead: str = ""
+
+
+def _label(doc: RfpDocument, section: Section | None) -> str:
+    if section is None:
+        return "(front matter)"
+    return " > ".join(doc.section_path(section.key))
+
+
+def document_sentences(doc: RfpDocument) -> list[DocumentSentence]:
+    """Every sentence of ``doc`` in order: front matter, then each section's prose and list
+    items (tables and headings dropped)."""
+    kinds = SectionKinds(doc)
+    out: list[DocumentSentence] = []
+
+    first_line = doc.sections[0].line if doc.sections else len(doc.text.splitlines()) + 1
+    front = "\n".join(doc.text.splitlines()[: first_line - 1])
+    for block in _blocks(front):
+        for s in split_sentences(block):
+            out.append(DocumentSentence(s, None, "(front matter)", False))
+    for section in doc.sections:
+        pp = kinds.is_past_performance(section)
+        label = _label(doc, section)
+        lead = ""
+        for block in _blocks(section.body):
+            is_item = bool(re.match(r"^(?:[-*+•]|\d{1,2}[.)]|\(?[a-z]{1,3}[.)])\s", block))
+            text = re.sub(r"^(?:[-*+•]|\d{1,2}[.)]|\(?[a-z]{1,3}[.)])\s+", "", block)
+            for s in split_sentences(strip_inline_markdown(text)):
+                out.append(DocumentSentence(s, section, label, pp, lead if is_item else ""))
+            plain = strip_inline_markdown(text)
+            if plain.endswith(":"):
+                lead = plain
+            elif not is_item:
+                lead = ""
+    return out
+
+
+def _blocks(body: str) -> list[str]:
+    """Paragraphs and list items of a body (table rows and headings dropped)."""
+    blocks: list[str] = []
+    current: list[str] = []
+
+    def flush() -> None:
+        if current:
+            blocks.append(" ".join(current))
+            current.clear()
+
+    for line in body.splitlines():
+        s = line.strip()
+        if not s:
+            flush()
+            continue
+        if s.startswith(("|", "#")) or s.count("|") >= 2:
+            flush()
+            continue
+        if re.match(r"^(?:[-*+•]|\d{1,2}[.)]|\(?[a-z]{1,3}[.)]|[A-Z][.)])\s", s):
+            flush()
+        current.append(s)
+    flush()
+    return blocks
+
+
+def stated(s: DocumentSentence, phrase: str) -> Statement:
+    """The ``Statement`` of ``phrase`` read in sentence ``s``."""
+    return Statement(
+        text=phrase.strip(),
+        sentence=s.text,
+        section=s.label,
+        section_key=s.section.key if s.section is not None else None,
+    )
+
+
+def pp_sentences(sentences: list[DocumentSentence]) -> list[DocumentSentence]:
+    """The past-performance sentences: in a PP / references section or naming references,
+    past performance or similar experience, and not about key personnel."""
+    return [
+        s
+        for s in sentences
+        if (s.pp or PP_SENTENCE.search(s.text)) and not PERSONNEL.search(s.text)
+    ]
