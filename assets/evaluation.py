@@ -24,7 +24,7 @@ from rfp_retrieval.eval.past_performance import (
 )
 from rfp_retrieval.retrieval.config import DEFAULT_MODE, MODES, RankingConfig
 from rfp_retrieval.retrieval.overrides import override_golden_lines as golden_lines_for
-from rfp_retrieval.retrieval.past_performance import EntryVectors
+from rfp_retrieval.retrieval.records import EntryVectors
 
 OWNERS = ["team:proposal-ops"]
 MAX_RECALL_DROP = 0.05

@@ -14,7 +14,8 @@ from rfp_retrieval.retrieval.overrides import (
     override_path,
     vague_outcome_review,
 )
-from rfp_retrieval.retrieval.past_performance import EntryVectors, rank_references
+from rfp_retrieval.retrieval.past_performance import rank_references
+from rfp_retrieval.retrieval.records import EntryVectors
 from rfp_retrieval.retrieval.references import references_frame
 from rfp_retrieval.retrieval.scope_query import scope_query_from_row
 

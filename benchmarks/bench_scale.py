@@ -65,14 +65,9 @@ from rfp_retrieval.retrieval.facets import (  # noqa: E402
     entry_facet_texts,
     facet_embeddings_frame,
 )
-from rfp_retrieval.retrieval.past_performance import (  # noqa: E402
-    EntryVectors,
-    PreparedLibrary,
-    ScopeFilters,
-    ScopeQuery,
-    apply_hard_filters,
-    rank_references,
-)
+from rfp_retrieval.retrieval.past_performance import apply_hard_filters, rank_references  # noqa: E402
+from rfp_retrieval.retrieval.prepared import PreparedLibrary  # noqa: E402
+from rfp_retrieval.retrieval.records import EntryVectors, ScopeFilters, ScopeQuery  # noqa: E402
 from rfp_retrieval.rewrite.records import Query  # noqa: E402
 
 SAMPLE_CSV = REPO / "sample" / "library" / "past_performance_matrix.csv"

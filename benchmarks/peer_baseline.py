@@ -56,7 +56,8 @@ from rfp_retrieval.library.ingest import load_library
 from rfp_retrieval.retrieval.config import MODES, RankingConfig
 from rfp_retrieval.retrieval.embedding import DEFAULT_MODEL, Embedder
 from rfp_retrieval.retrieval.facets import entry_facet_texts
-from rfp_retrieval.retrieval.past_performance import ScopeFilters, rank_references
+from rfp_retrieval.retrieval.past_performance import rank_references
+from rfp_retrieval.retrieval.records import ScopeFilters
 
 ONGOING = 99991231  # end date of ongoing work, as a YYYYMMDD integer
 

@@ -42,7 +42,8 @@ from rfp_retrieval.library.frames import entries_frame
 from rfp_retrieval.library.ingest import load_library
 from rfp_retrieval.retrieval.config import PRODUCT_DEFAULT, RankingConfig
 from rfp_retrieval.retrieval.embedding import Embedder
-from rfp_retrieval.retrieval.past_performance import PreparedLibrary, rank_references
+from rfp_retrieval.retrieval.past_performance import rank_references
+from rfp_retrieval.retrieval.prepared import PreparedLibrary
 
 # component name -> (config field, sign): the field's value is sign x coefficient / S, where
 # S is the sum of the three cosine coefficients.

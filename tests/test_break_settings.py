@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from rfp_retrieval.cli import app
+from rfp_retrieval.cli.app import app
 from rfp_retrieval.settings import SettingsError, load_settings
 
 

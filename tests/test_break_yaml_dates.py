@@ -12,7 +12,8 @@ import pytest
 
 from rfp_retrieval.answers.ingest import load_answer_library
 from rfp_retrieval.answers.records import UNREADABLE_REVIEW_DATE
-from rfp_retrieval.library.ingest import lenient_yaml_load, load_library
+from rfp_retrieval.library.ingest import load_library
+from rfp_retrieval.library.writeups import lenient_yaml_load
 from rfp_retrieval.retrieval.overrides import OverrideError, load_overrides
 
 SAMPLE_WRITEUPS = Path(__file__).resolve().parents[1] / "sample" / "library" / "writeups"

@@ -13,7 +13,8 @@ from typing import Any, Union, get_args, get_origin, get_type_hints, is_typeddic
 import pytest
 from typer.testing import CliRunner
 
-from rfp_retrieval.cli import app, shapes
+from rfp_retrieval.cli import shapes
+from rfp_retrieval.cli.app import app
 from tests.conftest import REPO
 from tests.small_project import MIAMI_RFP, small_answers, small_library
 

@@ -13,7 +13,7 @@ import pytest
 from test_documents_extract import rfp
 
 from rfp_retrieval.documents.questions import find_questions
-from rfp_retrieval.documents.section_lm import find_pp_requirements
+from rfp_retrieval.scope.section_lm import find_pp_requirements
 
 # The TDRS RFQ in Markdown and in Word: the root is each file's own title, the rest agrees.
 _TDRS_SECTIONS_BELOW_ROOT = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import yaml
 from typer.testing import CliRunner
 
-from rfp_retrieval.cli import app
+from rfp_retrieval.cli.app import app
 from rfp_retrieval.settings import DEFAULTS, SettingsError, load_settings
 from tests.conftest import REPO
 

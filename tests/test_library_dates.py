@@ -10,10 +10,10 @@ from rfp_retrieval.library.dates import (
     END_BEFORE_START,
     MISSING_END_DATE,
     MISSING_START_DATE,
-    parse_date_bound,
     parse_period_of_performance,
     period_defects,
 )
+from rfp_retrieval.quantities.dates import parse_date_bound
 
 
 @pytest.mark.parametrize(

@@ -7,12 +7,11 @@ import pytest
 from rfp_retrieval.library.money import (
     MIN_ABOVE_MAX,
     MISSING_VALUE,
-    find_amounts,
-    parse_amount,
     parse_contract_value,
     value_defects,
 )
 from rfp_retrieval.library.records import ContractValue
+from rfp_retrieval.quantities.money import find_amounts, parse_amount
 
 
 @pytest.mark.parametrize(

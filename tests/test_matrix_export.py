@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from rfp_retrieval.cli import app
+from rfp_retrieval.cli.app import app
 from rfp_retrieval.documents.extract import load_document
 from rfp_retrieval.documents.matrix import (
     MATRIX_COLUMNS,

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from rfp_retrieval.documents.extract import load_document
-from rfp_retrieval.scope import APPROX_BAND, money_mentions, read_scope
+from rfp_retrieval.quantities.money import money_mentions
+from rfp_retrieval.scope import read_scope
+from rfp_retrieval.scope.section_lm.records import APPROX_BAND
 
 
 def scope_of(

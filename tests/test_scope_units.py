@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from rfp_retrieval.documents.extract import load_document
-from rfp_retrieval.retrieval.past_performance import section_centring
+from rfp_retrieval.retrieval.kernels import section_centring
 from rfp_retrieval.retrieval.scope_query import scope_sections, scope_texts
 from rfp_retrieval.scope import read_scope, scope_units, work_prose
 from tests.conftest import REPO, SHARED_DATA

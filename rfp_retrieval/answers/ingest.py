@@ -40,7 +40,7 @@ from rfp_retrieval.answers.records import (
     AnswerLibrary,
     RejectedBlock,
 )
-from rfp_retrieval.library.ingest import lenient_yaml_load
+from rfp_retrieval.library.writeups import lenient_yaml_load
 
 QA_COLUMNS: dict[str, tuple[str, ...]] = {
     "question": ("question", "questions", "question text"),

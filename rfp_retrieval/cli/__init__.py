@@ -15,13 +15,8 @@ from __future__ import annotations
 
 from rfp_retrieval.cli import evaluate, init, library, matrix, parse, run, ui  # noqa: F401
 from rfp_retrieval.cli.app import app
-from rfp_retrieval.cli.render import component_text as _component_text
-from rfp_retrieval.cli.render import print_run_summary as _print_run_summary
 
-__all__ = ["app", "main", "_component_text", "_print_run_summary"]
-"""``_component_text`` and ``_print_run_summary`` are their pre-package names
-(``render.component_text``, ``render.print_run_summary``), kept for branches that import
-them from here."""
+__all__ = ["app", "main"]
 
 
 def main() -> None:

@@ -27,9 +27,10 @@ from rfp_retrieval.documents.front_matter import (
     find_issuer_text,
     find_title,
 )
+from rfp_retrieval.documents.headings import is_atx_heading
 from rfp_retrieval.documents.layout import LineStyle
 from rfp_retrieval.documents.markdown_reader import clean_markdown
-from rfp_retrieval.documents.outline import is_atx_heading, parse_outline
+from rfp_retrieval.documents.outline import parse_outline
 from rfp_retrieval.documents.pages import clean_pages
 from rfp_retrieval.documents.pdf_reader import pdf_pages
 from rfp_retrieval.documents.questionnaire import QUESTIONNAIRE_FORMATS, load_questionnaire
@@ -208,4 +209,8 @@ def load_document(path: str | Path) -> RfpDocument:
     )
 
 
-__all__ = ["FORMATS", "MAX_FILE_BYTES", "decode_text", "load_document"]
+__all__ = [
+    "FORMATS",
+    "MAX_FILE_BYTES",
+    "load_document",
+]

@@ -11,17 +11,14 @@ import datetime as dt
 import re
 
 from rfp_retrieval.documents.text import strip_inline_markdown
-from rfp_retrieval.quantities.dates import DATE_RE, find_dates, match_date, parse_date
+from rfp_retrieval.quantities.dates import DATE_RE, match_date
 
 __all__ = [
-    "DATE_RE",
     "bare_date_line",
-    "find_dates",
     "find_due_date",
     "find_issue_date",
     "find_issuer_text",
     "find_title",
-    "parse_date",
 ]
 
 _SEP = r"[\s*_:|>\-\u2013\u2014]*(?:on\s+)?[\s*_:|]*"

@@ -35,21 +35,15 @@ import re
 from rfp_retrieval.documents.headings import (
     DOT_LEADER,
     HeadingCandidate,
-    is_atx_heading,
     is_toc_body,
     markdown_candidate,
     toc_lines,
 )
 from rfp_retrieval.documents.layout import LineStyle
 from rfp_retrieval.documents.numbering import (
-    NUMBERING_SCHEMES,
-    NumberingScheme,
     normalise_number,
-    roman_value,
 )
 from rfp_retrieval.documents.plain_headings import (
-    DATE_ONLY,
-    EMPHASIS_POINTS,
     HeadingLayout,
     plain_candidate,
 )
@@ -300,11 +294,5 @@ def _build_sections(
 
 
 __all__ = [
-    "DATE_ONLY",
-    "EMPHASIS_POINTS",
-    "NUMBERING_SCHEMES",
-    "NumberingScheme",
-    "is_atx_heading",
     "parse_outline",
-    "roman_value",
 ]

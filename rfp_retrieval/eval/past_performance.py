@@ -20,7 +20,8 @@ from rfp_retrieval.documents.extract import load_document
 from rfp_retrieval.retrieval.config import MODES, RankingConfig
 from rfp_retrieval.retrieval.embedding import Embedder
 from rfp_retrieval.retrieval.facets import facet_embeddings_frame
-from rfp_retrieval.retrieval.past_performance import EntryVectors, rank_references
+from rfp_retrieval.retrieval.past_performance import rank_references
+from rfp_retrieval.retrieval.records import EntryVectors
 from rfp_retrieval.retrieval.scope_query import build_scope_query
 from rfp_retrieval.scope import AsOf
 

@@ -20,9 +20,7 @@ import re
 from rfp_retrieval.library.records import ONGOING
 from rfp_retrieval.quantities.dates import (
     MONTH_NAME_RE,
-    MONTHS,
     ONGOING_WORDS,
-    Bound,
     parse_date_bound,
 )
 
@@ -30,10 +28,6 @@ __all__ = [
     "END_BEFORE_START",
     "MISSING_END_DATE",
     "MISSING_START_DATE",
-    "MONTHS",
-    "ONGOING_WORDS",
-    "Bound",
-    "parse_date_bound",
     "parse_period_of_performance",
     "period_defects",
 ]

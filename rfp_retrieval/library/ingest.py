@@ -38,12 +38,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from rfp_retrieval.library.cells import (
-    ENTRY_ID_RE,
-    UNREADABLE_LAST_UPDATED,
-    RowRejected,
-    read_text_file,
-)
 from rfp_retrieval.library.records import (
     LibraryLoad,
     PastPerformanceEntry,
@@ -51,27 +45,13 @@ from rfp_retrieval.library.records import (
     SupersededRow,
 )
 from rfp_retrieval.library.spreadsheet_rows import (
-    HEADER_SEARCH_ROWS,
-    SPREADSHEET_COLUMNS,
-    Column,
-    UncalculatedFormula,
     _read_spreadsheet,
 )
-from rfp_retrieval.library.writeups import WRITEUP_SECTIONS, _read_writeup, lenient_yaml_load
+from rfp_retrieval.library.writeups import _read_writeup
 
 __all__ = [
-    "ENTRY_ID_RE",
-    "HEADER_SEARCH_ROWS",
-    "SPREADSHEET_COLUMNS",
-    "UNREADABLE_LAST_UPDATED",
-    "WRITEUP_SECTIONS",
-    "Column",
-    "RowRejected",
-    "UncalculatedFormula",
     "entry_id_sort_key",
-    "lenient_yaml_load",
     "load_library",
-    "read_text_file",
 ]
 
 

@@ -17,31 +17,18 @@ from decimal import Decimal
 
 from rfp_retrieval.library.records import ContractValue
 from rfp_retrieval.quantities.money import (
-    APPROX_WORDS,
-    RANGE_WORDS,
-    SCALES,
     MoneyMention,
     find_amounts,
-    parse_amount,
     whole_dollars,
 )
-from rfp_retrieval.quantities.numbers import TENS_WORDS, UNIT_WORDS
 
 __all__ = [
-    "APPROX_WORDS",
     "CEILING_LABELS",
     "FUNDED_LABELS",
     "MIN_ABOVE_MAX",
     "MISSING_VALUE",
     "MISSING_VALUE_WORDS",
-    "RANGE_WORDS",
-    "SCALES",
     "SHARE_LABELS",
-    "TENS_WORDS",
-    "UNIT_WORDS",
-    "MoneyMention",
-    "find_amounts",
-    "parse_amount",
     "parse_contract_value",
     "value_defects",
 ]

@@ -29,7 +29,7 @@ from typing import Any
 import polars as pl
 import yaml
 
-from rfp_retrieval.library.ingest import lenient_yaml_load
+from rfp_retrieval.library.writeups import lenient_yaml_load
 from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.retrieval.past_performance import rank_references
 from rfp_retrieval.retrieval.records import (

@@ -22,21 +22,14 @@ import polars as pl
 
 from rfp_retrieval.retrieval.components import (
     agency_matcher,
-    domain_match_share,
-    recency_bumps,
-    same_customer,
-    scope_domain_weights,
 )
 from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.retrieval.filters import (
-    ADJACENT_CUSTOMER_TYPES,
     FilterPass,
     constraint_sql,
     describe,
-    effective_value_range,
     relaxation_steps,
 )
-from rfp_retrieval.retrieval.kernels import section_centring
 from rfp_retrieval.retrieval.prepared import PreparedLibrary
 from rfp_retrieval.retrieval.records import (
     EntryVectors,
@@ -48,21 +41,8 @@ from rfp_retrieval.retrieval.records import (
 from rfp_retrieval.retrieval.scoring import score_candidates
 
 __all__ = [
-    "ADJACENT_CUSTOMER_TYPES",
-    "EntryVectors",
-    "PreparedLibrary",
-    "RankedReference",
-    "RankingResult",
-    "ScopeFilters",
-    "ScopeQuery",
     "apply_hard_filters",
-    "domain_match_share",
-    "effective_value_range",
     "rank_references",
-    "recency_bumps",
-    "same_customer",
-    "scope_domain_weights",
-    "section_centring",
 ]
 
 

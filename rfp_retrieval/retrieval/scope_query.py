@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from rfp_retrieval.documents.records import RfpDocument
-from rfp_retrieval.retrieval.past_performance import ScopeFilters, ScopeQuery
+from rfp_retrieval.retrieval.records import ScopeFilters, ScopeQuery
 from rfp_retrieval.scope import AsOf, ScopeReading, read_scope, scope_units
 
 QUERY_FACETS = ("narrative", "technical", "outcome", "whole")

@@ -33,22 +33,11 @@ from rfp_retrieval.scope.as_of import AsOf, as_of_for
 from rfp_retrieval.scope.emphasis import DOMAIN_SIGNALS, EMPHASIS_WEIGHTS, EmphasisWeights
 from rfp_retrieval.scope.ranking_texts import NARRATIVE_WORDS, OUTCOME_WORDS, TECHNICAL_WORDS
 from rfp_retrieval.scope.reading import ScopeReading, read_scope
-from rfp_retrieval.scope.section_lm import (
-    APPROX_BAND,
-    FEDERAL_CIVILIAN,
-    FEDERAL_DEFENSE,
-    GOVERNMENT_TYPES,
-    money_mentions,
-)
 from rfp_retrieval.scope.units import MIN_UNIT_CHARS, scope_units, work_prose
 
 __all__ = [
-    "APPROX_BAND",
     "DOMAIN_SIGNALS",
     "EMPHASIS_WEIGHTS",
-    "FEDERAL_CIVILIAN",
-    "FEDERAL_DEFENSE",
-    "GOVERNMENT_TYPES",
     "MIN_UNIT_CHARS",
     "NARRATIVE_WORDS",
     "OUTCOME_WORDS",
@@ -57,7 +46,6 @@ __all__ = [
     "EmphasisWeights",
     "ScopeReading",
     "as_of_for",
-    "money_mentions",
     "read_scope",
     "scope_units",
     "work_prose",
