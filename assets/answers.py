@@ -7,7 +7,7 @@ import dagster as dg
 import numpy as np
 import polars as pl
 
-from assets.partitions import PARTITION_META, rfp_partitions
+from assets.partitions import OWNERS, rfp_asset
 from assets.previews import markdown_preview
 from resources import EmbeddingModel, ProjectPaths
 from resources.partition_store import DuckDBPartitionStore
@@ -35,8 +35,6 @@ from rfp_retrieval.retrieval.answers import (
 from rfp_retrieval.rewrite.chain import ASK_KINDS, ChainConfig, rewrite_questions
 from rfp_retrieval.rewrite.context import ContextConfig
 from rfp_retrieval.rewrite.frames import query_sets_from_frame, rewrite_totals, rewrites_frame
-
-OWNERS = ["team:proposal-ops"]
 
 
 class AnswerBlocksConfig(dg.Config):
@@ -155,12 +153,8 @@ class RewriteConfig(dg.Config):
     kinds: list[str] = list(ASK_KINDS)
 
 
-@dg.asset(
-    partitions_def=rfp_partitions,
-    group_name="rfp",
-    kinds={"duckdb", "polars", "python"},
-    owners=OWNERS,
-    metadata=PARTITION_META,
+@rfp_asset(
+    "rfp",
     description=(
         "The rewrite log: per question its specificity score, whether it skipped the rewrite, "
         "the context it inherited (heading, outline, earlier paragraphs, referenced sections, "
@@ -235,12 +229,8 @@ class QuestionAnswersConfig(dg.Config):
     fusion_k: int = RetrievalConfig.fusion_k
 
 
-@dg.asset(
-    partitions_def=rfp_partitions,
-    group_name="retrieval",
-    kinds={"duckdb", "polars", "python"},
-    owners=OWNERS,
-    metadata=PARTITION_META,
+@rfp_asset(
+    "retrieval",
     description=(
         "The best answer-library passages for every question: hybrid dense + BM25 retrieval "
         "per query, fused across the question's query set, each passage with its rank under "

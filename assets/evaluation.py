@@ -12,6 +12,7 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
+from assets.partitions import OWNERS
 from assets.previews import markdown_preview
 from resources import EmbeddingModel, ProjectPaths
 from resources.partition_store import PARTITION_COLUMN, DuckDBPartitionStore
@@ -26,7 +27,6 @@ from rfp_retrieval.retrieval.config import DEFAULT_MODE, MODES, RankingConfig
 from rfp_retrieval.retrieval.overrides import override_golden_lines as golden_lines_for
 from rfp_retrieval.retrieval.records import EntryVectors
 
-OWNERS = ["team:proposal-ops"]
 MAX_RECALL_DROP = 0.05
 """Largest tolerated drop of the default mode's recall@3 between two evaluations (issue 5)."""
 

@@ -3,14 +3,13 @@
 import dagster as dg
 import polars as pl
 
+from assets.partitions import OWNERS
 from assets.previews import markdown_preview
 from resources import EmbeddingModel, ProjectPaths
 from resources.partition_store import DuckDBPartitionStore
 from rfp_retrieval.library.frames import entries_frame, rejected_frame, superseded_frame
 from rfp_retrieval.library.ingest import load_library
 from rfp_retrieval.retrieval.facets import facet_embeddings_frame
-
-OWNERS = ["team:proposal-ops"]
 
 
 @dg.multi_asset(

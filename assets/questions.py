@@ -3,7 +3,7 @@
 import dagster as dg
 import polars as pl
 
-from assets.partitions import PARTITION_META, rfp_partitions
+from assets.partitions import rfp_asset
 from assets.previews import markdown_preview
 from resources import ProjectPaths
 from rfp_retrieval.documents.matrix import matrix_rows, write_matrix
@@ -15,15 +15,9 @@ from rfp_retrieval.documents.tables import (
     questions_from_frame,
 )
 
-OWNERS = ["team:proposal-ops"]
 
-
-@dg.asset(
-    partitions_def=rfp_partitions,
-    group_name="rfp",
-    kinds={"duckdb", "polars", "python"},
-    owners=OWNERS,
-    metadata=PARTITION_META,
+@rfp_asset(
+    "rfp",
     description=(
         "Every ask in the RFP: numbered prompts, Describe/Provide/Explain sentences, questions, "
         "shall/must requirements, evaluation criteria and questionnaire rows, each with its "
@@ -50,12 +44,9 @@ def rfp_questions(
     )
 
 
-@dg.asset(
-    partitions_def=rfp_partitions,
-    group_name="rfp",
+@rfp_asset(
+    "rfp",
     kinds={"duckdb", "polars", "excel"},
-    owners=OWNERS,
-    metadata=PARTITION_META,
     description=(
         "The compliance matrix: one row per question or requirement (id, label, section path, "
         "text, kind, page or line), stored in DuckDB and written as CSV and XLSX to the "

@@ -3,7 +3,7 @@
 import dagster as dg
 import polars as pl
 
-from assets.partitions import PARTITION_META, rfp_partitions
+from assets.partitions import rfp_asset
 from resources import ProjectPaths
 from resources.partition_store import DuckDBPartitionStore
 from rfp_retrieval.report.brief import (
@@ -13,17 +13,13 @@ from rfp_retrieval.report.brief import (
     reference_facts,
 )
 
-OWNERS = ["team:proposal-ops"]
 # Answer-pipeline tables read when they exist (the brief still renders without them).
 QUESTION_TABLES = ("rewritten_questions", "question_answers")
 
 
-@dg.asset(
-    partitions_def=rfp_partitions,
-    group_name="report",
+@rfp_asset(
+    "report",
     kinds={"duckdb", "polars", "html"},
-    owners=OWNERS,
-    metadata=PARTITION_META,
     deps=[dg.AssetKey(t) for t in QUESTION_TABLES],
     description=(
         "The response brief for this RFP, written as brief.html (open it in a browser; no "

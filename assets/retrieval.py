@@ -3,7 +3,7 @@
 import dagster as dg
 import polars as pl
 
-from assets.partitions import PARTITION_META, rfp_partitions
+from assets.partitions import rfp_asset
 from assets.previews import markdown_preview, references_preview
 from resources import ProjectPaths
 from rfp_retrieval.retrieval.config import RankingConfig
@@ -19,15 +19,9 @@ from rfp_retrieval.retrieval.records import EntryVectors
 from rfp_retrieval.retrieval.references import references_frame
 from rfp_retrieval.retrieval.scope_query import scope_query_from_row
 
-OWNERS = ["team:proposal-ops"]
 
-
-@dg.asset(
-    partitions_def=rfp_partitions,
-    group_name="retrieval",
-    kinds={"duckdb", "polars", "python"},
-    owners=OWNERS,
-    metadata=PARTITION_META,
+@rfp_asset(
+    "retrieval",
     description=(
         "The three past-performance references to cite for this RFP, each with every score "
         "component (whole-entry, outcome and best-section cosine, domain match, recency, "
@@ -90,12 +84,9 @@ def pp_references(
     )
 
 
-@dg.asset(
-    partitions_def=rfp_partitions,
-    group_name="retrieval",
+@rfp_asset(
+    "retrieval",
     kinds={"duckdb", "polars"},
-    owners=OWNERS,
-    metadata=PARTITION_META,
     description=(
         "Review list for writers: the references cited for this RFP whose outcomes state no "
         "measurable result (no number, percentage, before/after or unit), with the outcome "

@@ -6,7 +6,7 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
-from assets.partitions import PARTITION_META, rfp_partitions
+from assets.partitions import OWNERS, PARTITION_META, rfp_asset, rfp_partitions
 from assets.previews import markdown_preview
 from resources import EmbeddingModel, ProjectPaths
 from rfp_retrieval.documents.extract import load_document
@@ -19,8 +19,6 @@ from rfp_retrieval.retrieval.scope_query import (
     filters_metadata,
 )
 from rfp_retrieval.scope import as_of_for
-
-OWNERS = ["team:proposal-ops"]
 
 
 class RfpDocumentConfig(dg.Config):
@@ -100,12 +98,8 @@ def rfp_document(context: dg.AssetExecutionContext, config: RfpDocumentConfig, p
     )
 
 
-@dg.asset(
-    partitions_def=rfp_partitions,
-    group_name="rfp",
-    kinds={"duckdb", "polars", "python"},
-    owners=OWNERS,
-    metadata=PARTITION_META,
+@rfp_asset(
+    "rfp",
     description=(
         "The ScopeQuery read from the RFP's own text: issuing agency and type, the "
         "past-performance hard filters (recency window, value band in USD, customer types), "

@@ -140,7 +140,7 @@ def answer_embeddings_frame(
     Returns ``(frame, {"embedded": n, "reused": m})``; frame columns: id, model, text_sha,
     dim, vector (unit float32, cosine = dot product).
     """
-    from rfp_retrieval.retrieval.embedding import text_sha
+    from rfp_retrieval.retrieval.embedding import encode_missing, text_sha
 
     model_id = embedder.model_id
     reuse: dict[tuple[str, str], list[float]] = {}
@@ -158,12 +158,7 @@ def answer_embeddings_frame(
         rows.append({"id": block.id, "model": model_id, "text_sha": sha, "vector": vector})
         if vector is None:
             todo.append((len(rows) - 1, text))
-    if todo:
-        encoded = embedder.encode([t for _, t in todo])
-        for (i, _), vec in zip(todo, encoded, strict=True):
-            rows[i]["vector"] = [float(x) for x in vec]
-    for r in rows:
-        r["dim"] = len(r["vector"])
+    encode_missing(rows, todo, embedder)
     frame = (
         pl.DataFrame(rows, schema=EMBEDDING_SCHEMA)
         if rows

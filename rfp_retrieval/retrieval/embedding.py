@@ -122,6 +122,23 @@ def text_sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
+def encode_missing(rows: list[dict[str, Any]], todo: list[tuple[int, str]], embedder: Any) -> None:
+    """Fill in the vectors an embedding frame could not reuse, then every row's ``dim``.
+
+    ``rows``: embedding rows, each with a ``vector`` (a reused list of floats, or None);
+    ``todo``: ``(row index, text)`` of each row whose text is new or changed (its ``text_sha``
+    matched no stored vector), encoded in one batch by ``embedder.encode``. Sets
+    ``row["vector"]`` (list of float) and ``row["dim"]`` (its length) in place. Shared by the
+    library's facet embeddings and the answer library's block embeddings.
+    """
+    if todo:
+        encoded = embedder.encode([text for _, text in todo])
+        for (i, _), vec in zip(todo, encoded, strict=True):
+            rows[i]["vector"] = [float(x) for x in vec]
+    for row in rows:
+        row["dim"] = len(row["vector"])
+
+
 def chunk_words(text: str, size: int = CHUNK_WORDS) -> list[str]:
     """Split ``text`` into windows of about ``size`` words, on sentence ends where possible."""
     sentences = re.split(r"(?<=[.!?])\s+", text.strip())

@@ -53,7 +53,7 @@ def facet_embeddings_frame(
     """
     import polars as pl
 
-    from rfp_retrieval.retrieval.embedding import text_sha
+    from rfp_retrieval.retrieval.embedding import encode_missing, text_sha
 
     model_id = embedder.model_id
     reuse: dict[tuple[str, str, str], list[float]] = {}
@@ -78,12 +78,7 @@ def facet_embeddings_frame(
             )
             if vector is None:
                 todo.append((len(rows) - 1, text))
-    if todo:
-        encoded = embedder.encode([t for _, t in todo])
-        for (i, _), vec in zip(todo, encoded, strict=True):
-            rows[i]["vector"] = [float(x) for x in vec]
-    for r in rows:
-        r["dim"] = len(r["vector"])
+    encode_missing(rows, todo, embedder)
     schema = {
         "id": pl.String,
         "facet": pl.String,
