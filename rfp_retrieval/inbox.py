@@ -45,16 +45,9 @@ class InboxFile:
     mtime_ns: int
 
 
-def scan_inbox(folder: Path) -> dict[str, InboxFile]:
-    """RFP files directly in ``folder`` (hidden and temporary files skipped), by key.
-
-    Raises:
-        FileNotFoundError: the inbox folder does not exist.
-    """
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise FileNotFoundError(f"RFP inbox {folder} does not exist; create it or set inbox_dir")
-    found: dict[str, InboxFile] = {}
+def _inbox_candidates(folder: Path) -> dict[str, list[InboxFile]]:
+    """RFP files directly in ``folder`` by partition key, oldest first within a key."""
+    by_key: dict[str, list[InboxFile]] = {}
     root = folder.resolve()
     for path in sorted(folder.iterdir()):
         if not path.is_file() or path.name.startswith((".", "~$")):
@@ -64,15 +57,36 @@ def scan_inbox(folder: Path) -> dict[str, InboxFile]:
         key = partition_key_for(path.name)
         # the inbox name, not a symlink's target: the key, the file shown in the run summary
         # and the sensor's partition all come from the name the user gave the file
-        found[key] = InboxFile(key=key, path=root / path.name, mtime_ns=path.stat().st_mtime_ns)
-    return found
+        item = InboxFile(key=key, path=root / path.name, mtime_ns=path.stat().st_mtime_ns)
+        by_key.setdefault(key, []).append(item)
+    for items in by_key.values():
+        items.sort(key=lambda f: (f.mtime_ns, f.path.name))
+    return by_key
+
+
+def scan_inbox(folder: Path) -> dict[str, InboxFile]:
+    """RFP files directly in ``folder`` (hidden and temporary files skipped), by key.
+
+    Two names can share a key (``RFP 1.md`` and ``rfp_1.md`` both give ``rfp-1-md``): the file
+    that has been in the inbox longest (oldest modification time, then name) keeps the
+    partition, so adding a look-alike never moves an existing RFP's results; the others are
+    listed by ``skipped_in_inbox`` with the reason, never dropped silently.
+
+    Raises:
+        FileNotFoundError: the inbox folder does not exist.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise FileNotFoundError(f"RFP inbox {folder} does not exist; create it or set inbox_dir")
+    return {key: items[0] for key, items in _inbox_candidates(folder).items()}
 
 
 def skipped_in_inbox(folder: Path) -> list[tuple[Path, str]]:
     """Entries of the inbox that ``scan_inbox`` does not read, each with the reason and fix.
 
-    Folders, links to nothing and files of other types are listed so that a run can say why
-    a file the team dropped in was not read; hidden files (``.DS_Store``) and Office lock
+    Folders, links to nothing, files of other types and files whose partition key another
+    inbox file already has are listed so that a run can say why a file the team dropped in
+    was not read; hidden files (``.DS_Store``) and Office lock
     files (``~$RFP.docx``) are left out, as nobody put them there on purpose. Empty when the
     folder does not exist.
     """
@@ -104,7 +118,14 @@ def skipped_in_inbox(folder: Path) -> list[tuple[Path, str]]:
         else:
             continue
         skipped.append((folder.resolve() / path.name, reason))
-    return skipped
+    for key, items in _inbox_candidates(folder).items():
+        for item in items[1:]:
+            reason = (
+                f"its partition key '{key}' is already taken by {items[0].path.name} (the names "
+                "differ only in case, spaces or punctuation); rename one of the two files"
+            )
+            skipped.append((item.path, reason))
+    return sorted(skipped, key=lambda pair: pair[0].name)
 
 
 def find_in_inbox(folder: Path, key: str) -> Path | None:

@@ -30,3 +30,26 @@ def test_scan_inbox_skips_hidden_temp_and_unsupported_files(tmp_path):
     (tmp_path / "logo.png").write_bytes(b"x")
     (tmp_path / "questionnaire.xlsx").write_bytes(b"x")
     assert sorted(scan_inbox(tmp_path)) == ["a-md", "questionnaire-xlsx"]
+
+
+def test_two_names_with_one_key_keep_the_older_file_and_report_the_other(tmp_path):
+    import os
+
+    from rfp_retrieval.inbox import skipped_in_inbox
+
+    older, newer = tmp_path / "rfp_1.md", tmp_path / "RFP 1.md"
+    older.write_text("# Older\n")
+    newer.write_text("# Newer\n")
+    os.utime(older, ns=(1_000_000_000, 1_000_000_000))
+    os.utime(newer, ns=(2_000_000_000, 2_000_000_000))
+    found = scan_inbox(tmp_path)
+    assert sorted(found) == ["rfp-1-md"]
+    assert found["rfp-1-md"].path.name == "rfp_1.md"
+    skipped = skipped_in_inbox(tmp_path)
+    assert [(p.name, r) for p, r in skipped] == [
+        (
+            "RFP 1.md",
+            "its partition key 'rfp-1-md' is already taken by rfp_1.md (the names differ only "
+            "in case, spaces or punctuation); rename one of the two files",
+        )
+    ]
