@@ -10,7 +10,10 @@ its defects. Rules of the dates:
 - a federal fiscal year runs October 1 to September 30 and is named for the year it ends in
   (31 U.S.C. 1102): ``FY20`` starts 2019-10-01 and ends 2020-09-30;
 - ``Present``, ``Current``, ``ongoing`` end a period as ``"ongoing"``, never as today's date;
-- numeric dates are US order (``06/01/2021`` is June 1).
+- numeric dates are US order (``06/01/2021`` is June 1);
+- a bare hyphen between two whole dates separates them (``2019-01-01-2021-06-30``); a cell
+  that is not read whole is reported, never read as its first date (a trailing date is not a
+  time-zone offset).
 """
 
 from __future__ import annotations
@@ -37,14 +40,20 @@ MISSING_START_DATE = "missing-start-date"
 MISSING_END_DATE = "missing-end-date"
 
 
-# Separators between the two ends of a period, tried in order. A bare hyphen only separates
-# ends that contain no hyphen themselves (years, fiscal years, month names).
+# Separators between the two ends of a period, tried in order. A bare hyphen separates two
+# ends only when each end is a whole date of a known form (a year, a fiscal year, a month
+# name and year, a US date, an ISO date with or without its time): "2019-01-01-2021-06-30" is
+# 2019-01-01 to 2021-06-30, read by the pattern, not by guessing where the hyphen falls.
 _SEPARATORS = (
     re.compile(r"\s+(?:to|through|thru|until)\s+", re.IGNORECASE),
     re.compile(r"\s*[–—‒―]\s*"),
     re.compile(r"\s+-+\s+"),
 )
-_PERIOD_END_RE = rf"(?:\d{{4}}|fy\s*'?\d{{2,4}}|(?:{MONTH_NAME_RE})\.?\s+\d{{4}})"
+_PERIOD_END_RE = (
+    r"(?:\d{4}-\d{1,2}-\d{1,2}(?:[ t]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?"  # ISO [time]
+    r"|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,2}/\d{4}"  # US dates, US months
+    rf"|\d{{4}}|fy\s*'?\d{{2,4}}|(?:{MONTH_NAME_RE})\.?\s+\d{{4}})"
+)
 _BARE_HYPHEN = re.compile(
     rf"^({_PERIOD_END_RE})\s*-+\s*({_PERIOD_END_RE}|{'|'.join(sorted(ONGOING_WORDS))})$",
     re.IGNORECASE,
@@ -66,7 +75,8 @@ def parse_period_of_performance(text: str | None) -> tuple[str | None, str | Non
 
     ``start`` is an ISO date or None; ``end`` is an ISO date, ``"ongoing"`` or None. Ends are
     separated by an en/em dash, a spaced hyphen, ``to``/``through``, or a bare hyphen between
-    years (``2011-2014``, ``FY20-FY23``). ``Oct 2019 – Present`` gives
+    two whole dates (``2011-2014``, ``FY20-FY23``, ``2019-01-01-2021-06-30``,
+    ``2019-01-01 00:00:00-2021-06-30 00:00:00``). ``Oct 2019 – Present`` gives
     ``("2019-10-01", "ongoing")``; ``FY20-FY23`` gives ``("2019-10-01", "2023-09-30")``;
     ``03/2018 - 02/2024`` gives ``("2018-03-01", "2024-02-29")``. A single date or a missing end
     gives ``end=None`` and empty text gives ``(None, None)``: ``period_defects`` reports them.
