@@ -18,6 +18,7 @@ its defects. Rules of the dates:
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from rfp_retrieval.library.records import ONGOING
@@ -32,6 +33,7 @@ __all__ = [
     "MISSING_END_DATE",
     "MISSING_START_DATE",
     "parse_period_of_performance",
+    "period_from_columns",
     "period_defects",
 ]
 
@@ -89,17 +91,42 @@ def parse_period_of_performance(text: str | None) -> tuple[str | None, str | Non
         return None, None
     start_text, end_text = _split_period(cleaned)
     try:
-        start = parse_date_bound(start_text, "start").isoformat() if start_text.strip() else None
-        end: str | None
-        if end_text is None or not end_text.strip(" .,"):
-            end = None
-        elif end_text.strip(" .,").lower() in ONGOING_WORDS:
-            end = ONGOING
-        else:
-            end = parse_date_bound(end_text, "end").isoformat()
+        return _period_ends(start_text, end_text)
     except ValueError as error:
         raise ValueError(f"period of performance {text!r}: {error}") from error
-    return start, end
+
+
+def _period_ends(
+    start: str | dt.date | None, end: str | dt.date | None
+) -> tuple[str | None, str | None]:
+    start_text = start if isinstance(start, dt.date) else (start or "").strip()
+    end_text = end if isinstance(end, dt.date) else (end or "").strip(" .,")
+    start_iso = parse_date_bound(start_text, "start").isoformat() if start_text else None
+    if not end_text:
+        return start_iso, None
+    if isinstance(end_text, str) and end_text.lower() in ONGOING_WORDS:
+        return start_iso, ONGOING
+    return start_iso, parse_date_bound(end_text, "end").isoformat()
+
+
+def period_from_columns(
+    start: str | dt.date | None, end: str | dt.date | None
+) -> tuple[str | None, str | None]:
+    """Read a period written in two cells (``Period of Performance`` merged over ``Start`` and
+    ``End`` sub-columns, or ``Start Date`` / ``End Date`` columns) into ``(start, end)``, as
+    ``parse_period_of_performance`` reads one cell: ``("Oct 2019", "Present")`` gives
+    ``("2019-10-01", "ongoing")``; a spreadsheet date cell is its date; an empty cell is None.
+    Raises ``ValueError`` naming the cell (``Start`` / ``End``) that is not a date.
+    """
+    try:
+        start_iso, _ = _period_ends(start, None)
+    except ValueError as error:
+        raise ValueError(f"Start {start!s}: {error}") from error
+    try:
+        _, end_iso = _period_ends(None, end)
+    except ValueError as error:
+        raise ValueError(f"End {end!s}: {error}") from error
+    return start_iso, end_iso
 
 
 def period_defects(start: str | None, end: str | None) -> list[str]:
