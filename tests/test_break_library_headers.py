@@ -120,3 +120,44 @@ def test_start_date_and_end_date_columns_are_a_period(tmp_path: Path) -> None:
 
     assert (entry.contract.start_date, entry.contract.end_date) == ("2019-01-01", "2021-06-30")
     assert entry.defects == []
+
+
+def test_sub_header_row_with_a_unit_under_a_plain_column_is_still_a_header(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "matrix.xlsx"
+    _two_row_workbook(path, [(_row(), "Oct 2019", "Sep 2020")], merge_down=False)
+    book = openpyxl.load_workbook(path)
+    book.active.cell(row=2, column=HEADER.index("Contract Value") + 1, value="(USD)")
+    book.save(path)
+
+    load = load_library(tmp_path)
+
+    assert load.rejected == []
+    (entry,) = load.entries
+    assert (entry.source_row, entry.contract.start_date, entry.contract.end_date) == (
+        3,
+        "2019-10-01",
+        "2020-09-30",
+    )
+    assert entry.contract.value.max == 12_500_000
+
+
+def test_period_and_start_end_columns_that_disagree_keep_the_other_value(tmp_path: Path) -> None:
+    header = [*HEADER, "Start Date", "End Date"]
+    rows = [
+        _row() | {"Start Date": "2019-10-01", "End Date": "Present"},  # agrees
+        _row(PP="PP-902") | {"Start Date": "2018-01-01", "End Date": "2020-06-30"},
+    ]
+    _write_csv(tmp_path / "matrix.csv", rows, header=header)
+
+    entries = {e.id: e for e in load_library(tmp_path).entries}
+
+    assert entries["PP-901"].defects == []
+    assert (entries["PP-902"].contract.start_date, entries["PP-902"].contract.end_date) == (
+        "2019-10-01",
+        "ongoing",
+    )
+    assert entries["PP-902"].defects == [
+        "repeated-column:Period of Performance (ignored: Start 2018-01-01; End 2020-06-30)"
+    ]

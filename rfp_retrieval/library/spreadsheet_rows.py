@@ -236,7 +236,7 @@ def _header_names(sheet: Sheet, header_index: int) -> tuple[int, list[Any]]:
     """How many rows the header takes (1 or 2) and the name of each column.
 
     A header row whose cells are merged over sub-columns is a two-row header when the row
-    right below it holds only sub-headers (every filled cell sits under a merged header): each
+    right below it is not an entry (no PP #) and fills a cell under a merged header: each
     sub-column is named parent + sub-header (``Period of Performance`` over ``Start`` and
     ``End`` gives ``Period of Performance Start`` / ``Period of Performance End``); a
     sub-header that is itself a column name (``Customer`` under a ``Client`` group) keeps its
@@ -252,8 +252,9 @@ def _header_names(sheet: Sheet, header_index: int) -> tuple[int, list[Any]]:
         return 1, header
     sub = below[1]
     under = {col: (c1, c2) for c1, c2 in merges for col in range(c1, c2 + 1)}
-    filled = [k + 1 for k, cell in enumerate(sub) if _cell_text(cell)]
-    if not filled or any(col not in under for col in filled):
+    ids = [k for k, name in enumerate(header) if _HEADER_TO_FIELD.get(_header_key(name)) == "id"]
+    has_id = any(k < len(sub) and _cell_text(sub[k]) for k in ids)
+    if has_id or not any(col in under for col, cell in enumerate(sub, 1) if _cell_text(cell)):
         return 1, header  # the row below is data: a merged header names its first column
     width = max(len(header), len(sub))
     names: list[Any] = []
@@ -382,6 +383,27 @@ def _repeated_column_conflicts(
     return found
 
 
+def _split_period_conflict(
+    values: dict[str, Any], read: tuple[str | None, str | None]
+) -> list[str]:
+    """``repeated-column:Period of Performance (ignored: Start ...; End ...)`` when a row has
+    both a Period of Performance cell (read) and Start / End cells that say otherwise."""
+    if not _cell_text(values.get("period")):
+        return []
+    cells = [_date_cell(values.get(f)) for f in ("period_start", "period_end")]
+    if not any(_cell_text(c) for c in cells):
+        return []
+    try:
+        if dates.period_from_columns(*cells) == read:
+            return []
+    except ValueError:
+        pass
+    ignored = "; ".join(
+        f"{n} {_cell_text(c)}" for n, c in zip(("Start", "End"), cells, strict=True) if c
+    )
+    return [f"repeated-column:Period of Performance (ignored: {ignored})"]
+
+
 def _date_cell(value: Any) -> Any:
     """A date cell as a date (a spreadsheet date) or as clean text."""
     return value if isinstance(value, dt.date) else _cell_text(value)
@@ -428,6 +450,7 @@ def _entry_from_spreadsheet(values: dict[str, Any], source: str, row: int) -> Pa
     except ValueError as error:
         raise RowRejected(f"{entry_id}: Period of Performance: {error}") from error
     defects += dates.period_defects(start, end)
+    defects += _split_period_conflict(values, (start, end))
 
     last_updated, found = _last_updated(values.get("last_updated"))
     defects += found
