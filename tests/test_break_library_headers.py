@@ -4,6 +4,7 @@ sub-headers name nothing the library reads is reported with the sheet and row.""
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 from pathlib import Path
 from typing import Any
@@ -161,3 +162,22 @@ def test_period_and_start_end_columns_that_disagree_keep_the_other_value(tmp_pat
     assert entries["PP-902"].defects == [
         "repeated-column:Period of Performance (ignored: Start 2018-01-01; End 2020-06-30)"
     ]
+
+
+def test_merged_period_header_saved_as_csv_reads_start_and_end(tmp_path: Path) -> None:
+    top = [*HEADER[: PERIOD + 1], "", *HEADER[PERIOD + 1 :]]
+    sub = [""] * PERIOD + ["Start", "End"] + [""] * (len(HEADER) - PERIOD - 1)
+    cells = list(_row().values())
+    data = [*cells[:PERIOD], "2019-01-01", "2021-06-30", *cells[PERIOD + 1 :]]
+    with (tmp_path / "matrix.csv").open("w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows([top, sub, data])
+
+    load = load_library(tmp_path)
+
+    assert load.rejected == []
+    (entry,) = load.entries
+    assert (entry.source_row, entry.contract.start_date, entry.contract.end_date) == (
+        3,
+        "2019-01-01",
+        "2021-06-30",
+    )

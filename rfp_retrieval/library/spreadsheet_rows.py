@@ -129,11 +129,12 @@ class UncalculatedFormula(str):
 class Sheet:
     """One table of a library file: its title ("" for a CSV), its rows as ``(row number, cell
     values)`` and its merged cells as ``(first row, first column, last row, last column)``
-    (1-based; a CSV has none)."""
+    (1-based; a CSV has none: ``_spans_over_blank_headers`` infers them)."""
 
     title: str
     rows: list[tuple[int, list[Any]]]
     merged: tuple[tuple[int, int, int, int], ...] = ()
+    merges_known: bool = False  # an XLSX records its merged cells; a CSV does not
 
 
 def _xlsx_sheets(path: Path) -> list[Sheet]:
@@ -163,7 +164,7 @@ def _xlsx_sheets(path: Path) -> list[Sheet]:
             merged = tuple(
                 (r.min_row, r.min_col, r.max_row, r.max_col) for r in sheet.merged_cells.ranges
             )
-            sheets.append(Sheet(sheet.title, rows, merged))
+            sheets.append(Sheet(sheet.title, rows, merged, merges_known=True))
         return sheets
     finally:
         workbook.close()
@@ -244,17 +245,23 @@ def _header_names(sheet: Sheet, header_index: int) -> tuple[int, list[Any]]:
     first row, the name on the second). Raises ``UnreadableHeader`` when a sub-column under a
     merged library column (``Period of Performance`` over ``Q1`` / ``Q2``, or with a blank
     sub-header) names nothing the library reads, so no value is read under a wrong name.
+    A CSV keeps no merges: a header cell followed by blank header cells, with a row below that
+    names each of them and nothing else, reads the same way.
     """
     header_row, header = sheet.rows[header_index]
-    merges = _horizontal_merges(sheet, header_row)
     below = sheet.rows[header_index + 1] if header_index + 1 < len(sheet.rows) else None
-    if not merges or below is None or below[0] != header_row + 1:
+    if below is None or below[0] != header_row + 1:
         return 1, header
     sub = below[1]
+    merges = _horizontal_merges(sheet, header_row) if sheet.merges_known else []
+    if not sheet.merges_known:  # a CSV keeps no merges: infer them from blank header cells
+        merges = _spans_over_blank_headers(header, sub)
     under = {col: (c1, c2) for c1, c2 in merges for col in range(c1, c2 + 1)}
+    filled = [col for col, cell in enumerate(sub, 1) if _cell_text(cell)]
     ids = [k for k, name in enumerate(header) if _HEADER_TO_FIELD.get(_header_key(name)) == "id"]
     has_id = any(k < len(sub) and _cell_text(sub[k]) for k in ids)
-    if has_id or not any(col in under for col, cell in enumerate(sub, 1) if _cell_text(cell)):
+    inferred_outside = not sheet.merges_known and any(col not in under for col in filled)
+    if has_id or inferred_outside or not any(col in under for col in filled):
         return 1, header  # the row below is data: a merged header names its first column
     width = max(len(header), len(sub))
     names: list[Any] = []
@@ -284,6 +291,26 @@ def _header_names(sheet: Sheet, header_index: int) -> tuple[int, list[Any]]:
         else:
             names.append(combined)  # a column the library does not read, like any other
     return 2, names
+
+
+def _spans_over_blank_headers(header: list[Any], sub: list[Any]) -> list[tuple[int, int]]:
+    """(first, last) 1-based columns of a CSV header cell and the blank header cells after it,
+    where the row below names every one of them: how a header merged over sub-columns reads
+    once saved as CSV ("Period of Performance", "" over "Start", "End")."""
+    spans = []
+    for k, cell in enumerate(header):
+        if not _cell_text(cell) or k >= len(sub) or not _cell_text(sub[k]):
+            continue
+        last = k
+        while (
+            last + 1 < len(sub)
+            and _cell_text(sub[last + 1])
+            and not (_cell_text(header[last + 1]) if last + 1 < len(header) else "")
+        ):
+            last += 1
+        if last > k:
+            spans.append((k + 1, last + 1))
+    return spans
 
 
 def _sub_header_hint(parent: str) -> str:
