@@ -10,11 +10,15 @@ its defects. Rules of the dates:
 - a federal fiscal year runs October 1 to September 30 and is named for the year it ends in
   (31 U.S.C. 1102): ``FY20`` starts 2019-10-01 and ends 2020-09-30;
 - ``Present``, ``Current``, ``ongoing`` end a period as ``"ongoing"``, never as today's date;
-- numeric dates are US order (``06/01/2021`` is June 1).
+- numeric dates are US order (``06/01/2021`` is June 1);
+- a bare hyphen between two whole dates separates them (``2019-01-01-2021-06-30``); a cell
+  that is not read whole is reported, never read as its first date (a trailing date is not a
+  time-zone offset).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from rfp_retrieval.library.records import ONGOING
@@ -29,6 +33,7 @@ __all__ = [
     "MISSING_END_DATE",
     "MISSING_START_DATE",
     "parse_period_of_performance",
+    "period_from_columns",
     "period_defects",
 ]
 
@@ -37,14 +42,20 @@ MISSING_START_DATE = "missing-start-date"
 MISSING_END_DATE = "missing-end-date"
 
 
-# Separators between the two ends of a period, tried in order. A bare hyphen only separates
-# ends that contain no hyphen themselves (years, fiscal years, month names).
+# Separators between the two ends of a period, tried in order. A bare hyphen separates two
+# ends only when each end is a whole date of a known form (a year, a fiscal year, a month
+# name and year, a US date, an ISO date with or without its time): "2019-01-01-2021-06-30" is
+# 2019-01-01 to 2021-06-30, read by the pattern, not by guessing where the hyphen falls.
 _SEPARATORS = (
     re.compile(r"\s+(?:to|through|thru|until)\s+", re.IGNORECASE),
     re.compile(r"\s*[–—‒―]\s*"),
     re.compile(r"\s+-+\s+"),
 )
-_PERIOD_END_RE = rf"(?:\d{{4}}|fy\s*'?\d{{2,4}}|(?:{MONTH_NAME_RE})\.?\s+\d{{4}})"
+_PERIOD_END_RE = (
+    r"(?:\d{4}-\d{1,2}-\d{1,2}(?:[ t]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?"  # ISO [time]
+    r"|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,2}/\d{4}"  # US dates, US months
+    rf"|\d{{4}}|fy\s*'?\d{{2,4}}|(?:{MONTH_NAME_RE})\.?\s+\d{{4}})"
+)
 _BARE_HYPHEN = re.compile(
     rf"^({_PERIOD_END_RE})\s*-+\s*({_PERIOD_END_RE}|{'|'.join(sorted(ONGOING_WORDS))})$",
     re.IGNORECASE,
@@ -66,7 +77,8 @@ def parse_period_of_performance(text: str | None) -> tuple[str | None, str | Non
 
     ``start`` is an ISO date or None; ``end`` is an ISO date, ``"ongoing"`` or None. Ends are
     separated by an en/em dash, a spaced hyphen, ``to``/``through``, or a bare hyphen between
-    years (``2011-2014``, ``FY20-FY23``). ``Oct 2019 – Present`` gives
+    two whole dates (``2011-2014``, ``FY20-FY23``, ``2019-01-01-2021-06-30``,
+    ``2019-01-01 00:00:00-2021-06-30 00:00:00``). ``Oct 2019 – Present`` gives
     ``("2019-10-01", "ongoing")``; ``FY20-FY23`` gives ``("2019-10-01", "2023-09-30")``;
     ``03/2018 - 02/2024`` gives ``("2018-03-01", "2024-02-29")``. A single date or a missing end
     gives ``end=None`` and empty text gives ``(None, None)``: ``period_defects`` reports them.
@@ -79,17 +91,42 @@ def parse_period_of_performance(text: str | None) -> tuple[str | None, str | Non
         return None, None
     start_text, end_text = _split_period(cleaned)
     try:
-        start = parse_date_bound(start_text, "start").isoformat() if start_text.strip() else None
-        end: str | None
-        if end_text is None or not end_text.strip(" .,"):
-            end = None
-        elif end_text.strip(" .,").lower() in ONGOING_WORDS:
-            end = ONGOING
-        else:
-            end = parse_date_bound(end_text, "end").isoformat()
+        return _period_ends(start_text, end_text)
     except ValueError as error:
         raise ValueError(f"period of performance {text!r}: {error}") from error
-    return start, end
+
+
+def _period_ends(
+    start: str | dt.date | None, end: str | dt.date | None
+) -> tuple[str | None, str | None]:
+    start_text = start if isinstance(start, dt.date) else (start or "").strip()
+    end_text = end if isinstance(end, dt.date) else (end or "").strip(" .,")
+    start_iso = parse_date_bound(start_text, "start").isoformat() if start_text else None
+    if not end_text:
+        return start_iso, None
+    if isinstance(end_text, str) and end_text.lower() in ONGOING_WORDS:
+        return start_iso, ONGOING
+    return start_iso, parse_date_bound(end_text, "end").isoformat()
+
+
+def period_from_columns(
+    start: str | dt.date | None, end: str | dt.date | None
+) -> tuple[str | None, str | None]:
+    """Read a period written in two cells (``Period of Performance`` merged over ``Start`` and
+    ``End`` sub-columns, or ``Start Date`` / ``End Date`` columns) into ``(start, end)``, as
+    ``parse_period_of_performance`` reads one cell: ``("Oct 2019", "Present")`` gives
+    ``("2019-10-01", "ongoing")``; a spreadsheet date cell is its date; an empty cell is None.
+    Raises ``ValueError`` naming the cell (``Start`` / ``End``) that is not a date.
+    """
+    try:
+        start_iso, _ = _period_ends(start, None)
+    except ValueError as error:
+        raise ValueError(f"Start {start!s}: {error}") from error
+    try:
+        _, end_iso = _period_ends(None, end)
+    except ValueError as error:
+        raise ValueError(f"End {end!s}: {error}") from error
+    return start_iso, end_iso
 
 
 def period_defects(start: str | None, end: str | None) -> list[str]:

@@ -20,10 +20,16 @@ Nothing is lost:
   the others are listed in ``superseded``.
 
 Spreadsheets: the header is the row (among the first ``HEADER_SEARCH_ROWS``) naming the most
-known columns, so title rows above it are skipped; columns outside ``SPREADSHEET_COLUMNS`` are
-ignored; a file missing a required column is rejected whole; an unreadable Contract Value or
-Period of Performance rejects the row (empty or ``TBD`` is a defect instead). Write-ups: sections
-other than Summary / Technical Approach / Results are appended to the narrative.
+known columns, so title rows above it are skipped. A header row whose cells are merged over
+sub-columns is a two-row header when the row below is not an entry (no PP #) and names a
+sub-column under a merged cell: each sub-column is named parent + sub-header (``Period of
+Performance`` over ``Start`` / ``End``), and a period in two columns (those, or ``Start Date`` /
+``End Date``) reads as one; a two-row header whose sub-headers under a library column name
+nothing the library reads rejects the sheet, naming the sheet and rows. Columns outside
+``SPREADSHEET_COLUMNS`` are ignored; a file missing a required column is rejected whole; an
+unreadable Contract Value or Period of Performance rejects the row (empty or ``TBD`` is a defect
+instead). Write-ups: sections other than Summary / Technical Approach / Results are appended to
+the narrative.
 
 Row numbers are the row numbers a spreadsheet program shows: 1-based and counting the header
 and any title rows above it, so in a CSV with the header on row 1 the first entry is row 2 (a

@@ -19,6 +19,7 @@ from rfp_retrieval.library.records import ContractValue
 from rfp_retrieval.quantities.money import (
     MoneyMention,
     find_amounts,
+    unclear_amounts,
     whole_dollars,
 )
 
@@ -95,8 +96,11 @@ def parse_contract_value(text: str | int | float | Decimal | None) -> ContractVa
       ``$38.2M (our share) of $412M ceiling``);
     - empty, ``TBD``, ``N/A``...: ``ContractValue(None, None)`` (a ``missing-value`` defect).
 
-    Numbers (from a spreadsheet cell) are dollars. Raises ``ValueError`` naming the text when it
-    holds no amount, more than two, or two that are not told apart by a "ceiling" label.
+    Numbers (from a spreadsheet cell) are dollars. European grouping is read where it is
+    unambiguous (``$1.234.567``, ``$12,5M``). Raises ``ValueError`` naming the text when a
+    number's grouping or decimal mark is unclear (``$1.234``, ``$12,5``: the message says which
+    number and how to write it), when it holds no amount, more than two, or two that are not
+    told apart by a "ceiling" label.
     Source: the library spreadsheet's value column (data/README.md) and seed 1 (value {min, max}).
     """
     if text is None:
@@ -109,6 +113,9 @@ def parse_contract_value(text: str | int | float | Decimal | None) -> ContractVa
     cleaned = " ".join(text.split())
     if cleaned.lower().strip(" .") in MISSING_VALUE_WORDS:
         return ContractValue(None, None)
+    unclear = unclear_amounts(cleaned)
+    if unclear:
+        raise ValueError(f"contract value {text!r} is not clear: {'; '.join(unclear)}")
     mentions = find_amounts(cleaned, require_currency=False)
     if not mentions:
         raise ValueError(

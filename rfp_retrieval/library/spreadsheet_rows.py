@@ -6,6 +6,7 @@ Columns are ``SPREADSHEET_COLUMNS``; rules: ``library.ingest``'s docstring.
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -36,6 +37,11 @@ from rfp_retrieval.spreadsheets import formula_cells
 HEADER_SEARCH_ROWS = 30
 
 
+# Sub-headers under a merged "Period of Performance" that name its two ends.
+PERIOD_START_WORDS = ("Start", "Start Date", "Begin", "Begin Date", "From")
+PERIOD_END_WORDS = ("End", "End Date", "Finish", "Through", "To")
+
+
 @dataclass(frozen=True)
 class Column:
     """A spreadsheet column: the entry field it feeds, accepted header names, and whether a
@@ -60,6 +66,24 @@ SPREADSHEET_COLUMNS: tuple[Column, ...] = (
     Column("vehicle_name", ("Vehicle", "Contract Vehicle", "Vehicle Name"), False),
     Column("value", ("Contract Value", "Value"), True),
     Column("period", ("Period of Performance", "PoP"), True),
+    # a period in two columns: "Period of Performance" merged over Start / End sub-columns
+    # (named parent + sub-header, see _header_names) or plain "Start Date" / "End Date"
+    Column(
+        "period_start",
+        (
+            *(f"{p} {s}" for p in ("Period of Performance", "PoP") for s in PERIOD_START_WORDS),
+            "Start Date",
+        ),
+        False,
+    ),
+    Column(
+        "period_end",
+        (
+            *(f"{p} {s}" for p in ("Period of Performance", "PoP") for s in PERIOD_END_WORDS),
+            "End Date",
+        ),
+        False,
+    ),
     Column("technologies", ("Technologies", "Technology", "Tech Stack"), True),
     Column("domains", ("Domains", "Domain"), True),
     Column("description", ("Description",), True),
@@ -101,9 +125,21 @@ class UncalculatedFormula(str):
         return cell
 
 
-def _xlsx_sheets(path: Path) -> list[tuple[str, list[tuple[int, list[Any]]]]]:
-    """(sheet title, [(row number, cell values)]) of every sheet; formulas without a saved
-    result become ``UncalculatedFormula`` cells."""
+@dataclass(frozen=True)
+class Sheet:
+    """One table of a library file: its title ("" for a CSV), its rows as ``(row number, cell
+    values)`` and its merged cells as ``(first row, first column, last row, last column)``
+    (1-based; a CSV has none: ``_spans_over_blank_headers`` infers them)."""
+
+    title: str
+    rows: list[tuple[int, list[Any]]]
+    merged: tuple[tuple[int, int, int, int], ...] = ()
+    merges_known: bool = False  # an XLSX records its merged cells; a CSV does not
+
+
+def _xlsx_sheets(path: Path) -> list[Sheet]:
+    """Every sheet of the workbook; formulas without a saved result become
+    ``UncalculatedFormula`` cells."""
     import openpyxl  # imported here: only spreadsheets need it
 
     formulas = formula_cells(path)
@@ -125,7 +161,10 @@ def _xlsx_sheets(path: Path) -> list[tuple[str, list[tuple[int, list[Any]]]]]:
                 for cells in sheet.iter_rows()
                 if cells
             ]
-            sheets.append((sheet.title, rows))
+            merged = tuple(
+                (r.min_row, r.min_col, r.max_row, r.max_col) for r in sheet.merged_cells.ranges
+            )
+            sheets.append(Sheet(sheet.title, rows, merged, merges_known=True))
         return sheets
     finally:
         workbook.close()
@@ -146,15 +185,15 @@ def _find_header(rows: list[tuple[int, list[Any]]]) -> int | None:
 
 def _read_spreadsheet(path: Path, rel: str) -> Iterator[PastPerformanceEntry | RejectedRow]:
     if path.suffix.lower() == ".csv":
-        sheets = [("", _csv_rows(path))]
+        sheets = [Sheet("", _csv_rows(path))]
     else:
         try:
             sheets = _xlsx_sheets(path)
         except Exception as error:  # openpyxl raises many types for a damaged workbook
             yield RejectedRow(file=rel, row=None, reason=f"{rel}: cannot open workbook: {error}")
             return
-    with_header = [(name, rows, _find_header(rows)) for name, rows in sheets]
-    data_sheets = [s for s in with_header if s[2] is not None]
+    with_header = [(sheet, _find_header(sheet.rows)) for sheet in sheets]
+    data_sheets = [s for s in with_header if s[1] is not None]
     if not data_sheets:
         names = ", ".join(c.names[0] for c in SPREADSHEET_COLUMNS if c.required)
         yield RejectedRow(
@@ -163,16 +202,132 @@ def _read_spreadsheet(path: Path, rel: str) -> Iterator[PastPerformanceEntry | R
             reason=f"{rel}: no header row found; expected a row with the columns {names}",
         )
         return
-    for name, rows, header_index in data_sheets:
+    for sheet, header_index in data_sheets:
         assert header_index is not None
-        source = rel if len(data_sheets) == 1 else f"{rel}#{name}"
-        yield from _read_table(source, rows, header_index)
+        source = rel if len(data_sheets) == 1 else f"{rel}#{sheet.title}"
+        where = f"{rel}, sheet {sheet.title!r}" if sheet.title else rel
+        try:
+            header_rows, header = _header_names(sheet, header_index)
+        except UnreadableHeader as error:
+            header_row = sheet.rows[header_index][0]
+            rows_below = sum(1 for _, c in sheet.rows[header_index + 2 :] if _has_content(c))
+            yield RejectedRow(
+                file=source,
+                row=header_row,
+                reason=(
+                    f"{where}: the header on rows {header_row}-{header_row + 1} cannot be read: "
+                    f"{error}; none of its {rows_below} rows were loaded."
+                ),
+                raw={"header": [_cell_text(c) for c in sheet.rows[header_index][1]]},
+            )
+            continue
+        yield from _read_table(source, sheet.rows, header_index, header_rows, header)
+
+
+class UnreadableHeader(Exception):
+    """A two-row header whose sub-headers do not name columns the library reads."""
+
+
+def _horizontal_merges(sheet: Sheet, row: int) -> list[tuple[int, int]]:
+    """(first, last) 1-based columns of the cells merged across columns on ``row`` alone."""
+    return [(c1, c2) for r1, c1, r2, c2 in sheet.merged if r1 == r2 == row and c2 > c1]
+
+
+def _header_names(sheet: Sheet, header_index: int) -> tuple[int, list[Any]]:
+    """How many rows the header takes (1 or 2) and the name of each column.
+
+    A header row whose cells are merged over sub-columns is a two-row header when the row
+    right below it is not an entry (no PP #) and fills a cell under a merged header: each
+    sub-column is named parent + sub-header (``Period of Performance`` over ``Start`` and
+    ``End`` gives ``Period of Performance Start`` / ``Period of Performance End``); a
+    sub-header that is itself a column name (``Customer`` under a ``Client`` group) keeps its
+    own name; a column not under a merged header keeps its own name (or, left blank on the
+    first row, the name on the second). Raises ``UnreadableHeader`` when a sub-column under a
+    merged library column (``Period of Performance`` over ``Q1`` / ``Q2``, or with a blank
+    sub-header) names nothing the library reads, so no value is read under a wrong name.
+    A CSV keeps no merges: a header cell followed by blank header cells, with a row below that
+    names each of them and nothing else, reads the same way.
+    """
+    header_row, header = sheet.rows[header_index]
+    below = sheet.rows[header_index + 1] if header_index + 1 < len(sheet.rows) else None
+    if below is None or below[0] != header_row + 1:
+        return 1, header
+    sub = below[1]
+    merges = _horizontal_merges(sheet, header_row) if sheet.merges_known else []
+    if not sheet.merges_known:  # a CSV keeps no merges: infer them from blank header cells
+        merges = _spans_over_blank_headers(header, sub)
+    under = {col: (c1, c2) for c1, c2 in merges for col in range(c1, c2 + 1)}
+    filled = [col for col, cell in enumerate(sub, 1) if _cell_text(cell)]
+    ids = [k for k, name in enumerate(header) if _HEADER_TO_FIELD.get(_header_key(name)) == "id"]
+    has_id = any(k < len(sub) and _cell_text(sub[k]) for k in ids)
+    inferred_outside = not sheet.merges_known and any(col not in under for col in filled)
+    if has_id or inferred_outside or not any(col in under for col in filled):
+        return 1, header  # the row below is data: a merged header names its first column
+    width = max(len(header), len(sub))
+    names: list[Any] = []
+    for k in range(width):
+        own = _cell_text(header[k]) if k < len(header) else ""
+        part = _cell_text(sub[k]) if k < len(sub) else ""
+        if k + 1 not in under:
+            names.append(own or part)
+            continue
+        first, last = under[k + 1]
+        parent = _cell_text(header[first - 1])
+        combined = f"{parent} {part}".strip()
+        if _header_key(combined) in _HEADER_TO_FIELD:
+            names.append(combined)
+        elif part and _header_key(part) in _HEADER_TO_FIELD:
+            names.append(part)
+        elif _header_key(parent) in _HEADER_TO_FIELD:
+            subs = [
+                _cell_text(sub[c - 1]) if c - 1 < len(sub) else "" for c in range(first, last + 1)
+            ]
+            raise UnreadableHeader(
+                f"{parent!r} is merged over {last - first + 1} columns whose sub-headers "
+                f"{', '.join(repr(x) for x in subs)} (row {header_row + 1}) are not parts the "
+                f"library reads; name them {_sub_header_hint(parent)}, or unmerge the header "
+                "and give each column one name"
+            )
+        else:
+            names.append(combined)  # a column the library does not read, like any other
+    return 2, names
+
+
+def _spans_over_blank_headers(header: list[Any], sub: list[Any]) -> list[tuple[int, int]]:
+    """(first, last) 1-based columns of a CSV header cell and the blank header cells after it,
+    where the row below names every one of them: how a header merged over sub-columns reads
+    once saved as CSV ("Period of Performance", "" over "Start", "End")."""
+    spans = []
+    for k, cell in enumerate(header):
+        if not _cell_text(cell) or k >= len(sub) or not _cell_text(sub[k]):
+            continue
+        last = k
+        while (
+            last + 1 < len(sub)
+            and _cell_text(sub[last + 1])
+            and not (_cell_text(header[last + 1]) if last + 1 < len(header) else "")
+        ):
+            last += 1
+        if last > k:
+            spans.append((k + 1, last + 1))
+    return spans
+
+
+def _sub_header_hint(parent: str) -> str:
+    field = _HEADER_TO_FIELD.get(_header_key(parent))
+    if field == "period":
+        return f"{PERIOD_START_WORDS[0]!r} and {PERIOD_END_WORDS[0]!r}"
+    return "after the columns they hold"
 
 
 def _read_table(
-    source: str, rows: list[tuple[int, list[Any]]], header_index: int
+    source: str,
+    rows: list[tuple[int, list[Any]]],
+    header_index: int,
+    header_rows: int,
+    header: list[Any],
 ) -> Iterator[PastPerformanceEntry | RejectedRow]:
-    header_row, header = rows[header_index]
+    header_row = rows[header_index][0]
     columns: dict[str, int] = {}
     repeated: dict[str, list[int]] = {}  # field -> positions of its second, third... column
     for position, name in enumerate(header):
@@ -181,8 +336,15 @@ def _read_table(
             columns[field] = position
         elif field is not None:
             repeated.setdefault(field, []).append(position)
-    missing = [c.names[0] for c in SPREADSHEET_COLUMNS if c.required and c.field not in columns]
-    data_rows = [(n, cells) for n, cells in rows[header_index + 1 :] if _has_content(cells)]
+    split_period = {"period_start", "period_end"} <= columns.keys()  # Start and End columns
+    missing = [
+        c.names[0]
+        for c in SPREADSHEET_COLUMNS
+        if c.required and c.field not in columns and not (c.field == "period" and split_period)
+    ]
+    data_rows = [
+        (n, cells) for n, cells in rows[header_index + header_rows :] if _has_content(cells)
+    ]
     if missing:
         yield RejectedRow(
             file=source,
@@ -248,6 +410,32 @@ def _repeated_column_conflicts(
     return found
 
 
+def _split_period_conflict(
+    values: dict[str, Any], read: tuple[str | None, str | None]
+) -> list[str]:
+    """``repeated-column:Period of Performance (ignored: Start ...; End ...)`` when a row has
+    both a Period of Performance cell (read) and Start / End cells that say otherwise."""
+    if not _cell_text(values.get("period")):
+        return []
+    cells = [_date_cell(values.get(f)) for f in ("period_start", "period_end")]
+    if not any(_cell_text(c) for c in cells):
+        return []
+    try:
+        if dates.period_from_columns(*cells) == read:
+            return []
+    except ValueError:
+        pass
+    ignored = "; ".join(
+        f"{n} {_cell_text(c)}" for n, c in zip(("Start", "End"), cells, strict=True) if c
+    )
+    return [f"repeated-column:Period of Performance (ignored: {ignored})"]
+
+
+def _date_cell(value: Any) -> Any:
+    """A date cell as a date (a spreadsheet date) or as clean text."""
+    return value if isinstance(value, dt.date) else _cell_text(value)
+
+
 def _has_content(cells: list[Any]) -> bool:
     return any(_cell_text(c) for c in cells)
 
@@ -280,10 +468,16 @@ def _entry_from_spreadsheet(values: dict[str, Any], source: str, row: int) -> Pa
     defects += money.value_defects(value)
 
     try:
-        start, end = dates.parse_period_of_performance(_cell_text(values.get("period")))
+        if not _cell_text(values.get("period")) and {"period_start", "period_end"} & values.keys():
+            start, end = dates.period_from_columns(
+                *(_date_cell(values.get(f)) for f in ("period_start", "period_end"))
+            )
+        else:
+            start, end = dates.parse_period_of_performance(_cell_text(values.get("period")))
     except ValueError as error:
         raise RowRejected(f"{entry_id}: Period of Performance: {error}") from error
     defects += dates.period_defects(start, end)
+    defects += _split_period_conflict(values, (start, end))
 
     last_updated, found = _last_updated(values.get("last_updated"))
     defects += found

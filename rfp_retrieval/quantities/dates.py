@@ -45,6 +45,9 @@ _FY_RE = re.compile(r"^fy\s*'?(\d{4}|\d{2})$")
 _YEAR_RE = re.compile(r"^(\d{4})$")
 _ISO_RE = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
 _ISO_MONTH_RE = re.compile(r"^(\d{4})-(\d{1,2})$")
+_ISO_DATETIME_RE = re.compile(
+    r"^(\d{4})-(\d{1,2})-(\d{1,2})[ t]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?$"
+)
 _US_DATE_RE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})$")
 _US_MONTH_RE = re.compile(r"^(\d{1,2})/(\d{4})$")
 _MONTH_YEAR_RE = re.compile(rf"^({MONTH_NAME_RE})\.?,?\s+'?(\d{{4}}|\d{{2}})$")
@@ -158,10 +161,13 @@ def parse_date_bound(text: str | dt.date, bound: Bound) -> dt.date:
 
     Accepts ``2019-08-12``, ``06/01/2021``, ``Oct 1, 2021``, ``03/2018``, ``Sept 2019``,
     ``September 2018``, ``2016``, ``FY20``/``FY2017`` and, through python-dateutil, other
-    spellings that name a day (``1 October 2021``). Month-only and year-only dates and fiscal
-    years resolve to their first day for ``bound="start"`` and their last day for ``"end"``
-    (module docstring). Raises ``ValueError`` naming the text when it is not a date, or is an
-    ongoing word (``Present``), which only ``parse_period_of_performance`` accepts as an end.
+    spellings that name a day (``1 October 2021``); an ISO date with a time (``2019-01-01
+    00:00:00``, a spreadsheet date exported as text) is its date. Month-only and year-only
+    dates and fiscal years resolve to their first day for ``bound="start"`` and their last day
+    for ``"end"`` (module docstring). Raises ``ValueError`` naming the text when it is not a
+    date; when python-dateutil would read part of it as a time or a time-zone offset
+    (``2019-01-01-2021-06-30`` is never 2019-01-01 at UTC-30:00); or when it is an ongoing word
+    (``Present``), which only ``parse_period_of_performance`` accepts as an end.
     """
     if isinstance(text, dt.datetime):
         return text.date()
@@ -195,6 +201,8 @@ def _parse_known_forms(lowered: str, bound: Bound) -> dt.date:
         return dt.date(year, 1, 1) if bound == "start" else dt.date(year, 12, 31)
     if match := _ISO_RE.match(lowered):
         return dt.date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+    if match := _ISO_DATETIME_RE.match(lowered):  # a spreadsheet date exported with its time
+        return dt.date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
     if match := _ISO_MONTH_RE.match(lowered):
         return _month_bound(int(match.group(1)), int(match.group(2)), bound)
     if match := _US_DATE_RE.match(lowered):
@@ -218,6 +226,15 @@ def _parse_with_dateutil(cleaned: str, bound: Bound) -> dt.date:
         raise ValueError(
             f"{cleaned!r} is not a date: write e.g. 2019-08-12, 06/01/2021, Oct 2019, 2016 or FY20"
         ) from error
+    if first.tzinfo is not None or second.tzinfo is not None or first.time() != dt.time(0, 0):
+        # "2019-01-01-2021-06-30" reads as 2019-01-01 at UTC-30:00 and "2019-01-01-2021" as
+        # 2019-01-01 20:21: a period bound names a day, so text dateutil reads with a time of
+        # day or a time-zone offset holds more than one date and is reported, never half-read
+        raise ValueError(
+            f"{cleaned!r} is not one date (it reads as {first.date().isoformat()} followed by "
+            "a time or time-zone offset): write one date such as 2019-08-12, or a period as "
+            "2019-01-01 to 2021-06-30"
+        )
     if first.year != second.year:
         raise ValueError(f"{cleaned!r} has no year")
     if first.month != second.month:

@@ -6,7 +6,9 @@ One grammar serves the past-performance library (``Contract Value`` cells such a
 or ``between ten and thirty million dollars``, read by ``scope.section_lm``):
 
 - ``find_amounts(text)`` finds every amount or range in free text, with its span;
-- ``parse_amount(text)`` reads a text that is exactly one amount.
+- ``parse_amount(text)`` reads a text that is exactly one amount;
+- ``unclear_amounts(text)`` says which numbers could not be read and why (European grouping
+  is read only where it cannot be anything else: ``_read_number``).
 
 The number words (``UNIT_WORDS``, ``TENS_WORDS``) live in ``quantities.numbers``.
 Arithmetic is done in ``Decimal`` so ``$12.3M`` is 12_300_000 exactly, never 12_299_999.
@@ -46,7 +48,7 @@ RANGE_WORDS = frozenset({"to", "through", "thru"})
 
 _TOKEN_RE = re.compile(
     r"(?P<cur>US\$|\$)"
-    r"|(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"|(?P<num>\d[\d.,]*\d|\d|\.\d+)"  # read by _read_number: grouping and decimal mark
     r"|(?P<word>[A-Za-z]+)"
     r"|(?P<dash>[-–—‒―])"
     r"|(?P<other>\S)"
@@ -98,6 +100,89 @@ class _Atom:
     end: int
     next_index: int
     approximate: bool
+
+
+# How digits are grouped and where the decimal mark is (rules of ``_read_number``).
+_US_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+_PLAIN = re.compile(r"\d+(?:\.\d+)?|\.\d+")
+_DOT_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?")
+_DECIMAL_COMMA = re.compile(r"\d+,\d+")
+
+
+class UnclearNumber(ValueError):
+    """Digits whose grouping or decimal mark could be read two ways (or none); the message
+    says what was not understood and how to write it."""
+
+
+def _read_number(text: str, *, scaled: bool) -> tuple[Decimal, bool]:
+    """The value of a number token and whether it is written with thousands groups.
+
+    US style (``3,700,000``, ``12.5``) is read as written. European style is read only where it
+    cannot be anything else: dots between groups of exactly three digits, at least two of them
+    or followed by a decimal comma (``1.234.567``, ``1.234.567,50``, ``1.234,5``); a decimal
+    comma right before a scale word (``12,5M``, ``12,5 million``). ``scaled`` says a scale word
+    follows. Raises ``UnclearNumber`` for the rest: ``1.234`` without a scale (1,234 dollars or
+    1.234 dollars?), ``12,5`` without a scale, ``1,500M`` (1,500 million or 1.5 million?), and
+    separators of neither style (``1,23,456``).
+    """
+    if _PLAIN.fullmatch(text):
+        whole, _, fraction = text.partition(".")
+        if len(fraction) == 3 and 1 <= len(whole) <= 3 and not scaled:
+            raise UnclearNumber(
+                f"{text!r} could be {whole},{fraction} dollars (a dot between thousands) or "
+                f"{text} dollars (a decimal point): write {whole},{fraction}"
+            )
+        return Decimal(text), False
+    if _US_GROUPED.fullmatch(text):
+        if scaled and text.count(",") == 1 and "." not in text:
+            decimal = Decimal(text.replace(",", ".")).normalize()
+            raise UnclearNumber(
+                f"{text!r} before a scale word could be {text} (a comma between thousands) or "
+                f"{decimal} (a decimal comma): write {decimal} with a decimal point, or the "
+                "whole amount in digits"
+            )
+        return Decimal(text.replace(",", "")), True
+    if _DOT_GROUPED.fullmatch(text) and (text.count(".") >= 2 or "," in text):
+        return Decimal(text.replace(".", "").replace(",", ".")), True
+    if _DECIMAL_COMMA.fullmatch(text):
+        if scaled:
+            return Decimal(text.replace(",", ".")), False
+        raise UnclearNumber(
+            f"{text!r} has a decimal comma but no scale word after it (a decimal comma is read "
+            f"only as in 12,5M): write {text.replace(',', '.')} with a decimal point"
+        )
+    raise UnclearNumber(
+        f"{text!r} is grouped neither as 3,700,000 nor as 3.700.000: write the amount as "
+        "3,700,000 or $3.7M"
+    )
+
+
+def _scale_at(tokens: list[_Token], i: int) -> int | None:
+    """The scale written at ``tokens[i]`` right after a number, or None. A scale letter
+    touches the number ("$5M") or is upper case ("$5 M"), so "5 m" (metres) is not five
+    million; scale words may stand apart."""
+    if i < len(tokens) and tokens[i].kind == "word" and tokens[i].lower in SCALES:
+        touching = tokens[i].start == tokens[i - 1].end
+        if len(tokens[i].text) > 1 or touching or tokens[i].text.isupper():
+            return SCALES[tokens[i].lower]
+    return None
+
+
+def unclear_amounts(text: str) -> list[str]:
+    """What could not be read in ``text`` as an amount: one message per number whose grouping
+    or decimal mark is unclear (``_read_number``), e.g. ``'12,5' has a decimal comma without a
+    scale word: ...``; ``[]`` when every number is understood. ``find_amounts`` skips such
+    numbers; readers of a cell known to hold a value report them. Never raises."""
+    tokens = _tokenize(text)
+    found = []
+    for i, token in enumerate(tokens):
+        if token.kind != "num":
+            continue
+        try:
+            _read_number(token.text, scaled=_scale_at(tokens, i + 1) is not None)
+        except UnclearNumber as error:
+            found.append(str(error))
+    return found
 
 
 def _tokenize(text: str) -> list[_Token]:
@@ -182,10 +267,9 @@ def _read_atom(tokens: list[_Token], i: int) -> _Atom | None:
     grouped = False
     if token.kind == "num":
         try:
-            number = Decimal(token.text.replace(",", ""))
-        except InvalidOperation:  # pragma: no cover - the token regex only admits numbers
+            number, grouped = _read_number(token.text, scaled=_scale_at(tokens, i + 1) is not None)
+        except (UnclearNumber, InvalidOperation):  # reported by unclear_amounts
             return None
-        grouped = "," in token.text
         i += 1
     else:
         read = _read_words(tokens, i)
@@ -194,14 +278,9 @@ def _read_atom(tokens: list[_Token], i: int) -> _Atom | None:
         value, i = read
         number = Decimal(value)
         words = True
-    scale: int | None = None
-    if i < len(tokens) and tokens[i].kind == "word" and tokens[i].lower in SCALES:
-        # a scale letter touches the number ("$5M") or is upper case ("$5 M"), so "5 m" (metres)
-        # is not five million; scale words may stand apart
-        touching = tokens[i].start == tokens[i - 1].end
-        if len(tokens[i].text) > 1 or touching or tokens[i].text.isupper():
-            scale = SCALES[tokens[i].lower]
-            i += 1
+    scale = _scale_at(tokens, i)
+    if scale is not None:
+        i += 1
     if i < len(tokens) and _is_currency_word(tokens[i]):
         currency = True
         i += 1
@@ -332,9 +411,14 @@ def parse_amount(text: str) -> int:
     """Read a text that is exactly one dollar amount; returns USD whole dollars.
 
     Accepts ``$12.5M``, ``12.5 million``, ``$385K``, ``$3,700,000``, ``~$6.1M``,
-    ``USD34.6 million``, ``ten million dollars``, a bare ``3700000``.
-    Raises ``ValueError`` naming the text when it holds no amount, a range or several amounts.
+    ``USD34.6 million``, ``ten million dollars``, a bare ``3700000``, and European grouping
+    where it is unambiguous (``$1.234.567``, ``$12,5M``; ``_read_number``).
+    Raises ``ValueError`` naming the text when it holds no amount, a range or several amounts,
+    or a number whose grouping or decimal mark is unclear (``unclear_amounts``).
     """
+    unclear = unclear_amounts(text)
+    if unclear:
+        raise ValueError(f"amount {text!r} is not clear: {'; '.join(unclear)}")
     mentions = find_amounts(text, require_currency=False)
     if len(mentions) != 1 or mentions[0].is_range:
         found = ", ".join(m.text for m in mentions) or "none"
