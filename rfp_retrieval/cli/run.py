@@ -91,8 +91,7 @@ def run(
                     f"({settings.answers_dir}), or point --library/--answers at the right ones."
                 )
             console.print(
-                f"[red]The library job failed:[/red] {escape(lib.error or 'run failed')}\n"
-                + escape(advice),
+                f"[red]The library job failed:[/red] {escape(lib.message)}\n" + escape(advice),
                 markup=True,
                 highlight=False,
             )
@@ -179,7 +178,7 @@ def run_rfps(
                 )
             break
         if not result.success:
-            item["error"] = result.error
+            item["error"] = result.message
             continue
         store = launcher.store
         scope = store.read_partition("scope_query", key).row(0, named=True)
