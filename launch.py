@@ -8,7 +8,10 @@ home; nothing in this module reads settings from, or writes anything to, ``os.en
 - ``Launcher(settings, home)`` builds the definitions for ``settings``
   (``code_location.build_definitions``), opens the persistent instance in ``home`` (so the
   UI shows every run) and runs the library job and one ``rfp_job`` partition per RFP file;
-  the rows a run wrote are read back through the partition store.
+  the rows a run wrote are read back through the partition store. Dagster's console log stays
+  off the terminal (``QUIET_LOGS``): the CLI prints each failure's message, and for an
+  unexpected one (a bug) its class, step and the file in ``home/failures/`` with the stack
+  trace.
 - ``ui_process(...)`` is the ``dagster dev`` command line and the environment it gets, given
   explicitly (``dagster dev`` loads ``definitions.py``, which reads the settings itself).
 
@@ -28,15 +31,26 @@ from typing import Any
 
 from rfp_retrieval.settings import CONFIG_ENV, Settings
 
-QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
-"""Run config: Dagster's console logger prints every event at DEBUG; the CLI prints its own
-summary."""
+QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
+"""Run config: Dagster's console logger prints nothing on the CLI's stderr. It would print
+every event at DEBUG, and at ERROR each failed step with its stack trace, where an expected
+failure (an empty PDF: the step raised ``dg.Failure``) needs only the message the CLI's summary
+already shows. Every event stays in the run's event log (the UI); an unexpected failure's
+stack trace goes to a file the summary names (``RunOutcome.message``)."""
 
 MODEL_ERRORS = {"ModelNotFoundError", "ModelPartsMissingError", "ModelArchiveError"}
 """Exception classes that mean the embedding model setting, not the library, is at fault."""
 
 INTERRUPTS = {"DagsterExecutionInterruptedError", "KeyboardInterrupt"}
 """Exception classes of a run stopped by Ctrl-C."""
+
+EXPECTED_ERRORS = MODEL_ERRORS | INTERRUPTS
+"""Exception classes of a failure that is no bug, besides ``dg.Failure`` (what the assets raise
+for bad input: an unreadable file, a bad override); any other failure is unexpected."""
+
+TRACES = "failures"
+"""Folder in the Dagster home holding ``<run_id>.txt``: the stack traces of a run that failed
+unexpectedly."""
 
 RFP_PARTITIONS = "rfp_documents"
 """The dynamic partitions definition of the RFP assets (``assets/partitions.py``)."""
@@ -73,31 +87,65 @@ class RunOutcome:
     """How one run ended, in the CLI's terms (no Dagster object leaves this module).
 
     ``error`` is the message of the first failed step (``failure_message``);
-    ``failure_classes`` the exception class names behind the failed steps.
+    ``failure_classes`` the exception class names behind the failed steps; ``unexpected``
+    names the first failure that is no ``dg.Failure`` and no ``EXPECTED_ERRORS`` class (a bug,
+    or a broken install) as ``"<class> in step <step>"``, and ``trace_file`` is the file
+    holding its stack trace (None when none was written).
     """
 
     success: bool
     interrupted: bool = False
     error: str | None = None
     failure_classes: frozenset[str] = frozenset()
+    unexpected: str | None = None
+    trace_file: str | None = None
 
     @property
     def model_error(self) -> bool:
         """The embedding model setting, not the library, made the run fail."""
         return bool(self.failure_classes & MODEL_ERRORS)
 
+    @property
+    def message(self) -> str:
+        """What the CLI prints for a failed run: ``error``, and for an unexpected failure the
+        class, the step and where its stack trace is (Dagster's own log stays off stderr)."""
+        text = self.error or "run failed"
+        if self.unexpected:
+            where = self.trace_file or "the run's log (`rfp-retrieval ui`, Runs)"
+            text += f" (unexpected {self.unexpected}: the stack trace is in {where})"
+        return text
 
-def outcome_of(result: Any) -> RunOutcome:
+
+def outcome_of(result: Any, trace_dir: Path | None = None) -> RunOutcome:
     """The ``RunOutcome`` of an ``ExecuteInProcessResult``: a failed run whose steps were
-    interrupted (Ctrl-C) is ``interrupted``."""
+    interrupted (Ctrl-C) is ``interrupted``; an unexpected failure's stack traces are written
+    to ``trace_dir/<run_id>.txt`` when ``trace_dir`` is given (created if missing)."""
     if result.success:
         return RunOutcome(success=True)
     classes = failure_classes(result)
+    unexpected = unexpected_failures(result)
+    trace_file = None
+    if unexpected and trace_dir is not None:
+        trace_file = trace_dir / f"{result.run_id}.txt"
+        trace_dir.mkdir(parents=True, exist_ok=True)
+        trace_file.write_text(
+            "".join(
+                f"run {result.run_id} ({result.job_def.name}), step {step}:\n{error.to_string()}\n"
+                for step, error in unexpected
+            ),
+            encoding="utf-8",
+        )
+    first = None
+    if unexpected:
+        step, error = unexpected[0]
+        first = f"{_innermost(error).cls_name or 'error'} in step {step}"
     return RunOutcome(
         success=False,
         interrupted=bool(classes & INTERRUPTS),
         error=failure_message(result),
         failure_classes=frozenset(classes),
+        unexpected=first,
+        trace_file=str(trace_file) if trace_file else None,
     )
 
 
@@ -128,7 +176,8 @@ class Launcher:
         return outcome_of(
             self.defs.resolve_job_def("library_job").execute_in_process(
                 instance=self.instance, run_config=QUIET_LOGS, raise_on_error=False
-            )
+            ),
+            self.home / TRACES,
         )
 
     def run_rfp(self, key: str, path: Path) -> RunOutcome:
@@ -150,7 +199,7 @@ class Launcher:
             )
         except KeyboardInterrupt:
             return RunOutcome(success=False, interrupted=True)
-        return outcome_of(result)
+        return outcome_of(result, self.home / TRACES)
 
     def known_partitions(self) -> set[str]:
         """Every RFP partition key the instance knows."""
@@ -166,14 +215,41 @@ def failure_message(result: Any) -> str:
             user = event.step_failure_data.user_failure_data
             if user is not None and user.description:
                 return user.description
-            while (
-                error is not None
-                and error.cause is not None
-                and "dagster" in (error.cls_name or "").lower()
-            ):
-                error = error.cause
+            error = _innermost(error)
             return (error.message if error else "step failed").strip()
     return "run failed"
+
+
+def _innermost(error: Any) -> Any:
+    """The first exception below Dagster's own wrappers (``DagsterExecutionStepExecutionError``
+    ...) of a ``SerializableErrorInfo``; ``error`` itself when it has no cause."""
+    while (
+        error is not None
+        and error.cause is not None
+        and "dagster" in (error.cls_name or "").lower()
+    ):
+        error = error.cause
+    return error
+
+
+def unexpected_failures(result: Any) -> list[tuple[str, Any]]:
+    """``(step key, SerializableErrorInfo)`` of each failed step of the run that raised neither
+    ``dg.Failure`` (an expected failure: bad input, with the message for the user) nor an
+    ``EXPECTED_ERRORS`` class (model setting, Ctrl-C) anywhere in its cause chain."""
+    found = []
+    for event in result.all_events:
+        if event.event_type_value != "STEP_FAILURE":
+            continue
+        data = event.step_failure_data
+        if data.user_failure_data is not None:
+            continue
+        names, error = set(), data.error
+        while error is not None:
+            names.add(error.cls_name or "")
+            error = error.cause
+        if data.error is not None and not names & EXPECTED_ERRORS:
+            found.append((event.step_key, data.error))
+    return found
 
 
 def failure_classes(result: Any) -> set[str]:

@@ -9,6 +9,7 @@ from resources import EmbeddingModel, ProjectPaths
 from resources.partition_store import DuckDBPartitionStore
 from rfp_retrieval.library.frames import entries_frame, rejected_frame, superseded_frame
 from rfp_retrieval.library.ingest import load_library
+from rfp_retrieval.library.quality import empty_library_reason
 from rfp_retrieval.retrieval.facets import facet_embeddings_frame
 
 
@@ -50,6 +51,9 @@ def pp_entries(context: dg.AssetExecutionContext, paths: ProjectPaths):
     context.log.info(
         f"{entries.height} entries, {rejected.height} rejected, {superseded.height} superseded"
     )
+    empty = empty_library_reason(paths.library_dir, rejected) if entries.is_empty() else None
+    if empty:  # still stored: the RFPs get no references and say why, the rejects stay listed
+        context.log.warning(empty)
     preview_cols = ["id", "title", "customer_type", "value_min", "value_max", "end_date"]
     yield dg.Output(
         entries,
@@ -58,6 +62,7 @@ def pp_entries(context: dg.AssetExecutionContext, paths: ProjectPaths):
             "row_count": entries.height,
             "with_defects": with_defects.height,
             "library_dir": paths.library_dir,
+            **({"empty_library": empty} if empty else {}),
             "preview": dg.MetadataValue.md(markdown_preview(entries.select(preview_cols))),
         },
     )

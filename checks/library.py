@@ -4,19 +4,26 @@ import dagster as dg
 import numpy as np
 import polars as pl
 
-from resources import EmbeddingModel
+from resources import EmbeddingModel, ProjectPaths
+from resources.partition_store import DuckDBPartitionStore
 from rfp_retrieval.library.quality import vague_outcome_ids, validate_entries
 
 
 @dg.asset_check(
     asset="pp_entries",
     description=(
-        "Great Expectations suite on the library: ids unique, known customer and vehicle "
-        "types, dates present, start before end, value min <= max. Lists the failing ids."
+        "Great Expectations suite on the library: it has entries, ids unique, known customer "
+        "and vehicle types, dates present, start before end, value min <= max. Lists the "
+        "failing ids; an empty library names its folder and the first rejected row."
     ),
 )
-def pp_entries_quality_suite(pp_entries: pl.DataFrame) -> dg.AssetCheckResult:
-    outcomes = validate_entries(pp_entries)
+def pp_entries_quality_suite(
+    pp_entries: pl.DataFrame, paths: ProjectPaths, duckdb: DuckDBPartitionStore
+) -> dg.AssetCheckResult:
+    rejected = None
+    if pp_entries.is_empty():  # why: the rejected rows stored beside it by the same step
+        rejected = duckdb.read_table("pp_rejected_entries", ["file", "row", "reason"])
+    outcomes = validate_entries(pp_entries, paths.library_dir, rejected)
     failed = [o for o in outcomes if not o.success]
     severity = (
         dg.AssetCheckSeverity.ERROR
@@ -27,7 +34,7 @@ def pp_entries_quality_suite(pp_entries: pl.DataFrame) -> dg.AssetCheckResult:
         passed=not failed,
         severity=severity,
         metadata={
-            **{f"{o.expectation}": ", ".join(o.failing_ids) or "ok" for o in outcomes},
+            **{o.expectation: o.summary for o in outcomes},
             "failed_expectations": len(failed),
             "rows": pp_entries.height,
         },
@@ -67,8 +74,9 @@ def pp_facet_embeddings_match_model(
     frame = pp_facet_embeddings
     other = frame.filter(pl.col("model") != embedding_model.model_id)
     dims = sorted(set(frame["dim"].to_list()))
-    norms = np.linalg.norm(np.asarray(frame["vector"].to_list(), dtype=np.float32), axis=1)
-    off_unit = int(np.sum(np.abs(norms - 1.0) > 1e-3)) if frame.height else 0
+    # row by row: an empty library has no vectors, and mixed dimensions make no matrix
+    norms = [float(np.linalg.norm(np.asarray(v, dtype=np.float32))) for v in frame["vector"]]
+    off_unit = sum(abs(n - 1.0) > 1e-3 for n in norms)
     passed = other.height == 0 and len(dims) <= 1 and off_unit == 0
     return dg.AssetCheckResult(
         passed=passed,

@@ -15,6 +15,7 @@ from typing import Any
 
 import typer
 from rich.markup import escape
+from rich.text import Text
 
 from rfp_retrieval.cli.app import (
     ConfigOption,
@@ -90,13 +91,15 @@ def run(
                     f"({settings.answers_dir}), or point --library/--answers at the right ones."
                 )
             console.print(
-                f"[red]The library job failed:[/red] {escape(lib.error or 'run failed')}\n"
-                + escape(advice),
+                f"[red]The library job failed:[/red] {escape(lib.message)}\n" + escape(advice),
                 markup=True,
                 highlight=False,
             )
             raise typer.Exit(2)
-        outcomes = run_rfps(launcher, rfp_files, missing, progress)
+        no_library = library_shortfall(launcher.store, settings.library_dir)
+        if no_library:  # said now (each RFP takes a minute) and again for each RFP
+            console.print(Text.assemble(("Warning: ", "yellow"), no_library))
+        outcomes = run_rfps(launcher, rfp_files, missing, progress, no_library)
     from rfp_retrieval.retrieval.overrides import unmatched_override_files
 
     known = launcher.known_partitions()
@@ -115,11 +118,32 @@ def run(
         raise typer.Exit(1)  # every other RFP was still processed; the summary lists failures
 
 
-def run_rfps(launcher: Any, rfp_files: list, missing: list[str], progress: Any) -> list[RunItem]:
+def library_shortfall(store: Any, library_dir: Path | str) -> str | None:
+    """Why no RFP can get a reference: the stored ``pp_entries`` table is empty (the reason,
+    from ``library.quality.empty_library_reason``, names the folder and the first rejected
+    row); None when the library has entries. ``store`` is a partition store (``read_table``)."""
+    from rfp_retrieval.library.quality import empty_library_reason
+
+    entries = store.read_table("pp_entries", ["id"])
+    if entries is None or not entries.is_empty():
+        return None
+    rejected = store.read_table("pp_rejected_entries", ["file", "row", "reason"])
+    return empty_library_reason(library_dir, rejected)
+
+
+def run_rfps(
+    launcher: Any,
+    rfp_files: list,
+    missing: list[str],
+    progress: Any,
+    no_library: str | None = None,
+) -> list[RunItem]:
     """One rfp_job run per file (one partition each); a failure never stops the others.
 
     ``launcher`` is a ``launch.Launcher`` (``run_rfp(key, path) -> RunOutcome`` and a
     partition ``store``); Ctrl-C stops the batch and marks the rest ``interrupted``.
+    ``no_library`` (``library_shortfall``) makes an RFP that ran but got no reference
+    ``failed`` with ``"no references: <reason>"`` (its ScopeQuery and brief are kept).
     """
     from rfp_retrieval.inbox import partition_key_for
     from rfp_retrieval.retrieval.references import references_from_frame
@@ -154,7 +178,7 @@ def run_rfps(launcher: Any, rfp_files: list, missing: list[str], progress: Any) 
                 )
             break
         if not result.success:
-            item["error"] = result.error
+            item["error"] = result.message
             continue
         store = launcher.store
         scope = store.read_partition("scope_query", key).row(0, named=True)
@@ -164,6 +188,9 @@ def run_rfps(launcher: Any, rfp_files: list, missing: list[str], progress: Any) 
         item["references"] = references_from_frame(refs) if refs.height else []
         brief = store.read_partition("response_brief", key)
         item["brief"] = brief["html_path"][0] if brief is not None and brief.height else None
+        if no_library and not item["references"]:
+            item["status"] = "failed"
+            item["error"] = f"no references: {no_library}"
     if rfp_files:
         progress.update(task, completed=len(rfp_files), description="RFPs done")
     return outcomes

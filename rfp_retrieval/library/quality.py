@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -17,12 +18,48 @@ from rfp_retrieval.library.records import CUSTOMER_TYPES, VEHICLE_TYPES
 
 @dataclass
 class ExpectationOutcome:
-    """One expectation's result: its name, whether it passed, and the ids of failing rows."""
+    """One expectation's result: its name, whether it passed, the ids of failing rows, and for
+    a failure that no row shows (an empty library) what failed in words (``detail``)."""
 
     expectation: str
     success: bool
     failing_ids: list[str] = field(default_factory=list)
     blocking: bool = False
+    detail: str | None = None
+
+    @property
+    def summary(self) -> str:
+        """The check-metadata text: the failing ids, else ``detail``, else "ok"/"failed"."""
+        if self.failing_ids:
+            return ", ".join(self.failing_ids)
+        return "ok" if self.success else self.detail or "failed"
+
+
+LIBRARY_FILES = "*.csv and *.xlsx files directly in it, *.md write-ups under it"
+"""What ``library.ingest.load_library`` reads from a library folder, in words."""
+
+
+def empty_library_reason(library_dir: str | Path, rejected: pl.DataFrame | None = None) -> str:
+    """Why a library folder gave no usable entry, naming the folder and what to do.
+
+    ``rejected`` is the ``pp_rejected_entries`` frame (``REJECTED_SCHEMA``: file, row,
+    reason) of the same ingest, or None when unknown. With rejected rows the first one is
+    quoted (``row`` is None for a whole file or a write-up); without, nothing was found.
+    Callers only ask when the library has no entry.
+    """
+    head = f"the library folder {library_dir} has no usable entries"
+    if rejected is None or rejected.is_empty():
+        return (
+            f"{head}: no past-performance row or write-up was found in it ({LIBRARY_FILES}); "
+            "add the team's library there or point --library / library_dir at it"
+        )
+    first = rejected.row(0, named=True)
+    where = first["file"] if first["row"] is None else f"{first['file']} row {first['row']}"
+    return (
+        f"{head}: every row read was rejected ({rejected.height} rejected; the first: {where}: "
+        f"{first['reason']}); fix them (`rfp-retrieval library` lists each with its reason) "
+        "and run again"
+    )
 
 
 def _failing_ids(frame: pl.DataFrame, expectation: str) -> list[str]:
@@ -43,12 +80,18 @@ def _failing_ids(frame: pl.DataFrame, expectation: str) -> list[str]:
     return sorted(frame.filter(rules[expectation].fill_null(False))["id"].cast(str).to_list())
 
 
-def validate_entries(frame: pl.DataFrame) -> list[ExpectationOutcome]:
+def validate_entries(
+    frame: pl.DataFrame,
+    library_dir: str | Path | None = None,
+    rejected: pl.DataFrame | None = None,
+) -> list[ExpectationOutcome]:
     """Run the ``pp_entries`` suite; one outcome per expectation.
 
-    Expectations: ids unique and present (blocking), known customer and vehicle types,
-    dates present, start before end, value min <= max, value present. Dates and values are
-    checked by GX column-pair expectations; failing ids are listed for each.
+    Expectations: the library has entries (blocking; its ``detail`` is
+    ``empty_library_reason(library_dir, rejected)`` when ``library_dir`` is given), ids unique
+    and present (blocking), known customer and vehicle types, dates present, start before end,
+    value min <= max, value present. Dates and values are checked by GX column-pair
+    expectations; failing ids are listed for each.
     """
     os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
     import great_expectations as gx
@@ -79,6 +122,7 @@ def validate_entries(frame: pl.DataFrame) -> list[ExpectationOutcome]:
         batch_parameters={"dataframe": data}
     )
     named = {
+        "library has entries": gxe.ExpectTableRowCountToBeBetween(min_value=1),
         "ids unique": gxe.ExpectColumnValuesToBeUnique(column="id"),
         "known customer type": gxe.ExpectColumnValuesToBeInSet(
             column="customer_type", value_set=list(CUSTOMER_TYPES)
@@ -101,16 +145,22 @@ def validate_entries(frame: pl.DataFrame) -> list[ExpectationOutcome]:
         ),
         "value present": gxe.ExpectColumnValuesToNotBeNull(column="value_min"),
     }
+    empty = None
+    if frame.is_empty():
+        empty = "the library has no entries"
+        if library_dir is not None:
+            empty = empty_library_reason(library_dir, rejected)
     outcomes = []
     for name, expectation in named.items():
         gx_result = batch.validate(expectation)
-        failing = _failing_ids(frame, name)
+        failing = [] if name == "library has entries" else _failing_ids(frame, name)
         outcomes.append(
             ExpectationOutcome(
                 expectation=name,
                 success=bool(gx_result.success) and not failing,
                 failing_ids=failing,
-                blocking=name == "ids unique",
+                blocking=name in {"library has entries", "ids unique"},
+                detail=empty if name == "library has entries" else None,
             )
         )
     end = _failing_ids(frame, "end date present or ongoing")
