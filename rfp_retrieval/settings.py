@@ -166,7 +166,9 @@ def load_settings(
     for name in DEFAULTS:
         env = os.environ.get(ENV_PREFIX + name.upper())
         if env:
-            values[name] = env
+            # README: a relative path in a variable resolves against the directory the
+            # command runs from (a path in the file, against the file's folder)
+            values[name] = (Path.cwd() / Path(env).expanduser()) if name in PATH_FIELDS else env
             _check_ranking_mode(name, env, f"{ENV_PREFIX}{name.upper()}={env}")
     values.update({k: v for k, v in (overrides or {}).items() if v is not None})
     resolved = {

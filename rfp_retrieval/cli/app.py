@@ -36,8 +36,9 @@ ProjectOption = typer.Option(
 ConfigOption = typer.Option(
     None,
     "--config",
-    help="A project folder's rfp-retrieval.yaml (from `rfp-retrieval init`); sets "
-    "RFP_RETRIEVAL_CONFIG. Dagster's run history then lives in its folder's var/dagster_home.",
+    help="A project folder's rfp-retrieval.yaml (from `rfp-retrieval init`): its settings win "
+    "over RFP_RETRIEVAL_CONFIG. Dagster's run history then lives in its folder's "
+    "var/dagster_home.",
 )
 
 CHECKOUT = Path(__file__).resolve().parents[2]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from rfp_retrieval.cli.app import app, console
 from rfp_retrieval.cli.shapes import print_json
@@ -69,26 +70,26 @@ def parse(
         print_json(payload)
         return
     out = Console()
-    out.print(f"[bold]{doc.title}[/bold]\n{doc.summary}\n")
+    out.print(f"[bold]{escape(doc.title)}[/bold]\n{escape(doc.summary)}\n")
     for w in doc.warnings:
-        out.print(f"[yellow]warning:[/yellow] {w}")
+        out.print(f"[yellow]warning:[/yellow] {escape(w)}")
     out.print("[bold]Outline[/bold]")
     for s in doc.sections:
-        out.print("  " * max(0, s.level - 1) + f"{s.number or ''} {s.heading}".strip())
+        out.print("  " * max(0, s.level - 1) + escape(f"{s.number or ''} {s.heading}".strip()))
     out.print(f"\n[bold]Questions and requirements[/bold] ({len(questions)})")
     for q in questions:
         where = f"p.{q.page}" if q.page else f"l.{q.line}"
-        out.print(f"  {q.id} [{q.kind}] {q.label or '-'} ({where}) {q.text[:160]}")
+        out.print(escape(f"  {q.id} [{q.kind}] {q.label or '-'} ({where}) {q.text[:160]}"))
     out.print("\n[bold]Past performance[/bold]")
     for k, v in payload["past_performance"].items():
-        out.print(f"  {k}: {v}")
+        out.print(escape(f"  {k}: {v}"))
     req = find_pp_requirements(doc)
     for size in req.sizes:
         bound = f"{size.min or ''}..{size.max or ''}"
         pref = " (preferred)" if size.preferred else ""
-        out.print(f"  size {size.measure}: {bound}{pref} [{size.stated.section}]")
+        out.print(escape(f"  size {size.measure}: {bound}{pref} [{size.stated.section}]"))
     for rel in req.relevance:
-        out.print(f"  relevance: {rel.sentence[:160]} [{rel.section}]")
+        out.print(escape(f"  relevance: {rel.sentence[:160]} [{rel.section}]"))
     for t in reading.trace:
         if t["section"]:
-            out.print(f"  {t['filter']} stated in: {t['section']}")
+            out.print(escape(f"  {t['filter']} stated in: {t['section']}"))
