@@ -28,6 +28,8 @@ def formula_cells(path: Path) -> dict[str, dict[tuple[int, int], str]]:
         warnings.simplefilter("ignore")
         book = openpyxl.load_workbook(path, read_only=True, data_only=False)
         try:
+            for sheet in book.worksheets:
+                sheet.reset_dimensions()  # read every cell, not the stored (maybe stale) extent
             return {
                 sheet.title: {
                     (r, c): value
