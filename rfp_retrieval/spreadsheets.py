@@ -15,9 +15,9 @@ def formula_cells(path: Path) -> dict[str, dict[tuple[int, int], str]]:
     """Every formula in the workbook: ``{sheet title: {(row, column): "=..."}}`` (1-based).
 
     Streams the file (read-only mode), reading every cell whatever extent the sheet's stored
-    ``<dimension>`` claims (some writers store a stale one). A cell whose formula is here and whose ``data_only``
-    value is None was saved without its result. Raises what ``openpyxl.load_workbook`` raises
-    for a damaged file.
+    ``<dimension>`` claims (some writers store a stale one). A cell whose formula is here and
+    whose ``data_only`` value is None was saved without its result. Raises what
+    ``openpyxl.load_workbook`` raises for a damaged file.
     """
     import warnings
 

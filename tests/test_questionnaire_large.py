@@ -16,6 +16,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from rfp_retrieval.documents import questionnaire
 from rfp_retrieval.documents.extract import load_document
 from rfp_retrieval.documents.questions import find_questions
 
@@ -83,6 +84,16 @@ def test_streamed_xlsx_reads_merges_dimension_hidden_sheets_and_formulas_as_befo
         "formula cells with no saved result were read as empty (1 on sheet 'Requirements'); "
         "the workbook was saved by a program that does not calculate formulas; open it in "
         "Excel or LibreOffice, let it recalculate, and save it again"
+    ]
+
+
+def test_merges_cut_by_the_xml_chunk_boundary_are_all_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(questionnaire, "_XML_CHUNK_BYTES", 7)  # every element is cut somewhere
+    doc = load_document(_workbook(tmp_path / "hosting.xlsx"))
+    assert [(q.label, q.topic) for q in find_questions(doc)] == [
+        (label, topic) for label, topic, _, _ in EXPECTED_QUESTIONS
     ]
 
 

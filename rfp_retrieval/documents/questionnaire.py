@@ -319,11 +319,22 @@ def _xlsx_blocks(path: Path) -> tuple[list[_Block], str, list[str]]:
 _MERGE_CELL = re.compile(rb"<(?:\w+:)?mergeCell\s[^>]*?\bref=\"([A-Z]+)(\d+):([A-Z]+)(\d+)\"")
 
 
+_XML_CHUNK_BYTES = 2**20
+
+
 def _column_number(letters: bytes) -> int:
     number = 0
     for c in letters:
         number = number * 26 + c - 64
     return number
+
+
+def _merge_refs(text: bytes, end: int) -> list[tuple[int, int, int, int]]:
+    out = []
+    for m in _MERGE_CELL.finditer(text, 0, end):
+        c1, r1, c2, r2 = m.groups()
+        out.append((int(r1), _column_number(c1), int(r2), _column_number(c2)))
+    return out
 
 
 def _merged_ranges(archive, sheet) -> list[tuple[int, int, int, int]]:
@@ -340,16 +351,14 @@ def _merged_ranges(archive, sheet) -> list[tuple[int, int, int, int]]:
     ranges: list[tuple[int, int, int, int]] = []
     tail = b""
     with handle:
-        while chunk := handle.read(2**20):
+        while chunk := handle.read(_XML_CHUNK_BYTES):
             text = tail + chunk
-            end = text.rfind(b"<")  # an element cut by the chunk boundary is read next time
-            for m in _MERGE_CELL.finditer(text, 0, end if end > 0 else len(text)):
-                c1, r1, c2, r2 = m.groups()
-                ranges.append((int(r1), _column_number(c1), int(r2), _column_number(c2)))
-            tail = text[end:] if end > 0 else b""
-        for m in _MERGE_CELL.finditer(tail):
-            c1, r1, c2, r2 = m.groups()
-            ranges.append((int(r1), _column_number(c1), int(r2), _column_number(c2)))
+            end = text.rfind(b"<")  # the element cut by the chunk boundary is read next time
+            if end < 0:
+                end = len(text)
+            ranges.extend(_merge_refs(text, end))
+            tail = text[end:]
+        ranges.extend(_merge_refs(tail, len(tail)))
     return ranges
 
 
