@@ -14,9 +14,10 @@ from pathlib import Path
 def formula_cells(path: Path) -> dict[str, dict[tuple[int, int], str]]:
     """Every formula in the workbook: ``{sheet title: {(row, column): "=..."}}`` (1-based).
 
-    Streams the file (read-only mode). A cell whose formula is here and whose ``data_only``
-    value is None was saved without its result. Raises what ``openpyxl.load_workbook`` raises
-    for a damaged file.
+    Streams the file (read-only mode), reading every cell whatever extent the sheet's stored
+    ``<dimension>`` claims (some writers store a stale one). A cell whose formula is here and
+    whose ``data_only`` value is None was saved without its result. Raises what
+    ``openpyxl.load_workbook`` raises for a damaged file.
     """
     import warnings
 
@@ -28,6 +29,8 @@ def formula_cells(path: Path) -> dict[str, dict[tuple[int, int], str]]:
         warnings.simplefilter("ignore")
         book = openpyxl.load_workbook(path, read_only=True, data_only=False)
         try:
+            for sheet in book.worksheets:
+                sheet.reset_dimensions()  # read every cell, not the stored (maybe stale) extent
             return {
                 sheet.title: {
                     (r, c): value

@@ -1,9 +1,10 @@
 """Read an RFP file (Markdown, text, DOCX, PDF) into an ``RfpDocument``.
 
 Text is cleaned the same way for every format: zero-width characters removed, whitespace
-normalised, blank-line runs collapsed. PDFs additionally lose their running page headers and
-footers and bare page numbers, and get line-end hyphenation repaired (``modern-`` / ``ization``
--> ``modernization``, while ``firm-`` / ``fixed-price`` stays ``firm-fixed-price``). DOCX is
+normalised, blank-line runs collapsed. PDFs (and text files paged with form feeds) additionally
+lose their running page headers and footers and bare page numbers (``pages.clean_pages``), and
+get line-end hyphenation repaired (``modern-`` / ``ization`` -> ``modernization``, while
+``firm-`` / ``fixed-price`` stays ``firm-fixed-price``). DOCX is
 rendered as Markdown-flavoured text (``#`` headings from Word heading styles, Word's automatic
 numbers rebuilt from the numbering definitions (``docx_numbering``), bold-only paragraphs as
 ``**text**``, tables as rows of cells joined with `` | ``) so Markdown and Word versions of one

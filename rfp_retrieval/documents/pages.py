@@ -11,6 +11,7 @@ from collections import Counter
 
 from rfp_retrieval.documents.layout import LineStyle
 from rfp_retrieval.documents.text import normalise_line
+from rfp_retrieval.quantities.dates import find_dates
 
 _PAGE_NUMBER = re.compile(
     r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$|^[-\u2013]\s*\d{1,4}\s*[-\u2013]$|"
@@ -19,8 +20,40 @@ _PAGE_NUMBER = re.compile(
 )
 
 
-def _furniture_key(line: str) -> str:
-    return re.sub(r"\d+", "#", re.sub(r"\s+", " ", line.strip().lower()))
+# The only numbers masked when lines are compared across pages: running headers and footers
+# repeat verbatim except for their page numbers and dates. Every other digit is compared as
+# written, so "3. Requirement Area 3" on one page and "4. Requirement Area 4" on the next are
+# different lines, not a running header (issue 16.6).
+_PAGE_TOKEN = re.compile(
+    r"\bp\s?age\s*(?:[a-z]-?)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?\b"  # Page 3 (of 10) / Page C-3
+    r"|\b\d{1,4}\s*\|\s*p\s?age\b"  # 3 | Page
+    r"|\b\d{1,4}\s*(?:of|/)\s*\d{1,4}\b"  # 3 of 10 / 3/10
+    r"|\bpg\.?\s*\d{1,4}\b"  # pg. 3
+    r"|^[-\u2013]\s*\d{1,4}\s*[-\u2013]$",  # - 3 -
+    re.I,
+)
+# A folio: a bare page number (arabic or lower-case roman) opening or closing a footer line
+# beside its running title ("5 RFP-26-001-HTDC"). Read only in the bottom lines of a page: at
+# the top, "3 Requirement Area" is a numbered heading.
+_FOLIO = re.compile(r"^(?:\d{1,4}|[ivxl]{1,6})(?=\s)|(?<=\s)(?:\d{1,4}|[ivxl]{1,6})$")
+
+
+def furniture_key(line: str, edge: str) -> str:
+    """The form of ``line`` compared across pages to find running headers and footers.
+
+    Lower case with whitespace collapsed, dates (``quantities.dates.find_dates``) and page-number
+    tokens (``Page 3 of 10``, ``3 | Page``, ``- 3 -``) masked as ``<date>`` and ``<page>``; at
+    the ``"bottom"`` edge a bare folio number opening or closing the line is masked too. Every
+    other digit is kept: a numbered heading or question whose number differs from page to page
+    never matches another page's (issue 16.6). ``edge`` is ``"top"`` or ``"bottom"``.
+    """
+    text = re.sub(r"\s+", " ", line.strip().lower())
+    for start, end, _ in reversed(find_dates(text)):
+        text = text[:start] + "<date>" + text[end:]
+    text = _PAGE_TOKEN.sub("<page>", text)
+    if edge == "bottom":
+        text = _FOLIO.sub("<page>", text)
+    return text
 
 
 def clean_pages(
@@ -28,36 +61,38 @@ def clean_pages(
 ) -> tuple[list[str], list[int], list[str], list[LineStyle | None]]:
     """Clean page texts into one list of lines with the page and style of each line.
 
-    Removes bare page numbers at the top or bottom of a page, and lines repeated at the top or
-    bottom of at least half the pages (three pages or more): running headers and footers.
+    Removes bare page numbers at the top or bottom of a page, and running headers and footers:
+    a line among the first three (last three) lines of at least half the pages, three pages or
+    more, that repeats there as written except for page numbers and dates (``furniture_key``).
     Repairs words split by letter spacing (``S EALED``) and line-end hyphenation. ``styles``
     (PDF only) runs parallel to ``pages``. Returns (lines, page_of_line, removed header/footer
     lines, style_of_line).
     """
     normalised = [[normalise_line(line) for line in page] for page in pages]
     page_styles = styles or [[None] * len(page) for page in pages]
-    repeated: set[str] = set()
+    edge_lines = [_edge_lines(page) for page in normalised]
+    repeated: dict[str, set[str]] = {"top": set(), "bottom": set()}
     if len(normalised) >= 3:
-        counts: Counter[str] = Counter()
-        for page in normalised:
-            content = [ln for ln in page if ln.strip()]
-            counts.update({_furniture_key(ln) for ln in content[:3] + content[-3:]})
         threshold = max(3, math.ceil(0.5 * len(normalised)))
-        repeated = {k for k, c in counts.items() if c >= threshold and k.strip("# ")}
+        for edge in repeated:
+            counts: Counter[str] = Counter()
+            for page, edges in zip(normalised, edge_lines, strict=True):
+                counts.update({furniture_key(page[i], edge) for i in edges[edge]})
+            repeated[edge] = {
+                k for k, c in counts.items() if c >= threshold and k.strip("0123456789 ")
+            }
     removed: list[str] = []
     items: list[tuple[str, int, LineStyle | None]] = []
-    for number, (page, pstyles) in enumerate(zip(normalised, page_styles, strict=True), start=1):
-        content_idx = [i for i, ln in enumerate(page) if ln.strip()]
-        edges = set(content_idx[:3] + content_idx[-3:])
+    for number, (page, pstyles, edges) in enumerate(
+        zip(normalised, page_styles, edge_lines, strict=True), start=1
+    ):
+        first_last = edges["top"][:1] + edges["bottom"][-1:]
         for i, line in enumerate(page):
-            if i in edges:
-                if _PAGE_NUMBER.match(line.strip()) and (
-                    i in content_idx[:1] or i in content_idx[-1:]
-                ):
-                    continue
-                if _furniture_key(line) in repeated:
-                    removed.append(line)
-                    continue
+            if i in first_last and _PAGE_NUMBER.match(line.strip()):
+                continue
+            if any(i in edges[e] and furniture_key(line, e) in repeated[e] for e in repeated):
+                removed.append(line)
+                continue
             items.append((line, number, pstyles[i] if i < len(pstyles) else None))
     items = _repair_split_words(items)
     items = _repair_hyphenation(items)
@@ -81,6 +116,12 @@ def clean_pages(
         page_of_line.pop(0)
         style_of_line.pop(0)
     return lines, page_of_line, removed, style_of_line
+
+
+def _edge_lines(page: list[str]) -> dict[str, list[int]]:
+    """Indexes of the first three and last three non-blank lines of a page."""
+    content = [i for i, line in enumerate(page) if line.strip()]
+    return {"top": content[:3], "bottom": content[-3:]}
 
 
 _SPLIT_CAPS = re.compile(r"\b([A-Z]) ([A-Z]{2,})\b")

@@ -259,27 +259,48 @@ def _xlsx_blocks(path: Path) -> tuple[list[_Block], str, list[str]]:
     try:
         import openpyxl
 
+        # read-only: the sheets are streamed row by row, never held as cell objects (a
+        # 10,000-row questionnaire peaked at 9 GB fully loaded; issue 16.8)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "Data Validation extension is not supported"
-            book = openpyxl.load_workbook(path, data_only=True)
+            book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises InvalidFileException, KeyError, BadZipFile...
         raise DocumentError(
             name,
             f"cannot be read as an Excel workbook ({type(exc).__name__}: {exc}); open it in "
             "Excel and save it again as .xlsx",
         ) from exc
-    blocks: list[_Block] = []
-    for sheet in book.worksheets:
-        if getattr(sheet, "sheet_state", "visible") != "visible":
-            continue
-        grid = _sheet_grid(sheet)
-        inner = _grid_blocks(grid, level=2)
-        if not inner:
-            continue
-        blocks.append(_Block("heading", level=1, text=sheet.title.strip()))
-        blocks.extend(inner)
-    title = (book.properties.title or "").strip() if book.properties else ""
-    uncalculated = _uncalculated_formulas(path, book)
+    try:
+        formulas = formula_cells(path)
+        blocks: list[_Block] = []
+        uncalculated: dict[str, int] = {}
+        with warnings.catch_warnings(), zipfile.ZipFile(path) as archive:
+            # "Data Validation extension is not supported": read-only sheets are parsed while
+            # iterated, so the filter covers the whole pass
+            warnings.simplefilter("ignore")
+            for sheet in book.worksheets:
+                if getattr(sheet, "sheet_state", "visible") != "visible":
+                    continue
+                written = formulas.get(sheet.title, {})
+                grid, count = _sheet_grid(sheet, _merged_ranges(archive, sheet), written)
+                if count:
+                    uncalculated[sheet.title] = count
+                inner = _grid_blocks(grid, level=2)
+                if not inner:
+                    continue
+                blocks.append(_Block("heading", level=1, text=sheet.title.strip()))
+                blocks.extend(inner)
+        title = (book.properties.title or "").strip() if book.properties else ""
+    except DocumentError:
+        raise
+    except Exception as exc:  # a damaged sheet is only parsed while it is read
+        raise DocumentError(
+            name,
+            f"cannot be read as an Excel workbook ({type(exc).__name__}: {exc}); open it in "
+            "Excel and save it again as .xlsx",
+        ) from exc
+    finally:
+        book.close()
     if not uncalculated:
         return blocks, title, []
     where = ", ".join(f"{count} on sheet {sheet!r}" for sheet, count in uncalculated.items())
@@ -295,47 +316,85 @@ def _xlsx_blocks(path: Path) -> tuple[list[_Block], str, list[str]]:
     return blocks, title, [warning]
 
 
-def _uncalculated_formulas(path: Path, book) -> dict[str, int]:
-    """Formula cells with no saved result, per visible sheet title (sheets with none left out).
+_MERGE_CELL = re.compile(rb"<(?:\w+:)?mergeCell\s[^>]*?\bref=\"([A-Z]+)(\d+):([A-Z]+)(\d+)\"")
 
-    ``book`` is the workbook loaded with ``data_only=True`` (results); the formulas come from
-    ``spreadsheets.formula_cells``.
+
+_XML_CHUNK_BYTES = 2**20
+
+
+def _column_number(letters: bytes) -> int:
+    number = 0
+    for c in letters:
+        number = number * 26 + c - 64
+    return number
+
+
+def _merge_refs(text: bytes, end: int) -> list[tuple[int, int, int, int]]:
+    out = []
+    for m in _MERGE_CELL.finditer(text, 0, end):
+        c1, r1, c2, r2 = m.groups()
+        out.append((int(r1), _column_number(c1), int(r2), _column_number(c2)))
+    return out
+
+
+def _merged_ranges(archive, sheet) -> list[tuple[int, int, int, int]]:
+    """Merged ranges of a read-only sheet as (min_row, min_col, max_row, max_col), 1-based.
+
+    Read-only worksheets carry no merge information, so the ``<mergeCell ref="A3:A7"/>``
+    elements are read from the sheet's XML in the archive, streamed in 1 MB chunks (they
+    follow the cell data). A sheet that is not in the archive has no merges.
     """
-    formulas = formula_cells(path)
-    counts: dict[str, int] = {}
-    for sheet in book.worksheets:
-        if getattr(sheet, "sheet_state", "visible") != "visible":
-            continue
-        written = formulas.get(sheet.title, {})
-        count = sum(
-            1
-            for row in sheet.iter_rows()
-            for cell in row
-            if cell.value is None and (cell.row, cell.column) in written
-        )
-        if count:
-            counts[sheet.title] = count
-    return counts
+    try:
+        handle = archive.open(sheet._worksheet_path)  # openpyxl's path of the sheet's XML part
+    except (KeyError, AttributeError):
+        return []
+    ranges: list[tuple[int, int, int, int]] = []
+    tail = b""
+    with handle:
+        while chunk := handle.read(_XML_CHUNK_BYTES):
+            text = tail + chunk
+            end = text.rfind(b"<")  # the element cut by the chunk boundary is read next time
+            if end < 0:
+                end = len(text)
+            ranges.extend(_merge_refs(text, end))
+            tail = text[end:]
+        ranges.extend(_merge_refs(tail, len(tail)))
+    return ranges
 
 
-def _sheet_grid(sheet) -> list[list[str]]:
-    """Cell texts of a sheet; a vertical merge (one column, several rows) fills down.
+def _sheet_grid(
+    sheet, merged: list[tuple[int, int, int, int]], formulas: dict[tuple[int, int], str]
+) -> tuple[list[list[str]], int]:
+    """Cell texts of a read-only sheet, and its formula cells with no saved result.
 
-    A block merged across columns (a banner, an instruction box) keeps its value in its
-    top-left cell only, so its text is read once.
+    Trailing empty cells are dropped (``_grid_blocks`` pads the rows): a formatted but empty
+    cell far to the right does not widen every row. A vertical merge (one column, several rows)
+    fills down; a block merged across columns (a banner, an instruction box) keeps its value in
+    its top-left cell only, so its text is read once. ``merged`` holds the sheet's merged
+    ranges (``_merged_ranges``); ``formulas`` its formula cells (``spreadsheets.formula_cells``),
+    one whose saved value is empty being counted.
     """
-    grid = [[_clean_cell(v) for v in row] for row in sheet.iter_rows(values_only=True)]
-    for merged in sheet.merged_cells.ranges:
-        top, left = merged.min_row - 1, merged.min_col - 1
-        if merged.min_col != merged.max_col or top >= len(grid) or left >= len(grid[top]):
+    sheet.reset_dimensions()  # trust the cells, not the stored (sometimes stale) dimension
+    grid: list[list[str]] = []
+    uncalculated = 0
+    for r, row in enumerate(sheet.iter_rows(values_only=True), 1):
+        if formulas:
+            uncalculated += sum(1 for c, v in enumerate(row, 1) if v is None and (r, c) in formulas)
+        cells = [_clean_cell(v) for v in row]
+        while cells and not cells[-1]:
+            cells.pop()
+        grid.append(cells)
+    for min_row, min_col, max_row, max_col in merged:
+        top, left = min_row - 1, min_col - 1
+        if min_col != max_col or top >= len(grid) or left >= len(grid[top]):
             continue
         value = grid[top][left]
-        for r in range(top + 1, min(merged.max_row, len(grid))):
-            if left < len(grid[r]):
-                grid[r][left] = value
+        for r in range(top + 1, min(max_row, len(grid))):
+            grid[r].extend([""] * (left + 1 - len(grid[r])))
+            grid[r][left] = value
     while grid and _is_blank(grid[-1]):
         grid.pop()
-    return grid
+    return grid, uncalculated
 
 
 # --------------------------------------------------------------------------------------------
