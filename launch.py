@@ -67,7 +67,9 @@ def dagster_home(
     """
     environ = os.environ if environ is None else environ
     if environ.get("DAGSTER_HOME"):
-        return Path(environ["DAGSTER_HOME"]).expanduser()
+        # Dagster refuses a relative DAGSTER_HOME (`dagster dev` would fail after the UI
+        # printed its address): a relative one is taken from the working directory
+        return Path(environ["DAGSTER_HOME"]).expanduser().resolve()
     if config_file is not None:
         return config_file.parent / "var" / "dagster_home"
     return project_dir / "var" / "dagster_home"

@@ -26,10 +26,11 @@ from rfp_retrieval.cli.app import (
     import_launcher,
     load_cli_settings,
     project_dir,
+    settings_failed,
 )
 from rfp_retrieval.cli.render import print_run_summary
 from rfp_retrieval.cli.shapes import RunItem, print_json, run_item, run_scope_query
-from rfp_retrieval.settings import CONFIG_ENV, CONFIG_FILE
+from rfp_retrieval.settings import CONFIG_ENV, CONFIG_FILE, SettingsError
 
 
 @app.command()
@@ -58,6 +59,14 @@ def run(
 
     skipped: list[dict[str, str]] = []
     if not rfp_files:
+        if not Path(settings.inbox_dir).is_dir():
+            settings_failed(
+                SettingsError(
+                    f"inbox_dir {settings.inbox_dir} is not a folder; create it, or set "
+                    "inbox_dir in rfp-retrieval.yaml / RFP_RETRIEVAL_INBOX_DIR, or name the "
+                    "RFP files on the command line"
+                )
+            )
         rfp_files = [f.path for f in scan_inbox(settings.inbox_dir).values()]
         skipped = [
             {"file": str(path), "reason": reason}

@@ -125,7 +125,17 @@ _WIDTHS = {
 }
 
 
+def _xlsx_text(value: object) -> object:
+    """``value`` with the control characters a worksheet cannot hold removed (a DOS end-of-file
+    mark ``\\x1a``, form feeds, NULs from a damaged text file); other values unchanged."""
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    return ILLEGAL_CHARACTERS_RE.sub("", value) if isinstance(value, str) else value
+
+
 def _write_xlsx(rows: list[MatrixRow], path: Path, title: str) -> None:
+    """The workbook is written beside ``path`` and moved into place, so a failed write never
+    leaves a half-written matrix."""
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Font, PatternFill
     from openpyxl.utils import get_column_letter
@@ -136,7 +146,7 @@ def _write_xlsx(rows: list[MatrixRow], path: Path, title: str) -> None:
     header = [*MATRIX_COLUMNS, *WRITER_COLUMNS]
     sheet.append(header)
     for row in rows:
-        sheet.append(_cells(row))
+        sheet.append([_xlsx_text(value) for value in _cells(row)])
     bold = Font(bold=True)
     fill = PatternFill("solid", fgColor="DDEBF7")
     for j, name in enumerate(header, start=1):
@@ -150,5 +160,10 @@ def _write_xlsx(rows: list[MatrixRow], path: Path, title: str) -> None:
     sheet.freeze_panes = "A2"
     sheet.auto_filter.ref = sheet.dimensions
     if title:
-        book.properties.title = f"Compliance matrix: {title}"[:250]
-    book.save(path)
+        book.properties.title = _xlsx_text(f"Compliance matrix: {title}"[:250])
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        book.save(partial)
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)

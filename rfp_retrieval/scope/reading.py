@@ -104,6 +104,14 @@ def read_scope(doc: RfpDocument, as_of: dt.date | None = None) -> ScopeReading:
     return reading
 
 
+def _window_start(anchor: dt.date, months: int) -> dt.date | None:
+    """``anchor`` minus ``months`` calendar months, or None when that is before year 1."""
+    try:
+        return anchor - relativedelta(months=months)
+    except (ValueError, OverflowError):
+        return None
+
+
 def _apply_requirements(
     req: PastPerformanceRequirements,
     reading: ScopeReading,
@@ -120,6 +128,26 @@ def _apply_requirements(
         reading.references_required = req.references_required
         _trace(reading, "references_required", req.references_stated, req.references_required)
     rec = req.recency
+    counted_from = due if rec is not None and rec.due_date_anchor and due is not None else anchor
+    if (
+        rec is not None
+        and rec.months is not None
+        and _window_start(counted_from, rec.months) is None
+    ):
+        # an anchor such as "Issue Date: 0001-01-01" cannot be counted back from: the window
+        # stays unknown (no filter) and the trace says why
+        _trace(
+            reading,
+            "recency",
+            rec.stated,
+            {
+                "months": rec.months,
+                "anchor": anchor_name if counted_from is anchor else "proposal due date",
+                "anchor_date": counted_from.isoformat(),
+                "unknown": "the window would start before year 1; check the RFP's issue date",
+            },
+        )
+        rec = None
     if rec is not None:
         started = rec.applies_to == "started"
         key = "started_after" if started else "ended_after"
@@ -127,7 +155,7 @@ def _apply_requirements(
             base, base_name = anchor, anchor_name
             if rec.due_date_anchor and due is not None:
                 base, base_name = due, "proposal due date"
-            date = base - relativedelta(months=rec.months)
+            date = _window_start(base, rec.months) or base
             reading.recency_months = rec.months
             reading.recency_years = (
                 rec.months // 12 if rec.months % 12 == 0 else round(rec.months / 12, 2)
