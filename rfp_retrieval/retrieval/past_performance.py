@@ -10,7 +10,8 @@ The seams: ``records`` (the typed query and results), ``filters`` (each constrai
 numpy mask), ``prepared`` (``PreparedLibrary``), ``kernels`` (cosines, BLAS threads),
 ``components`` (the registry of score components and their rules), ``scoring`` (a mode's
 preset over the candidates). This module runs the passes: ``apply_hard_filters`` and
-``rank_references``; it re-exports the moved public names so their old imports keep working.
+``rank_references``, which first refuses vectors of two embedding models
+(``require_one_model``: the one place that rule lives).
 """
 
 from __future__ import annotations
