@@ -9,6 +9,7 @@ import polars as pl
 
 from assets.partitions import OWNERS, rfp_asset
 from assets.previews import markdown_preview
+from assets.rfp import source_of_inputs
 from resources import EmbeddingModel, ProjectPaths
 from resources.partition_store import DuckDBPartitionStore
 from resources.rewriter import QuestionRewriter
@@ -25,6 +26,7 @@ from rfp_retrieval.answers.records import (
     RejectedBlock,
 )
 from rfp_retrieval.documents.tables import document_from_frames, questions_from_frame
+from rfp_retrieval.lineage import SOURCE_SHA, with_source
 from rfp_retrieval.retrieval.answers import (
     NEEDS_SME,
     AnswerIndex,
@@ -172,6 +174,12 @@ def rewritten_questions(
     rewriter: QuestionRewriter,
 ) -> dg.Output[pl.DataFrame]:
     """Run the rewrite chain on every question of the partition."""
+    sha = source_of_inputs(
+        context.partition_key,
+        rfp_document=rfp_document,
+        rfp_outline=rfp_outline,
+        rfp_questions=rfp_questions,
+    )
     doc = document_from_frames(rfp_document, rfp_outline)
     chain = ChainConfig(
         context=ContextConfig(
@@ -184,7 +192,7 @@ def rewritten_questions(
     rewritten = rewrite_questions(
         questions_from_frame(rfp_questions), doc, rewriter.get(), chain, tuple(config.kinds)
     )
-    frame = rewrites_frame(context.partition_key, rewritten)
+    frame = with_source(rewrites_frame(context.partition_key, rewritten), sha)
     skipped = sum(r.skipped for r in rewritten)
     flagged = [r for r in rewritten if r.flags]
     log_md = "\n\n".join(
@@ -195,6 +203,7 @@ def rewritten_questions(
     return dg.Output(
         frame,
         metadata={
+            SOURCE_SHA: sha or "not recorded",
             "questions": len(rewritten),
             "skipped_share": round(skipped / len(rewritten), 3) if rewritten else 0.0,
             "rewriter": rewriter.describe(),
@@ -247,6 +256,7 @@ def question_answers(
     embedding_model: EmbeddingModel,
 ) -> dg.Output[pl.DataFrame]:
     """Retrieve passages for each rewritten question."""
+    sha = source_of_inputs(context.partition_key, rewritten_questions=rewritten_questions)
     other = answer_block_embeddings.filter(pl.col("model") != embedding_model.model_id).height
     if other:
         raise dg.Failure(
@@ -274,6 +284,7 @@ def question_answers(
         [(row, res) for (row, _), res in zip(pairs, results, strict=True)],
         keep=config.keep,
     )
+    frame = with_source(frame, sha)
     needs = [
         row["label"] or row["question_id"]
         for (row, _), r in zip(pairs, results, strict=True)
@@ -283,6 +294,7 @@ def question_answers(
     return dg.Output(
         frame,
         metadata={
+            SOURCE_SHA: sha or "not recorded",
             "questions": len(pairs),
             "needs_sme": len(needs),
             "needs_sme_questions": ", ".join(map(str, needs)) or "none",

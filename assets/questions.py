@@ -5,6 +5,7 @@ import polars as pl
 
 from assets.partitions import rfp_asset
 from assets.previews import markdown_preview
+from assets.rfp import source_of_inputs
 from resources import ProjectPaths
 from rfp_retrieval.documents.matrix import matrix_rows, write_matrix
 from rfp_retrieval.documents.questions import find_questions
@@ -14,6 +15,7 @@ from rfp_retrieval.documents.tables import (
     questions_frame,
     questions_from_frame,
 )
+from rfp_retrieval.lineage import SOURCE_SHA, with_source
 
 
 @rfp_asset(
@@ -29,12 +31,15 @@ def rfp_questions(
     context: dg.AssetExecutionContext, rfp_document: pl.DataFrame, rfp_outline: pl.DataFrame
 ) -> dg.Output[pl.DataFrame]:
     """Find the questions and requirements of the partition's RFP."""
+    key = context.partition_key
+    sha = source_of_inputs(key, rfp_document=rfp_document, rfp_outline=rfp_outline)
     doc = document_from_frames(rfp_document, rfp_outline)
-    frame = questions_frame(context.partition_key, find_questions(doc))
+    frame = with_source(questions_frame(key, find_questions(doc)), sha)
     counts = frame.group_by("kind").len().sort("kind")
     return dg.Output(
         frame,
         metadata={
+            SOURCE_SHA: sha or "not recorded",
             "row_count": frame.height,
             "by_kind": dg.MetadataValue.json(dict(counts.iter_rows())),
             "questions": dg.MetadataValue.md(
@@ -61,15 +66,22 @@ def compliance_matrix(
     paths: ProjectPaths,
 ) -> dg.Output[pl.DataFrame]:
     """Build the matrix from the stored questions and export it next to the brief."""
+    sha = source_of_inputs(
+        context.partition_key,
+        rfp_document=rfp_document,
+        rfp_outline=rfp_outline,
+        rfp_questions=rfp_questions,
+    )
     doc = document_from_frames(rfp_document, rfp_outline)
     rows = matrix_rows(doc, questions_from_frame(rfp_questions))
     folder = paths.output_for(context.partition_key)
     csv_path = write_matrix(rows, folder / "compliance_matrix.csv", doc.title)
     xlsx_path = write_matrix(rows, folder / "compliance_matrix.xlsx", doc.title)
-    frame = matrix_frame(context.partition_key, rows)
+    frame = with_source(matrix_frame(context.partition_key, rows), sha)
     return dg.Output(
         frame,
         metadata={
+            SOURCE_SHA: sha or "not recorded",
             "row_count": frame.height,
             "csv": dg.MetadataValue.path(str(csv_path)),
             "xlsx": dg.MetadataValue.path(str(xlsx_path)),

@@ -4,8 +4,10 @@ import dagster as dg
 import polars as pl
 
 from assets.partitions import rfp_asset
+from assets.rfp import source_of_inputs
 from resources import ProjectPaths
 from resources.partition_store import DuckDBPartitionStore
+from rfp_retrieval.lineage import SOURCE_SHA, with_source
 from rfp_retrieval.report.brief import (
     brief_html,
     brief_markdown,
@@ -43,6 +45,7 @@ def response_brief(
     references = pp_references.to_dicts()
     vague = set(pp_entries.filter(pl.col("outcome_vague"))["id"].to_list())
     tables = {t: duckdb.read_partition(t, key) for t in QUESTION_TABLES}
+    sha = source_of_inputs(key, scope_query=scope_query, pp_references=pp_references, **tables)
     questions = question_views(tables["rewritten_questions"], tables["question_answers"])
     facts = reference_facts(pp_entries, [r["id"] for r in references if r.get("id")])
     markdown = brief_markdown(scope, references, vague, questions, facts)
@@ -67,8 +70,9 @@ def response_brief(
         },
     )
     return dg.Output(
-        frame,
+        with_source(frame, sha),
         metadata={
+            SOURCE_SHA: sha or "not recorded",
             "html": dg.MetadataValue.path(str(html_path)),
             "markdown": dg.MetadataValue.path(str(md_path)),
             "preview": dg.MetadataValue.md(markdown[:20_000]),

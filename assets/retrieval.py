@@ -5,7 +5,9 @@ import polars as pl
 
 from assets.partitions import rfp_asset
 from assets.previews import markdown_preview, references_preview
+from assets.rfp import source_of_inputs
 from resources import ProjectPaths
+from rfp_retrieval.lineage import SOURCE_SHA, with_source
 from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.retrieval.overrides import (
     OverrideError,
@@ -15,7 +17,7 @@ from rfp_retrieval.retrieval.overrides import (
     vague_outcome_review,
 )
 from rfp_retrieval.retrieval.past_performance import rank_references
-from rfp_retrieval.retrieval.records import EntryVectors
+from rfp_retrieval.retrieval.records import EntryVectors, MixedModelsError
 from rfp_retrieval.retrieval.references import references_frame
 from rfp_retrieval.retrieval.scope_query import scope_query_from_row
 
@@ -41,19 +43,15 @@ def pp_references(
 ) -> dg.Output[pl.DataFrame]:
     """Rank the library against the partition's ScopeQuery (hard filters, facets, bumps),
     then apply the writer's overrides file if there is one."""
+    sha = source_of_inputs(context.partition_key, scope_query=scope_query)
     row = scope_query.row(0, named=True)
-    stale = pp_facet_embeddings.filter(pl.col("model") != row["model"]).height
-    if stale:
-        raise dg.Failure(
-            description=(
-                f"library vectors were made with another model than this ScopeQuery "
-                f"({row['model']}); re-materialize pp_facet_embeddings and this partition"
-            )
-        )
     config = RankingConfig(mode=paths.ranking_mode)
     vectors = EntryVectors.from_frame(pp_facet_embeddings)
     query = scope_query_from_row(row)
-    result = rank_references(pp_entries, vectors, query, config)
+    try:
+        result = rank_references(pp_entries, vectors, query, config)
+    except MixedModelsError as exc:
+        raise dg.Failure(description=str(exc), metadata={"model": row["model"]}) from exc
     source = override_path(paths.overrides_dir, context.partition_key)
     try:
         overrides = load_overrides(source, set(pp_entries["id"].to_list()))
@@ -68,9 +66,11 @@ def pp_references(
         )
     except OverrideError as exc:
         raise dg.Failure(description=str(exc)) from exc
+    frame = with_source(frame, sha)
     return dg.Output(
         frame,
         metadata={
+            SOURCE_SHA: sha or "not recorded",
             "mode": result.mode,
             "ranking_config": result.ranking_config,
             "overrides": len(overrides),
@@ -97,11 +97,14 @@ def pp_reference_review(
     pp_references: pl.DataFrame, pp_entries: pl.DataFrame
 ) -> dg.Output[pl.DataFrame]:
     """The cited references of this partition whose library outcomes are vague."""
-    review = vague_outcome_review(pp_references, pp_entries)
+    partition = pp_references["rfp_partition"][0] if pp_references.height else ""
+    sha = source_of_inputs(partition, pp_references=pp_references)
+    review = with_source(vague_outcome_review(pp_references, pp_entries), sha)
     preview = review.select(["rank", "id", "title", "outcome_metrics", "outcome_narrative"])
     return dg.Output(
         review,
         metadata={
+            SOURCE_SHA: sha or "not recorded",
             "vague_references": review.height,
             "ids": ", ".join(review["id"].to_list()) or "none",
             "review": dg.MetadataValue.md(markdown_preview(preview)),

@@ -13,6 +13,7 @@ from rfp_retrieval.documents.extract import load_document
 from rfp_retrieval.documents.records import DocumentError
 from rfp_retrieval.documents.tables import document_frame, document_from_frames, outline_frame
 from rfp_retrieval.inbox import find_in_inbox
+from rfp_retrieval.lineage import SOURCE_SHA, LineageError, common_source, file_sha, with_source
 from rfp_retrieval.retrieval.scope_query import (
     build_scope_query,
     domain_weights_metadata,
@@ -39,6 +40,21 @@ def _source_path(context: dg.AssetExecutionContext, config: RfpDocumentConfig, i
             )
         )
     return found
+
+
+def source_of_inputs(partition: str, **inputs: pl.DataFrame | None) -> str | None:
+    """The ``source_sha`` the partition inputs share (``lineage.common_source``, inputs in
+    pipeline order); the RFP file is named from ``rfp_document`` when it is an input.
+
+    Raises:
+        dg.Failure: the inputs were built from different versions of the RFP file.
+    """
+    document = inputs.get("rfp_document")
+    file = document["file"][0] if document is not None and document.height else None
+    try:
+        return common_source(inputs, partition, file)
+    except LineageError as exc:
+        raise dg.Failure(description=str(exc), metadata={"partition": partition}) from exc
 
 
 @dg.multi_asset(
@@ -73,12 +89,20 @@ def rfp_document(context: dg.AssetExecutionContext, config: RfpDocumentConfig, p
         doc = load_document(path)
     except DocumentError as exc:
         raise dg.Failure(description=str(exc), metadata={"file": str(path)}) from exc
+    try:
+        sha = file_sha(path)
+    except OSError as exc:
+        raise dg.Failure(
+            description=f"cannot read {path}: {exc}; check the file and re-run the partition",
+            metadata={"file": str(path)},
+        ) from exc
     key = context.partition_key
     yield dg.Output(
-        document_frame(key, doc),
+        with_source(document_frame(key, doc), sha),
         output_name="rfp_document",
         metadata={
             "file": str(path),
+            SOURCE_SHA: sha,
             "title": doc.title,
             "issue_date": str(doc.issue_date) if doc.issue_date else "not stated",
             "characters": len(doc.text),
@@ -86,12 +110,13 @@ def rfp_document(context: dg.AssetExecutionContext, config: RfpDocumentConfig, p
             "summary": dg.MetadataValue.md(doc.summary or "_no summary_"),
         },
     )
-    outline = outline_frame(key, doc)
+    outline = with_source(outline_frame(key, doc), sha)
     preview = outline.select(["number", "heading", "level", "parent"])
     yield dg.Output(
         outline,
         output_name="rfp_outline",
         metadata={
+            SOURCE_SHA: sha,
             "row_count": outline.height,
             "outline": dg.MetadataValue.md(markdown_preview(preview, limit=40)),
         },
@@ -113,13 +138,16 @@ def scope_query(
     embedding_model: EmbeddingModel,
 ) -> dg.Output[pl.DataFrame]:
     """Read the scope and embed its narrative, technical, outcome and whole texts."""
+    key = context.partition_key
+    sha = source_of_inputs(key, rfp_document=rfp_document, rfp_outline=rfp_outline)
     doc = document_from_frames(rfp_document, rfp_outline)
     as_of = as_of_for(doc)
-    built = build_scope_query(doc, embedding_model.embedder, as_of, context.partition_key)
+    built = build_scope_query(doc, embedding_model.embedder, as_of, key)
     frame, row, sections, reading = built.frame, built.row, built.sections, built.reading
     return dg.Output(
-        frame,
+        with_source(frame, sha),
         metadata={
+            SOURCE_SHA: sha or "not recorded",
             "filters": dg.MetadataValue.json(filters_metadata(row)),
             "as_of_source": as_of.source,
             "trace": dg.MetadataValue.json(json.loads(row["trace"])),

@@ -10,7 +10,8 @@ The seams: ``records`` (the typed query and results), ``filters`` (each constrai
 numpy mask), ``prepared`` (``PreparedLibrary``), ``kernels`` (cosines, BLAS threads),
 ``components`` (the registry of score components and their rules), ``scoring`` (a mode's
 preset over the candidates). This module runs the passes: ``apply_hard_filters`` and
-``rank_references``; it re-exports the moved public names so their old imports keep working.
+``rank_references``, which first refuses vectors of two embedding models
+(``require_one_model``: the one place that rule lives).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from rfp_retrieval.retrieval.filters import (
 from rfp_retrieval.retrieval.prepared import PreparedLibrary
 from rfp_retrieval.retrieval.records import (
     EntryVectors,
+    MixedModelsError,
     RankedReference,
     RankingResult,
     ScopeFilters,
@@ -43,7 +45,38 @@ from rfp_retrieval.retrieval.scoring import score_candidates
 __all__ = [
     "apply_hard_filters",
     "rank_references",
+    "require_one_model",
 ]
+
+
+def require_one_model(vectors: EntryVectors, scope: ScopeQuery) -> None:
+    """Refuse a ranking whose vectors come from more than one embedding model.
+
+    Compares the model ids recorded with the library vectors (``vectors.models``, from the
+    ``pp_facet_embeddings`` rows) and with the query vectors (``scope.model``, from the
+    ``scope_query`` row). Two models of the same dimension would otherwise be compared
+    silently (e.g. the library re-embedded with a new model while this RFP's ``scope_query``
+    re-embedding failed). A model not recorded (None / empty) is not compared.
+
+    Raises:
+        MixedModelsError: the library rows hold several models, or the library's model is not
+            the query's; names the partition, both model ids and what to re-materialize.
+    """
+    where = f"partition {scope.rfp_partition!r}" if scope.rfp_partition else "this ranking"
+    if len(vectors.models) > 1:
+        raise MixedModelsError(
+            f"{where}: the library vectors (pp_facet_embeddings) mix the models "
+            f"{', '.join(vectors.models)}; re-run the library job so every entry is embedded "
+            "with the configured model, then re-run this partition"
+        )
+    if vectors.models and scope.model is not None and vectors.models[0] != scope.model:
+        raise MixedModelsError(
+            f"{where}: the library vectors (pp_facet_embeddings) were made with model "
+            f"{vectors.models[0]!r} but this RFP's scope_query vectors with model "
+            f"{scope.model!r}; a ranking never compares two models' vectors. Re-materialize "
+            f"scope_query for {where} (with the model the library uses), or re-run the "
+            "library job if the library is the one left on the old model."
+        )
 
 
 def filter_pass(
@@ -152,9 +185,12 @@ def rank_references(
     empty library gives an empty result with ``reason`` set.
 
     Raises:
+        MixedModelsError: the library and query vectors come from different models
+            (``require_one_model``).
         ValueError: a candidate entry has no stored vectors (re-materialize the embeddings),
             or ``prepared`` was built from another frame or other vectors.
     """
+    require_one_model(vectors, scope)
     if entries.is_empty():
         return RankingResult(
             [], 0, [], [], config.mode, "the library has no entries", config.fingerprint()

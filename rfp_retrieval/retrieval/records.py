@@ -53,7 +53,9 @@ class ScopeQuery:
     scope-section length, Section M mentions; values >= 0, summing to 1 when read from an RFP).
     Empty weights fall back to equal weights over ``emphasized_domains``. ``issuer_type`` is
     the issuer's customer type (``federal-civilian``, ``federal-defense``, ``state``, ``local``,
-    ``commercial``, ...; None when not read).
+    ``commercial``, ...; None when not read). ``model`` is the id of the model that made
+    ``vectors`` and ``section_vectors`` (None: not recorded); ``rfp_partition`` the stored row's
+    partition key (or golden ``scope_id``), named in errors.
     """
 
     filters: ScopeFilters
@@ -65,14 +67,25 @@ class ScopeQuery:
     section_vectors: np.ndarray | None = None
     emphasized_domains: tuple[str, ...] = ()
     domain_weights: dict[str, float] = field(default_factory=dict)
+    model: str | None = None
+    rfp_partition: str = ""
+
+
+class MixedModelsError(ValueError):
+    """A ranking would compare vectors made by different embedding models (the message names
+    the partition, the model ids and what to re-materialize)."""
 
 
 @dataclass
 class EntryVectors:
-    """Stored facet vectors of the library: ``ids`` (n,) and per facet a (n, dim) matrix."""
+    """Stored facet vectors of the library: ``ids`` (n,) and per facet a (n, dim) matrix.
+
+    ``models``: the distinct ids (sorted) of the models that made the stored rows; empty when
+    not recorded (vectors built in memory)."""
 
     ids: list[str]
     matrices: dict[str, np.ndarray]
+    models: tuple[str, ...] = ()
     _rows: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
 
     def rows_of(self, ids: list[str], allow_missing: bool = False) -> np.ndarray:
@@ -97,7 +110,8 @@ class EntryVectors:
 
     @classmethod
     def from_frame(cls, frame: pl.DataFrame) -> EntryVectors:
-        """From a ``pp_facet_embeddings`` frame (columns id, facet, vector)."""
+        """From a ``pp_facet_embeddings`` frame (columns id, facet, vector; ``model`` when
+        present fills ``models``)."""
         ids = sorted(set(frame["id"].to_list()))
         index = {pp_id: i for i, pp_id in enumerate(ids)}
         matrices: dict[str, np.ndarray] = {}
@@ -108,7 +122,10 @@ class EntryVectors:
             rows = [index[i] for i in part["id"].to_list()]
             matrix[rows] = np.asarray(part["vector"].to_list(), dtype=np.float32)
             matrices[facet] = matrix
-        return cls(ids=ids, matrices=matrices)
+        models: tuple[str, ...] = ()
+        if "model" in frame.columns:
+            models = tuple(sorted(m for m in frame["model"].unique().to_list() if m is not None))
+        return cls(ids=ids, matrices=matrices, models=models)
 
 
 @dataclass

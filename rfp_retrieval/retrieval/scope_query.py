@@ -210,6 +210,8 @@ def scope_query_from_row(row: dict[str, Any]) -> ScopeQuery:
             for item in (row.get("domain_weights") or [])
             if item and item.get("domain") is not None and item.get("weight") is not None
         },
+        model=row.get("model"),
+        rfp_partition=row.get("rfp_partition") or "",
     )
 
 
