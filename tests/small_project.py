@@ -30,3 +30,15 @@ def small_answers(folder: Path, topics: tuple[str, ...] = ("case-management", "a
     for topic in topics:
         shutil.copytree(REPO / "sample" / "answers" / topic, folder / topic)
     return folder
+
+
+def project_config(folder: Path) -> Path:
+    """``folder/rfp-retrieval.yaml`` naming ``library``, ``answers`` and ``inbox`` beside it
+    (the caller fills them), the store in ``var/``, briefs in ``out/``. Returns its path."""
+    config = folder / "rfp-retrieval.yaml"
+    config.write_text(
+        "library_dir: library\nanswers_dir: answers\ninbox_dir: inbox\n"
+        "db_path: var/store.duckdb\noutput_dir: out\noverrides_dir: overrides\n",
+        encoding="utf-8",
+    )
+    return config

@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from rfp_retrieval.cli import app
-from tests.small_project import MIAMI_RFP, small_answers, small_library
+from tests.small_project import MIAMI_RFP, project_config, small_answers, small_library
 from tests.test_break_library_headers import _two_row_workbook
 from tests.test_break_paged_text import _paged_rfp
 from tests.test_library_ingest import HEADER, _row
@@ -52,12 +52,7 @@ def _project(tmp_path):
     shutil.move(_paged_rfp(tmp_path), inbox / "acme-rfp-2026-01.txt")
     (inbox / "empty.pdf").write_bytes(b"")
     small_answers(tmp_path / "answers", topics=("api",))
-    config = tmp_path / "rfp-retrieval.yaml"
-    config.write_text(
-        "library_dir: library\nanswers_dir: answers\ninbox_dir: inbox\n"
-        "db_path: var/store.duckdb\noutput_dir: out\noverrides_dir: overrides\n",
-        encoding="utf-8",
-    )
+    config = project_config(tmp_path)
     return config
 
 

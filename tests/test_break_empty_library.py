@@ -24,7 +24,7 @@ from rfp_retrieval.library.quality import empty_library_reason, validate_entries
 from rfp_retrieval.library.records import RejectedRow
 from rfp_retrieval.settings import load_settings
 from tests.conftest import REPO
-from tests.small_project import MIAMI_RFP, SAMPLE_LIBRARY, small_answers
+from tests.small_project import MIAMI_RFP, SAMPLE_LIBRARY, project_config, small_answers
 
 NO_ID = "no PP # (entry id): give the row an id such as PP-181"
 BAD_PERIOD = (
@@ -158,12 +158,7 @@ def test_run_on_an_empty_library_folder_reports_each_rfp_with_the_reason(tmp_pat
     library = tmp_path / "library"
     library.mkdir()
     small_answers(tmp_path / "answers", topics=("api",))
-    config = tmp_path / "rfp-retrieval.yaml"
-    config.write_text(
-        "library_dir: library\nanswers_dir: answers\ninbox_dir: inbox\n"
-        "db_path: var/store.duckdb\noutput_dir: out\noverrides_dir: overrides\n",
-        encoding="utf-8",
-    )
+    config = project_config(tmp_path)
     result = CliRunner().invoke(
         app, ["run", "--project", str(REPO), "--config", str(config), "--json"]
     )

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from rfp_retrieval.cli import shapes
 from rfp_retrieval.cli.app import app
 from tests.conftest import REPO
-from tests.small_project import MIAMI_RFP, small_answers, small_library
+from tests.small_project import MIAMI_RFP, project_config, small_answers, small_library
 
 
 def ours(environ) -> dict[str, str]:
@@ -146,12 +146,7 @@ def test_run_json_has_the_run_shape_and_leaves_the_environment_alone(tmp_path, m
     (inbox / "empty.pdf").write_bytes(b"")
     small_library(tmp_path / "library", rows=24)
     small_answers(tmp_path / "answers", topics=("api",))
-    config = tmp_path / "rfp-retrieval.yaml"
-    config.write_text(
-        "library_dir: library\nanswers_dir: answers\ninbox_dir: inbox\n"
-        "db_path: var/store.duckdb\noutput_dir: out\noverrides_dir: overrides\n",
-        encoding="utf-8",
-    )
+    config = project_config(tmp_path)
     before = ours(os.environ)
     result = CliRunner().invoke(app, ["run", "--config", str(config), "--json"])
     assert ours(os.environ) == before
