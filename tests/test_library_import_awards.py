@@ -278,6 +278,31 @@ def test_bad_records_are_reported_with_file_and_row(tmp_path):
     assert result.rejected[0].raw["piid"] == "W91QUZ22F0211"
 
 
+def test_api_json_results_and_the_write_up_marker(award_dir, tmp_path):
+    first = json.loads((award_dir / SAMPLE_A).read_text(encoding="utf-8").splitlines()[0])
+    api = tmp_path / "spending_by_award.json"
+    api.write_text(json.dumps({"results": [first, "oops"]}), encoding="utf-8")
+    result = awards.import_awards([api])
+    assert [e.id for e, _ in result.drafts] == ["AW-15DDHQ22F00000686"]
+    assert [(r.row, r.reason) for r in result.rejected] == [
+        (2, f"{api} row 2: not a JSON object of field: value")
+    ]
+    awards.write_drafts(result, tmp_path / "lib")
+    path = tmp_path / "lib" / "AW-15DDHQ22F00000686.md"
+    (entry,) = load_library(tmp_path / "lib").entries
+    assert awards.needs_write_up(entry)
+    assert entry.narrative.startswith("Needs write-up\n\nDraft made by")
+    # a writer adds a Summary but leaves the marker: still a draft; removes it: done
+    text = path.read_text(encoding="utf-8")
+    path.write_text(
+        text.replace("## Needs write-up", "## Summary\n\nWe ran it.\n\n## Needs write-up")
+    )
+    assert awards.needs_write_up(load_library(tmp_path / "lib").entries[0])
+    start = text.index("## Needs write-up")
+    path.write_text(text[:start] + text[text.index("## Award record") :], encoding="utf-8")
+    assert not awards.needs_write_up(load_library(tmp_path / "lib").entries[0])
+
+
 def test_cli_import_awards_and_library_both_forms(award_dir, tmp_path):
     out = tmp_path / "drafts"
     runner = CliRunner()

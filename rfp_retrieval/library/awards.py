@@ -41,7 +41,8 @@ amount or date that is not one, a JSON line that does not parse) is returned as 
 reports the others (``AwardImport.duplicates``).
 
 Row numbers: a CSV's first record is row 2 (the header is row 1, as ``library.ingest``); a JSONL
-file's first line is row 1.
+file's first line is row 1; in a ``.json`` file (a list, or the API's ``{"results": [...]}``)
+row N is the N-th award.
 """
 
 from __future__ import annotations
@@ -490,9 +491,32 @@ def record_from_row(raw: dict[str, Any], file: str, row: int) -> AwardRecord:
     )
 
 
+def _json_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
+    """A ``.json`` file: a list of award objects, or the API's ``{"results": [...]}``; row N is
+    the N-th object (1-based)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except json.JSONDecodeError as error:
+        yield 1, None, f"file is not JSON ({error.msg} at line {error.lineno})"
+        return
+    if isinstance(data, dict) and isinstance(data.get("results"), list):
+        data = data["results"]
+    if not isinstance(data, list):
+        yield 1, None, 'not a list of awards (expected [...] or {"results": [...]})'
+        return
+    for number, raw in enumerate(data, start=1):
+        if isinstance(raw, dict):
+            yield number, raw, None
+        else:
+            yield number, None, "not a JSON object of field: value"
+
+
 def _rows(path: Path, file: str) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
     """(row, raw record or None, reason when unreadable) for each record of a file."""
-    if path.suffix.lower() in {".jsonl", ".ndjson", ".json"}:
+    if path.suffix.lower() == ".json":
+        yield from _json_rows(path)
+        return
+    if path.suffix.lower() in {".jsonl", ".ndjson"}:
         with path.open(encoding="utf-8-sig") as handle:
             for number, line in enumerate(handle, start=1):
                 if not line.strip():
@@ -666,9 +690,10 @@ def _usd(amount: int | None, record: AwardRecord) -> str | None:
 
 
 def needs_write_up(entry: PastPerformanceEntry) -> bool:
-    """True for a loaded entry that is still an award draft (its narrative keeps the
-    ``Needs write-up`` section)."""
-    return entry.narrative.startswith(NEEDS_WRITE_UP_HEADING)
+    """True for a loaded entry that is still an award draft: its narrative keeps the
+    ``Needs write-up`` section (ingest joins other sections as heading + text paragraphs)."""
+    marker = f"{NEEDS_WRITE_UP_HEADING}\n\n"
+    return entry.narrative.startswith(marker) or f"\n\n{marker}" in entry.narrative
 
 
 def import_awards(paths: list[Path] | list[str]) -> AwardImport:
