@@ -1,5 +1,10 @@
 """``rfp-retrieval library``: the canonical library entries and the rejected rows
-(``--json``: ``shapes.LibraryPayload``)."""
+(``--json``: ``shapes.LibraryPayload``); ``library import-awards``: draft entries from federal
+award records (``library.awards``).
+
+``library`` is a typer group whose callback runs when no sub-command is given, so
+``rfp-retrieval library [--library DIR] [--json]`` works exactly as before.
+"""
 
 from __future__ import annotations
 
@@ -19,15 +24,25 @@ from rfp_retrieval.cli.app import (
 from rfp_retrieval.cli.render import print_library
 from rfp_retrieval.cli.shapes import print_json
 
+library_app = typer.Typer(
+    invoke_without_command=True,
+    help="Show the canonical library entries and the rejected rows; `import-awards` drafts "
+    "entries from federal award records.",
+)
+app.add_typer(library_app, name="library")
 
-@app.command("library")
+
+@library_app.callback(invoke_without_command=True)
 def library_command(
+    ctx: typer.Context,
     library: Path | None = typer.Option(None, help="Past-performance library folder."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     project: Path | None = ProjectOption,
     config: Path | None = ConfigOption,
 ) -> None:
     """Show the canonical library entries and the rejected rows."""
+    if ctx.invoked_subcommand is not None:
+        return
     config = config_file(config)
     from rich.text import Text
 
@@ -46,3 +61,63 @@ def library_command(
         print_json({"entries": [e.to_canonical() for e in loaded.entries], "rejected": rejected})
         return
     print_library(loaded, rejected)
+
+
+@library_app.command("import-awards")
+def import_awards_command(
+    files: list[Path] = typer.Argument(..., help="USAspending / FPDS award exports (CSV, JSONL)."),
+    out: Path = typer.Option(
+        Path("award-drafts"), "--out", help="Folder for the draft write-ups (created)."
+    ),
+    overwrite: bool = typer.Option(
+        False, "--overwrite", help="Replace draft files that already exist (default: keep them)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Draft library write-ups (one per award, marked "needs write-up") from award records.
+
+    Exits 1 when no record could be imported, else 0; every unreadable record is listed with
+    its file and row.
+    """
+    from rich.text import Text
+
+    from rfp_retrieval.library.awards import import_awards, write_drafts
+
+    result = import_awards(files)
+    drafts = write_drafts(result, out, overwrite=overwrite)
+    payload = {
+        "out": str(out),
+        "drafts": [
+            {"id": d.id, "file": str(d.path), "written": d.written, "source": d.source}
+            for d in drafts
+        ],
+        "duplicates": [
+            {
+                "piid": d.piid,
+                "file": d.file,
+                "row": d.row,
+                "kept_file": d.kept_file,
+                "kept_row": d.kept_row,
+            }
+            for d in result.duplicates
+        ],
+        "rejected": [{"file": r.file, "row": r.row, "reason": r.reason} for r in result.rejected],
+    }
+    if as_json:
+        print_json(payload)
+    else:
+        written = sum(d.written for d in drafts)
+        console.print(
+            f"{written} draft write-ups written to {out} ({len(drafts) - written} kept as they "
+            f"were, {len(result.duplicates)} duplicate PIIDs skipped, "
+            f"{len(result.rejected)} records rejected); each is marked 'needs write-up'"
+        )
+        for duplicate in result.duplicates:
+            console.print(
+                f"  duplicate {duplicate.piid}: {duplicate.file} row {duplicate.row} "
+                f"(kept {duplicate.kept_file} row {duplicate.kept_row})"
+            )
+        for rejected in result.rejected:
+            console.print(Text(f"  rejected: {rejected.reason}", "red"))
+    if not drafts and result.rejected:
+        raise typer.Exit(1)
