@@ -7,6 +7,8 @@ from assets.partitions import rfp_asset
 from assets.rfp import source_of_inputs
 from resources import ProjectPaths
 from resources.partition_store import DuckDBPartitionStore
+from rfp_retrieval.documents.tables import document_from_frames
+from rfp_retrieval.library.quality import vague_outcome_ids
 from rfp_retrieval.lineage import SOURCE_SHA, with_source
 from rfp_retrieval.report.brief import (
     brief_html,
@@ -14,9 +16,21 @@ from rfp_retrieval.report.brief import (
     question_views,
     reference_facts,
 )
+from rfp_retrieval.report.reasons import relevance_criteria, rfp_scope_sections
 
 # Answer-pipeline tables read when they exist (the brief still renders without them).
 QUESTION_TABLES = ("rewritten_questions", "question_answers")
+
+
+def _rfp_context(duckdb: DuckDBPartitionStore, key: str) -> dict:
+    """The RFP's relevance-criteria sentences and scope units, read from its stored document
+    (``{"relevance": [], "sections": None}`` when the document tables are not stored)."""
+    document = duckdb.read_partition("rfp_document", key)
+    outline = duckdb.read_partition("rfp_outline", key)
+    if document is None or outline is None or document.height != 1:
+        return {"relevance": [], "sections": None}
+    doc = document_from_frames(document, outline)
+    return {"relevance": relevance_criteria(doc), "sections": rfp_scope_sections(doc)}
 
 
 @rfp_asset(
@@ -43,15 +57,19 @@ def response_brief(
     key = context.partition_key
     scope = scope_query.row(0, named=True)
     references = pp_references.to_dicts()
-    vague = set(pp_entries.filter(pl.col("outcome_vague"))["id"].to_list())
+    vague = set(vague_outcome_ids(pp_entries))
     tables = {t: duckdb.read_partition(t, key) for t in QUESTION_TABLES}
     sha = source_of_inputs(key, scope_query=scope_query, pp_references=pp_references, **tables)
     questions = question_views(tables["rewritten_questions"], tables["question_answers"])
-    facts = reference_facts(pp_entries, [r["id"] for r in references if r.get("id")])
-    markdown = brief_markdown(scope, references, vague, questions, facts)
+    ids = [r["id"] for r in references if r.get("id")]
+    facts = reference_facts(pp_entries, ids)
+    entries = {row["id"]: row for row in pp_entries.filter(pl.col("id").is_in(ids)).to_dicts()}
+    notes = {"entries": entries, **_rfp_context(duckdb, key)}
+    markdown = brief_markdown(scope, references, vague, questions, facts, **notes)
     folder = paths.output_for(key)
     html_path, md_path = folder / "brief.html", folder / "brief.md"
-    html_path.write_text(brief_html(scope, references, vague, questions, facts), encoding="utf-8")
+    page = brief_html(scope, references, vague, questions, facts, **notes)
+    html_path.write_text(page, encoding="utf-8")
     md_path.write_text(markdown, encoding="utf-8")
     frame = pl.DataFrame(
         {
