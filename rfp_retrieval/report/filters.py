@@ -124,16 +124,10 @@ def filter_sentence(item: Mapping[str, Any]) -> str:
         return _customers(reading)
     if name == "customer_types" and reading == "any":
         return "any customer type (the RFP says so)"
+    if name == "issuer" and isinstance(reading, str):
+        return f"issuer type {reading}"
     if name == "require_prime":
         return "prime contractor only" if reading else "prime or sub"
     if name == "references_required" and isinstance(reading, int):
         return f"{reading} reference{'s' if reading != 1 else ''} required"
     return plain_value(reading)
-
-
-def trace_step(item: Mapping[str, Any]) -> str:
-    """One step of the ranking's ``filter_trace`` in plain English ("customer type local")."""
-    name = str(item.get("filter") or "").replace("_", " ")
-    if "value" not in item:
-        return name
-    return f"{name}: {plain_value(item['value'])}"
