@@ -1,5 +1,7 @@
 """Report assets per RFP partition: the response brief a proposal writer opens in a browser."""
 
+import json
+
 import dagster as dg
 import polars as pl
 
@@ -13,6 +15,8 @@ from rfp_retrieval.lineage import SOURCE_SHA, with_source
 from rfp_retrieval.report.brief import (
     brief_html,
     brief_markdown,
+    notes_by_reference,
+    notes_record,
     question_views,
     reference_facts,
 )
@@ -40,9 +44,12 @@ def _rfp_context(duckdb: DuckDBPartitionStore, key: str) -> dict:
     description=(
         "The response brief for this RFP, written as brief.html (open it in a browser; no "
         "internet needed) and brief.md in the partition's output folder: the ScopeQuery as "
-        "read from the RFP and where each filter was stated, the three references with a "
-        "bar chart of their score components, relaxed constraints and vague outcomes called "
-        "out, and every question with its rewrite, query set, top passages and 'needs SME' flag."
+        "read from the RFP and each filter in plain English with the sentence it was read "
+        "from, the three references with a labelled bar chart of their score components, "
+        "why to cite each (the RFP's relevance criteria and scope section it matches, the "
+        "outcome metric to quote) and what to check before citing it (sub role, funded value "
+        "under the floor, end date near the recency cut-off, vague outcomes, weak pick), and "
+        "every question with its rewrite, query set, top passages and 'needs SME' flag."
     ),
 )
 def response_brief(
@@ -53,7 +60,8 @@ def response_brief(
     paths: ProjectPaths,
     duckdb: DuckDBPartitionStore,
 ) -> dg.Output[pl.DataFrame]:
-    """Render and write the brief; one row with the file paths."""
+    """Render and write the brief; one row with the file paths and ``reference_notes`` (JSON
+    of ``brief.notes_record``: why cite and check before citing per reference id)."""
     key = context.partition_key
     scope = scope_query.row(0, named=True)
     references = pp_references.to_dicts()
@@ -65,6 +73,7 @@ def response_brief(
     facts = reference_facts(pp_entries, ids)
     entries = {row["id"]: row for row in pp_entries.filter(pl.col("id").is_in(ids)).to_dicts()}
     notes = {"entries": entries, **_rfp_context(duckdb, key)}
+    record = notes_record(notes_by_reference(references, scope, vague, **notes))
     markdown = brief_markdown(scope, references, vague, questions, facts, **notes)
     folder = paths.output_for(key)
     html_path, md_path = folder / "brief.html", folder / "brief.md"
@@ -78,6 +87,7 @@ def response_brief(
             "markdown_path": [str(md_path)],
             "questions": [len(questions) if questions is not None else None],
             "needs_sme": [sum(q["needs_sme"] for q in questions) if questions else 0],
+            "reference_notes": [json.dumps(record)],
         },
         schema={
             "rfp_partition": pl.String,
@@ -85,6 +95,7 @@ def response_brief(
             "markdown_path": pl.String,
             "questions": pl.Int64,
             "needs_sme": pl.Int64,
+            "reference_notes": pl.String,
         },
     )
     return dg.Output(

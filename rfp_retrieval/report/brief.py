@@ -35,6 +35,8 @@ __all__ = [
     "brief_markdown",
     "question_views",
     "reference_facts",
+    "notes_by_reference",
+    "notes_record",
     "reference_notes",
     "score_chart_svg",
     "score_parts",
@@ -180,7 +182,7 @@ def reference_notes(
     return why, caveats(ref, entry, scope, vague_ids, picks, passed)
 
 
-def _notes(
+def notes_by_reference(
     references: Sequence[Mapping[str, Any]],
     scope: Mapping[str, Any],
     vague_ids: Collection[str],
@@ -188,13 +190,27 @@ def _notes(
     relevance: Sequence[Mapping[str, Any]],
     sections: Sequence[tuple[str, str]] | None,
 ) -> dict[Any, tuple[list[str], list[Caveat]]]:
-    """``reference_notes`` per pick id."""
+    """``reference_notes`` per pick id: ``{id: (why_cite lines, caveats)}``."""
     picks, shared = _picks(references), _shared(references)
     passed = passed_filters(shared["filter_trace"])
     context = {"entries": entries, "relevance": relevance, "sections": sections}
     return {
         ref.get("id"): reference_notes(ref, scope, picks, passed, vague_ids, **context)
         for ref in picks
+    }
+
+
+def notes_record(
+    notes: Mapping[Any, tuple[list[str], list[Caveat]]],
+) -> dict[str, dict[str, list]]:
+    """``notes_by_reference`` output as JSON-ready dicts (the ``run --json`` shape):
+    ``{id: {"why_cite": [str], "check_before_citing": [{"kind", "text"}]}}``."""
+    return {
+        str(rid): {
+            "why_cite": list(why),
+            "check_before_citing": [{"kind": c.kind, "text": c.text} for c in checks],
+        }
+        for rid, (why, checks) in notes.items()
     }
 
 
@@ -218,7 +234,7 @@ def brief_markdown(
     before citing).
     """
     picks, shared = _picks(references), _shared(references)
-    notes = _notes(references, scope, vague_ids, entries, relevance, sections)
+    notes = notes_by_reference(references, scope, vague_ids, entries, relevance, sections)
     lines = [f"# Response brief: {_md(scope.get('title') or scope.get('rfp_partition'))}", ""]
     lines += ["## ScopeQuery as read from the RFP", ""]
     for key, label in SCOPE_FIELDS:
@@ -347,7 +363,7 @@ def brief_html(
     and ``data-id``; the chart is ``<svg class="score-chart">``.
     """
     picks, shared = _picks(references), _shared(references)
-    notes = _notes(references, scope, vague_ids, entries, relevance, sections)
+    notes = notes_by_reference(references, scope, vague_ids, entries, relevance, sections)
     title = scope.get("title") or scope.get("rfp_partition")
     h = [
         "<!DOCTYPE html>",
