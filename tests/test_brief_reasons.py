@@ -387,3 +387,25 @@ def test_chart_labels_segments_and_lists_only_the_parts_drawn():
     assert legend == ["whole entry", "outcome", "penalties"]
     assert re.findall(r'class="seg-label"[^>]*>([^<]+)<', svg) == ["+0.30", "+0.20", "+0.30"]
     assert "-0.020 penalties (older than the recency window)" in svg
+
+
+def test_notes_record_is_the_run_json_shape():
+    from rfp_retrieval.report.brief import notes_by_reference, notes_record
+
+    trace = json.dumps([{"filter": "library", "remaining": 24}])
+    refs = [{**PICKS[2], "rank": 1, "filter_trace": trace}]
+    record = notes_record(notes_by_reference(refs, SCOPE, set(), {"PP-1": ENTRY}, RELEVANCE, None))
+    assert list(record) == ["PP-1"]
+    assert record["PP-1"]["why_cite"][2] == "Covers the domains the RFP emphasises: contact-center."
+    assert record["PP-1"]["check_before_citing"] == [
+        {
+            "kind": "value",
+            "text": "Funded $1.5M is below the RFP's floor of $2.0M while the ceiling $4.0M is "
+            "inside the band; check which value the RFP counts.",
+        },
+        {
+            "kind": "recency",
+            "text": "Ended 2021-12-31, 168 days after the recency cut-off 2021-07-16; confirm "
+            "the date the RFP counts back from.",
+        },
+    ]
