@@ -149,10 +149,13 @@ def test_a_weak_pick_says_why():
         "fit better.",
     )
     assert weak_pick_caveat(PICKS[1], PICKS, 5) is None
-    assert weak_pick_caveat(PICKS[0], PICKS, 2) == Caveat(
+    assert weak_pick_caveat(PICKS[0], PICKS, 2, relaxed=True) == Caveat(
         "weak",
         "Weak pick: only 2 entries passed the RFP's filters, so they were relaxed; check this "
         "one fits the RFP at all.",
+    )
+    assert weak_pick_caveat(PICKS[0], PICKS, 1).text == (
+        "Weak pick: only 1 entry passed the RFP's filters; check this one fits the RFP at all."
     )
     trace = [
         {"filter": "library", "remaining": 24},
@@ -343,9 +346,8 @@ def test_the_brief_shows_reasons_checks_and_plain_filters_without_json():
             {"filter": "customer_type", "value": ["local"], "remaining": 2},
         ]
     )
-    refs = [
-        p | {"title": p["id"], "weighted_whole": p["score"], "filter_trace": trace} for p in PICKS
-    ]
+    shared = {"filter_trace": trace, "relaxation_steps": ["customer types widened to any"]}
+    refs = [p | {"title": p["id"], "weighted_whole": p["score"], **shared} for p in PICKS]
     entries = {"PP-1": ENTRY}
     page = brief_html(scope, refs, {"PP-1"}, entries=entries, relevance=RELEVANCE)
     assert "{&quot;months&quot;" not in page and '{"months"' not in page

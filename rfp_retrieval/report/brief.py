@@ -162,6 +162,7 @@ def reference_notes(
     picks: Sequence[Mapping[str, Any]],
     passed: int | None,
     vague_ids: Collection[str] = (),
+    relaxed: bool = False,
     entries: Mapping[str, Mapping[str, Any]] | None = None,
     relevance: Sequence[Mapping[str, Any]] = (),
     sections: Sequence[tuple[str, str]] | None = None,
@@ -170,16 +171,20 @@ def reference_notes(
 
     ``entries`` maps entry id to its ``pp_entries`` row; None (not passed) leaves out the
     reasons and the checks that need the entry, a missing id reports the entry unknown.
-    ``passed``: entries left after the hard filters (``caveats.passed_filters``);
+    ``passed``: entries left after the hard filters (``caveats.passed_filters``), ``relaxed``
+    whether the ranking relaxed a filter;
     ``relevance`` / ``sections``: the RFP's relevance criteria and scope units
     (``reasons.why_cite``).
     """
     if entries is None:
-        found = [vague_caveat(str(ref.get("id")), vague_ids), weak_pick_caveat(ref, picks, passed)]
+        found = [
+            vague_caveat(str(ref.get("id")), vague_ids),
+            weak_pick_caveat(ref, picks, passed, relaxed),
+        ]
         return [], [c for c in found if c is not None]
     entry = entries.get(str(ref.get("id")))
     why = why_cite(entry, scope, relevance, sections) if entry is not None else []
-    return why, caveats(ref, entry, scope, vague_ids, picks, passed)
+    return why, caveats(ref, entry, scope, vague_ids, picks, passed, relaxed)
 
 
 def notes_by_reference(
@@ -193,9 +198,10 @@ def notes_by_reference(
     """``reference_notes`` per pick id: ``{id: (why_cite lines, caveats)}``."""
     picks, shared = _picks(references), _shared(references)
     passed = passed_filters(shared["filter_trace"])
+    relaxed = bool(shared["relaxation_steps"])
     context = {"entries": entries, "relevance": relevance, "sections": sections}
     return {
-        ref.get("id"): reference_notes(ref, scope, picks, passed, vague_ids, **context)
+        ref.get("id"): reference_notes(ref, scope, picks, passed, vague_ids, relaxed, **context)
         for ref in picks
     }
 

@@ -121,15 +121,20 @@ def vague_caveat(entry_id: str, vague_ids: Collection[str]) -> Caveat | None:
 
 
 def weak_pick_caveat(
-    ref: Mapping[str, Any], picks: Sequence[Mapping[str, Any]], passed: int | None
+    ref: Mapping[str, Any],
+    picks: Sequence[Mapping[str, Any]],
+    passed: int | None,
+    relaxed: bool = False,
 ) -> Caveat | None:
     """A pick scoring far below the picks' median, or chosen when fewer than three entries
-    passed the RFP's filters (``passed``: the count before any relaxation, None unknown)."""
+    passed the RFP's filters (``passed``: the count before any relaxation, None unknown;
+    ``relaxed``: the ranking relaxed a filter to fill the picks)."""
     if passed is not None and passed < MIN_CANDIDATES:
+        how = ", so they were relaxed" if relaxed else ""
         return Caveat(
             "weak",
             f"Weak pick: only {passed} entr{'y' if passed == 1 else 'ies'} passed the RFP's "
-            "filters, so they were relaxed; check this one fits the RFP at all.",
+            f"filters{how}; check this one fits the RFP at all.",
         )
     scores = [float(p["score"]) for p in picks if p.get("score") is not None]
     score = ref.get("score")
@@ -152,10 +157,11 @@ def caveats(
     vague_ids: Collection[str],
     picks: Sequence[Mapping[str, Any]],
     passed: int | None,
+    relaxed: bool = False,
 ) -> list[Caveat]:
     """Every check that applies to ``ref`` in a fixed order: role, value, recency, vague,
-    weak (``passed`` as in ``weak_pick_caveat``). ``entry`` None (the library row is missing)
-    leaves the entry checks unknown."""
+    weak (``passed`` / ``relaxed`` as in ``weak_pick_caveat``). ``entry`` None (the library
+    row is missing) leaves the entry checks unknown."""
     found: list[Caveat | None] = []
     if entry is None:
         found.append(Caveat("unknown", "Library entry not found: role, value and dates unknown."))
@@ -163,7 +169,7 @@ def caveats(
         found += [role_caveat(entry, scope), value_caveat(entry, scope)]
         found.append(recency_caveat(entry, scope))
     found.append(vague_caveat(str(ref.get("id")), vague_ids))
-    found.append(weak_pick_caveat(ref, picks, passed))
+    found.append(weak_pick_caveat(ref, picks, passed, relaxed))
     return [c for c in found if c is not None]
 
 
