@@ -359,6 +359,7 @@ def test_the_brief_shows_reasons_checks_and_plain_filters_without_json():
         page
     )
     assert "<tr><td>customer_type</td><td>local</td><td>2</td></tr>" in page
+    assert "<tr><td>library</td><td></td><td>24</td></tr>" in page
     assert page.count('<div class="why"><b>Why cite</b>') == 1  # only PP-1 has a library row
     assert re.findall(r'<li data-kind="([a-z]+)">', page) == [
         "unknown",

@@ -150,6 +150,11 @@ def _shared(references: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _step_value(step: Mapping[str, Any]) -> str:
+    """A ranking trace step's value in plain words ('' for a step without one)."""
+    return plain_value(step["value"]) if "value" in step else ""
+
+
 def _picks(references: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return sorted(
         (r for r in references if (r.get("rank") or 0) > 0), key=lambda r: r.get("rank") or 0
@@ -304,8 +309,7 @@ def brief_markdown(
         lines += ["## Filter trace", "", "| filter | value | remaining |", "| --- | --- | --- |"]
         for t in shared["filter_trace"]:
             lines.append(
-                f"| {_md(t.get('filter'))} | {_md(plain_value(t.get('value')))} | "
-                f"{_md(t.get('remaining'))} |"
+                f"| {_md(t.get('filter'))} | {_md(_step_value(t))} | {_md(t.get('remaining'))} |"
             )
         lines.append("")
     if questions is not None:
@@ -461,7 +465,7 @@ def brief_html(
         for t in shared["filter_trace"]:
             h.append(
                 f"<tr><td>{_e(t.get('filter'))}</td>"
-                f"<td>{_e(plain_value(t.get('value')))}</td>"
+                f"<td>{_e(_step_value(t))}</td>"
                 f"<td>{_e(t.get('remaining'))}</td></tr>"
             )
         h.append("</table>")
