@@ -154,6 +154,10 @@ def test_a_weak_pick_says_why():
         "Weak pick: only 2 entries passed the RFP's filters, so they were relaxed; check this "
         "one fits the RFP at all.",
     )
+    assert weak_pick_caveat(PICKS[0], PICKS, 0, relaxed=True).text == (
+        "Weak pick: no entry passed the RFP's filters, so they were relaxed; check this one "
+        "fits the RFP at all."
+    )
     assert weak_pick_caveat(PICKS[0], PICKS, 1).text == (
         "Weak pick: only 1 entry passed the RFP's filters; check this one fits the RFP at all."
     )

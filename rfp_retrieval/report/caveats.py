@@ -120,6 +120,13 @@ def vague_caveat(entry_id: str, vague_ids: Collection[str]) -> Caveat | None:
     )
 
 
+def _entries(count: int) -> str:
+    """'no entry' / 'only 1 entry' / 'only 2 entries'."""
+    if count == 0:
+        return "no entry"
+    return f"only {count} entr{'y' if count == 1 else 'ies'}"
+
+
 def weak_pick_caveat(
     ref: Mapping[str, Any],
     picks: Sequence[Mapping[str, Any]],
@@ -133,8 +140,8 @@ def weak_pick_caveat(
         how = ", so they were relaxed" if relaxed else ""
         return Caveat(
             "weak",
-            f"Weak pick: only {passed} entr{'y' if passed == 1 else 'ies'} passed the RFP's "
-            f"filters{how}; check this one fits the RFP at all.",
+            f"Weak pick: {_entries(passed)} passed the RFP's filters{how}; check this one fits "
+            "the RFP at all.",
         )
     scores = [float(p["score"]) for p in picks if p.get("score") is not None]
     score = ref.get("score")
