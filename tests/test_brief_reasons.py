@@ -227,7 +227,7 @@ def test_why_cite_on_the_sample_library_and_the_miami_rfp():
         "government contact center platforms and CRM for service requests, with integration "
         'to departmental systems." (3. Qualifications and References): contact center.',
         'Matches the RFP\'s scope section "Cloud Contact Center Platform": contact center, '
-        "center service, service platform, omnichannel routing.",
+        "service platform, omnichannel routing.",
         "Covers the domains the RFP emphasises: contact-center.",
         'Outcome to quote: "Consolidated 3 CRM instances into 1" (shares crm with the RFP\'s '
         "scope).",

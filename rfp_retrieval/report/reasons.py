@@ -31,14 +31,12 @@ MAX_CRITERIA = 2
 
 
 def _tokens(text: str) -> list[tuple[str, str]]:
-    """``(stem, word)`` per content word of ``text`` in order; numbers and boilerplate are
-    kept as breaks (None stem) so a phrase never spans them."""
+    """``(stem, word)`` per word of ``text`` in order; stopwords, numbers and boilerplate
+    are kept as breaks (empty stem) so a phrase never spans them ("eligibility or case")."""
     out: list[tuple[str, str]] = []
     for word in words(text.replace("-", " ")):
         stem = index_tokens(word)
-        if not stem:
-            continue  # a stopword: phrases skip it ("CRM for service requests")
-        if stem[0] in _BOILERPLATE or any(ch.isdigit() for ch in word):
+        if not stem or stem[0] in _BOILERPLATE or any(ch.isdigit() for ch in word):
             out.append(("", word))
         else:
             out.append((stem[0], word))
@@ -64,13 +62,13 @@ def shared_phrases(text: str, other: str) -> list[str]:
 def entry_text(entry: Mapping[str, Any]) -> str:
     """The library entry's own words: title, domains, stack, description, outcomes.
 
-    List items are joined with "." so no phrase spans two of them.
+    Parts are joined with " and " (a stopword) so no phrase spans two of them.
     """
     parts = [entry.get("title"), entry.get("technical_description"), entry.get("narrative")]
     parts.append(entry.get("outcome_narrative"))
     for key in ("domains", "stack_tags", "outcome_metrics"):
         parts += [str(v) for v in entry.get(key) or []]
-    return " . ".join(p for p in parts if p)
+    return " and ".join(p for p in parts if p)
 
 
 def short_section(section: str | None, sentence: str = "") -> str | None:
