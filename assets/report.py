@@ -1,5 +1,7 @@
 """Report assets per RFP partition: the response brief a proposal writer opens in a browser."""
 
+import json
+
 import dagster as dg
 import polars as pl
 
@@ -7,16 +9,32 @@ from assets.partitions import rfp_asset
 from assets.rfp import source_of_inputs
 from resources import ProjectPaths
 from resources.partition_store import DuckDBPartitionStore
+from rfp_retrieval.documents.tables import document_from_frames
+from rfp_retrieval.library.quality import vague_outcome_ids
 from rfp_retrieval.lineage import SOURCE_SHA, with_source
 from rfp_retrieval.report.brief import (
     brief_html,
     brief_markdown,
+    notes_by_reference,
+    notes_record,
     question_views,
     reference_facts,
 )
+from rfp_retrieval.report.reasons import relevance_criteria, rfp_scope_sections
 
 # Answer-pipeline tables read when they exist (the brief still renders without them).
 QUESTION_TABLES = ("rewritten_questions", "question_answers")
+
+
+def _rfp_context(duckdb: DuckDBPartitionStore, key: str) -> dict:
+    """The RFP's relevance-criteria sentences and scope units, read from its stored document
+    (``{"relevance": [], "sections": None}`` when the document tables are not stored)."""
+    document = duckdb.read_partition("rfp_document", key)
+    outline = duckdb.read_partition("rfp_outline", key)
+    if document is None or outline is None or document.height != 1:
+        return {"relevance": [], "sections": None}
+    doc = document_from_frames(document, outline)
+    return {"relevance": relevance_criteria(doc), "sections": rfp_scope_sections(doc)}
 
 
 @rfp_asset(
@@ -26,9 +44,12 @@ QUESTION_TABLES = ("rewritten_questions", "question_answers")
     description=(
         "The response brief for this RFP, written as brief.html (open it in a browser; no "
         "internet needed) and brief.md in the partition's output folder: the ScopeQuery as "
-        "read from the RFP and where each filter was stated, the three references with a "
-        "bar chart of their score components, relaxed constraints and vague outcomes called "
-        "out, and every question with its rewrite, query set, top passages and 'needs SME' flag."
+        "read from the RFP and each filter in plain English with the sentence it was read "
+        "from, the three references with a labelled bar chart of their score components, "
+        "why to cite each (the RFP's relevance criteria and scope section it matches, the "
+        "outcome metric to quote) and what to check before citing it (sub role, funded value "
+        "under the floor, end date near the recency cut-off, vague outcomes, weak pick), and "
+        "every question with its rewrite, query set, top passages and 'needs SME' flag."
     ),
 )
 def response_brief(
@@ -39,19 +60,25 @@ def response_brief(
     paths: ProjectPaths,
     duckdb: DuckDBPartitionStore,
 ) -> dg.Output[pl.DataFrame]:
-    """Render and write the brief; one row with the file paths."""
+    """Render and write the brief; one row with the file paths and ``reference_notes`` (JSON
+    of ``brief.notes_record``: why cite and check before citing per reference id)."""
     key = context.partition_key
     scope = scope_query.row(0, named=True)
     references = pp_references.to_dicts()
-    vague = set(pp_entries.filter(pl.col("outcome_vague"))["id"].to_list())
+    vague = set(vague_outcome_ids(pp_entries))
     tables = {t: duckdb.read_partition(t, key) for t in QUESTION_TABLES}
     sha = source_of_inputs(key, scope_query=scope_query, pp_references=pp_references, **tables)
     questions = question_views(tables["rewritten_questions"], tables["question_answers"])
-    facts = reference_facts(pp_entries, [r["id"] for r in references if r.get("id")])
-    markdown = brief_markdown(scope, references, vague, questions, facts)
+    ids = [r["id"] for r in references if r.get("id")]
+    facts = reference_facts(pp_entries, ids)
+    entries = {row["id"]: row for row in pp_entries.filter(pl.col("id").is_in(ids)).to_dicts()}
+    notes = {"entries": entries, **_rfp_context(duckdb, key)}
+    record = notes_record(notes_by_reference(references, scope, vague, **notes))
+    markdown = brief_markdown(scope, references, vague, questions, facts, **notes)
     folder = paths.output_for(key)
     html_path, md_path = folder / "brief.html", folder / "brief.md"
-    html_path.write_text(brief_html(scope, references, vague, questions, facts), encoding="utf-8")
+    page = brief_html(scope, references, vague, questions, facts, **notes)
+    html_path.write_text(page, encoding="utf-8")
     md_path.write_text(markdown, encoding="utf-8")
     frame = pl.DataFrame(
         {
@@ -60,6 +87,7 @@ def response_brief(
             "markdown_path": [str(md_path)],
             "questions": [len(questions) if questions is not None else None],
             "needs_sme": [sum(q["needs_sme"] for q in questions) if questions else 0],
+            "reference_notes": [json.dumps(record)],
         },
         schema={
             "rfp_partition": pl.String,
@@ -67,6 +95,7 @@ def response_brief(
             "markdown_path": pl.String,
             "questions": pl.Int64,
             "needs_sme": pl.Int64,
+            "reference_notes": pl.String,
         },
     )
     return dg.Output(

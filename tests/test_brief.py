@@ -115,7 +115,7 @@ def test_markdown_brief_names_relaxation_trace_and_as_of_source():
     assert "### 1. PP-175: Title of PP-175 (score 0.580)" in lines
     assert "- Components: whole entry +0.300; outcome +0.200; same agency bump +0.080" in lines
     assert "- **Misses:** customer\\_type" in lines
-    assert r'| relax customer\_type | \["local", "state"\] | 5 |' in lines
+    assert r"| relax customer\_type | local, state | 5 |" in lines
     assert "## Questions" not in text
 
 

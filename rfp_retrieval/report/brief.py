@@ -17,30 +17,31 @@ from typing import Any
 
 import polars as pl
 
-from rfp_retrieval.retrieval.components import COMPONENT, RAW_COSINES, REGISTRY, summed_parts
+from rfp_retrieval.report.caveats import (
+    Caveat,
+    caveats,
+    passed_filters,
+    vague_caveat,
+    weak_pick_caveat,
+)
+from rfp_retrieval.report.chart import score_chart_svg, score_parts
+from rfp_retrieval.report.filters import filter_sentence, plain_value, usd
+from rfp_retrieval.report.questions import NEEDS_SME, question_views
+from rfp_retrieval.report.reasons import why_cite
+from rfp_retrieval.retrieval.components import RAW_COSINES
 
-# The chart's stacking order and colour of each positive part (column -> colour); labels and
-# kinds come from the registry of score components (``retrieval.components.REGISTRY``).
-BAR_COLOURS: dict[str, str] = {
-    "weighted_narrative": "#4e79a7",
-    "weighted_technical": "#59a14f",
-    "weighted_whole": "#76b7b2",
-    "weighted_section_max": "#9c755f",
-    "weighted_outcome": "#f28e2b",
-    "domain_match": "#b07aa1",
-    "recency_bump": "#edc948",
-    "agency_bump": "#ff9da7",
-    "sector_bump": "#bab0ac",
-}
-# Components summed into the score, in stacking order: (column, label, colour).
-POSITIVE_PARTS: tuple[tuple[str, str, str], ...] = tuple(
-    (name, COMPONENT[name].label, colour) for name, colour in BAR_COLOURS.items()
-)
-PENALTY_PARTS: tuple[tuple[str, str], ...] = tuple(
-    (c.name, c.label) for c in REGISTRY if c.kind == "penalty"
-)
-PENALTY_COLOUR = "#e15759"
-NEEDS_SME = "needs SME"
+__all__ = [
+    "brief_html",
+    "brief_markdown",
+    "question_views",
+    "reference_facts",
+    "notes_by_reference",
+    "notes_record",
+    "reference_notes",
+    "score_chart_svg",
+    "score_parts",
+]
+NO_SENTENCE = "(no source sentence recorded)"
 
 SCOPE_FIELDS: tuple[tuple[str, str], ...] = (
     ("issuer", "Issuer"),
@@ -84,41 +85,6 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
-def score_parts(
-    components: Mapping[str, float | None],
-) -> tuple[list[tuple[str, str, float]], list[tuple[str, str, float]]]:
-    """The summed parts of one reference's score: (positives, penalties).
-
-    Each part is ``(column, label, value)``; positives are > 0 (stacking order of
-    ``POSITIVE_PARTS``), penalties < 0. Raw cosines are not parts, except ``whole`` in the
-    naive mode, where it is the whole score (``components.summed_parts``). Zero and missing
-    components are left out.
-    """
-    parts = {c.name: (c, value) for c, value in summed_parts(components)}
-    positives = [
-        (key, label, parts[key][1])
-        for key, label, _ in POSITIVE_PARTS
-        if key in parts and parts[key][1] > 0
-    ]
-    positives += [(c.name, c.label, v) for c, v in parts.values() if c.raw and v > 0]
-    penalties = [
-        (key, label, parts[key][1])
-        for key, label in PENALTY_PARTS
-        if key in parts and parts[key][1] < 0
-    ]
-    return positives, penalties
-
-
-def _usd(value: Any) -> str:
-    """$14.8M / $850K / $1,200 from whole dollars."""
-    value = float(value)
-    if value >= 1_000_000:
-        return f"${value / 1_000_000:,.1f}M"
-    if value >= 10_000:
-        return f"${value / 1_000:,.0f}K"
-    return f"${value:,.0f}"
-
-
 def reference_facts(entries: pl.DataFrame, ids: Collection[str]) -> dict[str, str]:
     """One line of facts per library entry a writer checks before citing it.
 
@@ -141,11 +107,11 @@ def reference_facts(entries: pl.DataFrame, ids: Collection[str]) -> dict[str, st
             role = f"sub to {row['prime_contractor']}"
         low, high, funded = row.get("value_min"), row.get("value_max"), row.get("value_funded")
         if funded and high and funded != high:
-            value = f"{_usd(funded)} funded of {_usd(high)}"
+            value = f"{usd(funded)} funded of {usd(high)}"
         elif low and high and low != high:
-            value = f"{_usd(low)}–{_usd(high)}"
+            value = f"{usd(low)}–{usd(high)}"
         elif low or high:
-            value = _usd(high or low)
+            value = usd(high or low)
         else:
             value = "value not stated"
         start = row.get("start_date")
@@ -154,149 +120,6 @@ def reference_facts(entries: pl.DataFrame, ids: Collection[str]) -> dict[str, st
         period = f"{start_text} to {_fmt(end) if end else 'end not stated'}"
         facts[row["id"]] = "; ".join([customer, role, value, period])
     return facts
-
-
-def _colour(key: str) -> str:
-    return BAR_COLOURS.get(key, "#76b7b2")
-
-
-def score_chart_svg(references: Sequence[Mapping[str, Any]], width: int = 760) -> str:
-    """An inline SVG: one stacked horizontal bar per reference.
-
-    Positive components are stacked left to right from 0; penalties are drawn as a separate
-    red bar under it, growing right from 0 with the magnitude of the penalty. Scale: the
-    largest positive total (at least 0.1) spans the plot width. Returns '' for no references.
-    """
-    if not references:
-        return ""
-    label_w, pad, bar_h, gap = 170, 12, 22, 30
-    plot_w = width - label_w - 2 * pad - 60
-    totals = [sum(v for _, _, v in score_parts(r)[0]) for r in references]
-    scale = plot_w / max(max(totals), 0.1)
-    rows_h = len(references) * (bar_h * 2 + gap)
-    legend_y = pad + rows_h + 6
-    height = legend_y + 22 * ((len(POSITIVE_PARTS) + 1 + 3) // 4) + pad
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" width="{width}" '
-        f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
-        'aria-label="Score components per reference">'
-    ]
-    for i, ref in enumerate(references):
-        positives, penalties = score_parts(ref)
-        y = pad + i * (bar_h * 2 + gap)
-        out.append(
-            f'<text x="{pad}" y="{y + 15}" class="ref-label">#{_e(ref.get("rank"))} '
-            f"{_e(ref.get('id'))}</text>"
-        )
-        out.append(
-            f'<text x="{pad}" y="{y + bar_h + 15}" class="sub">score '
-            f"{float(ref.get('score') or 0):.3f}</text>"
-        )
-        x = label_w + pad
-        for key, label, value in positives:
-            w = value * scale
-            out.append(
-                f'<rect class="part" data-part="{key}" x="{x:.1f}" y="{y}" width="{w:.1f}" '
-                f'height="{bar_h}" fill="{_colour(key)}"><title>{_e(label)} +{value:.3f}</title>'
-                "</rect>"
-            )
-            x += w
-        out.append(f'<text x="{x + 4:.1f}" y="{y + 15}" class="sub">+{totals[i]:.3f}</text>')
-        px = label_w + pad
-        for key, label, value in penalties:
-            w = -value * scale
-            out.append(
-                f'<rect class="penalty" data-part="{key}" x="{px:.1f}" y="{y + bar_h + 2}" '
-                f'width="{w:.1f}" height="{bar_h - 8}" fill="{PENALTY_COLOUR}">'
-                f"<title>{_e(label)} {value:.3f}</title></rect>"
-            )
-            px += w
-        if penalties:
-            total_pen = sum(v for _, _, v in penalties)
-            out.append(
-                f'<text x="{px + 4:.1f}" y="{y + bar_h + 13}" class="sub">'
-                f"{total_pen:.3f} penalties</text>"
-            )
-    legend = [(label, colour) for _, label, colour in POSITIVE_PARTS] + [
-        ("penalties", PENALTY_COLOUR)
-    ]
-    for j, (label, colour) in enumerate(legend):
-        lx = pad + (j % 4) * 180
-        ly = legend_y + (j // 4) * 22
-        out.append(f'<rect x="{lx}" y="{ly}" width="12" height="12" fill="{colour}"></rect>')
-        out.append(f'<text x="{lx + 16}" y="{ly + 11}" class="sub">{_e(label)}</text>')
-    out.append("</svg>")
-    return "\n".join(out)
-
-
-def question_views(
-    rewritten: pl.DataFrame | None, answers: pl.DataFrame | None
-) -> list[dict[str, Any]] | None:
-    """Per question: label, text, section path, rewrite, query set, status and passages.
-
-    ``rewritten`` / ``answers`` are the partition's ``rewritten_questions`` and
-    ``question_answers`` frames (None when the answer pipeline has not run). Missing columns
-    are tolerated. Returns None when both frames are None, [] when they hold no question.
-    Each passage is ``{rank, block_id, title, score}``; ``needs_sme`` is True when the
-    retrieval status says so.
-    """
-    if rewritten is None and answers is None:
-        return None
-    views: dict[str, dict[str, Any]] = {}
-
-    def view(qid: str) -> dict[str, Any]:
-        return views.setdefault(
-            qid,
-            {
-                "question_id": qid,
-                "label": None,
-                "question": None,
-                "section_path": [],
-                "rewrite": None,
-                "skipped": None,
-                "queries": [],
-                "status": None,
-                "confidence": None,
-                "needs_sme": False,
-                "passages": [],
-            },
-        )
-
-    for row in (rewritten if rewritten is not None else pl.DataFrame()).iter_rows(named=True):
-        if not row.get("question_id"):
-            continue
-        v = view(row["question_id"])
-        v["label"] = row.get("label")
-        v["question"] = row.get("original")
-        v["section_path"] = list(row.get("section_path") or [])
-        v["rewrite"] = row.get("rewrite")
-        v["skipped"] = row.get("skipped")
-        try:
-            queries = json.loads(row.get("queries") or "[]")
-        except json.JSONDecodeError:
-            queries = []
-        v["queries"] = [q.get("text") if isinstance(q, dict) else str(q) for q in queries]
-    for row in (answers if answers is not None else pl.DataFrame()).iter_rows(named=True):
-        if not row.get("question_id"):
-            continue
-        v = view(row["question_id"])
-        v["label"] = v["label"] or row.get("label")
-        v["question"] = v["question"] or row.get("question")
-        v["status"] = row.get("status")
-        v["confidence"] = row.get("confidence")
-        v["needs_sme"] = row.get("status") == NEEDS_SME
-        if row.get("block_id"):
-            v["passages"].append(
-                {
-                    "rank": row.get("rank"),
-                    "block_id": row["block_id"],
-                    "title": row.get("title"),
-                    "score": row.get("score"),
-                }
-            )
-    for v in views.values():
-        v["passages"].sort(key=lambda p: p["rank"] if p["rank"] is not None else 1_000_000)
-    return list(views.values())
 
 
 def _trace(scope: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -327,10 +150,79 @@ def _shared(references: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _step_value(step: Mapping[str, Any]) -> str:
+    """A ranking trace step's value in plain words ('' for a step without one)."""
+    return plain_value(step["value"]) if "value" in step else ""
+
+
 def _picks(references: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return sorted(
         (r for r in references if (r.get("rank") or 0) > 0), key=lambda r: r.get("rank") or 0
     )
+
+
+def reference_notes(
+    ref: Mapping[str, Any],
+    scope: Mapping[str, Any],
+    picks: Sequence[Mapping[str, Any]],
+    passed: int | None,
+    vague_ids: Collection[str] = (),
+    relaxed: bool = False,
+    entries: Mapping[str, Mapping[str, Any]] | None = None,
+    relevance: Sequence[Mapping[str, Any]] = (),
+    sections: Sequence[tuple[str, str]] | None = None,
+) -> tuple[list[str], list[Caveat]]:
+    """The "why cite" lines and "check before citing" caveats of one pick.
+
+    ``entries`` maps entry id to its ``pp_entries`` row; None (not passed) leaves out the
+    reasons and the checks that need the entry, a missing id reports the entry unknown.
+    ``passed``: entries left after the hard filters (``caveats.passed_filters``), ``relaxed``
+    whether the ranking relaxed a filter;
+    ``relevance`` / ``sections``: the RFP's relevance criteria and scope units
+    (``reasons.why_cite``).
+    """
+    if entries is None:
+        found = [
+            vague_caveat(str(ref.get("id")), vague_ids),
+            weak_pick_caveat(ref, picks, passed, relaxed),
+        ]
+        return [], [c for c in found if c is not None]
+    entry = entries.get(str(ref.get("id")))
+    why = why_cite(entry, scope, relevance, sections) if entry is not None else []
+    return why, caveats(ref, entry, scope, vague_ids, picks, passed, relaxed)
+
+
+def notes_by_reference(
+    references: Sequence[Mapping[str, Any]],
+    scope: Mapping[str, Any],
+    vague_ids: Collection[str],
+    entries: Mapping[str, Mapping[str, Any]] | None,
+    relevance: Sequence[Mapping[str, Any]],
+    sections: Sequence[tuple[str, str]] | None,
+) -> dict[Any, tuple[list[str], list[Caveat]]]:
+    """``reference_notes`` per pick id: ``{id: (why_cite lines, caveats)}``."""
+    picks, shared = _picks(references), _shared(references)
+    passed = passed_filters(shared["filter_trace"])
+    relaxed = bool(shared["relaxation_steps"])
+    context = {"entries": entries, "relevance": relevance, "sections": sections}
+    return {
+        ref.get("id"): reference_notes(ref, scope, picks, passed, vague_ids, relaxed, **context)
+        for ref in picks
+    }
+
+
+def notes_record(
+    notes: Mapping[Any, tuple[list[str], list[Caveat]]],
+) -> dict[str, dict[str, list]]:
+    """``notes_by_reference`` output as JSON-ready dicts (the ``run --json`` shape):
+    ``{id: {"why_cite": [str], "check_before_citing": [{"kind", "text"}]}}``."""
+    return {
+        str(rid): {
+            "why_cite": list(why),
+            "check_before_citing": [{"kind": c.kind, "text": c.text} for c in checks],
+        }
+        for rid, (why, checks) in notes.items()
+    }
 
 
 def brief_markdown(
@@ -339,15 +231,21 @@ def brief_markdown(
     vague_ids: Collection[str] = (),
     questions: Sequence[Mapping[str, Any]] | None = None,
     facts: Mapping[str, str] | None = None,
+    entries: Mapping[str, Mapping[str, Any]] | None = None,
+    relevance: Sequence[Mapping[str, Any]] = (),
+    sections: Sequence[tuple[str, str]] | None = None,
 ) -> str:
     """The brief as Markdown (same content as ``brief_html``, no chart).
 
     ``scope``: the ``scope_query`` row; ``references``: the partition's ``pp_references``
     rows (a rank-0 row means no reference, with ``reason``); ``vague_ids``: library ids whose
     outcomes are vague; ``questions``: ``question_views`` output or None when not built;
-    ``facts``: ``reference_facts`` output (customer, role, value, period per entry id).
+    ``facts``: ``reference_facts`` output (customer, role, value, period per entry id);
+    ``entries`` / ``relevance`` / ``sections`` as in ``reference_notes`` (why cite, check
+    before citing).
     """
     picks, shared = _picks(references), _shared(references)
+    notes = notes_by_reference(references, scope, vague_ids, entries, relevance, sections)
     lines = [f"# Response brief: {_md(scope.get('title') or scope.get('rfp_partition'))}", ""]
     lines += ["## ScopeQuery as read from the RFP", ""]
     for key, label in SCOPE_FIELDS:
@@ -357,10 +255,15 @@ def brief_markdown(
     )
     trace = _trace(scope)
     if trace:
-        lines += ["", "| filter | where the RFP states it | sentence |", "| --- | --- | --- |"]
+        lines += [
+            "",
+            "| filter | reading | where the RFP states it | sentence |",
+            "| --- | --- | --- | --- |",
+        ]
         for t in trace:
             lines.append(
-                f"| {_md(t.get('filter'))} | {_md(t.get('section'))} | {_md(t.get('sentence'))} |"
+                f"| {_md(t.get('filter'))} | {_md(filter_sentence(t))} | "
+                f"{_md(t.get('section'))} | {_md(t.get('sentence') or NO_SENTENCE)} |"
             )
     lines += ["", "## The three references", ""]
     lines.append(
@@ -394,15 +297,19 @@ def brief_markdown(
             lines.append("- Cosines: " + _md("; ".join(cos)))
         if ref.get("relaxed"):
             lines.append("- **Misses:** " + _md(", ".join(ref["relaxed"])))
-        if ref.get("id") in vague_ids:
-            lines.append("- **Warning:** vague outcomes (no measurable metric); ask the PM")
+        why, checks = notes[ref.get("id")]
+        if why:
+            lines.append("- **Why cite:**")
+            lines += [f"  - {_md(line)}" for line in why]
+        if checks:
+            lines.append("- **Check before citing:**")
+            lines += [f"  - {_md(c.text)}" for c in checks]
         lines.append("")
     if shared["filter_trace"]:
         lines += ["## Filter trace", "", "| filter | value | remaining |", "| --- | --- | --- |"]
         for t in shared["filter_trace"]:
             lines.append(
-                f"| {_md(t.get('filter'))} | {_md(json.dumps(t.get('value'), default=str))} | "
-                f"{_md(t.get('remaining'))} |"
+                f"| {_md(t.get('filter'))} | {_md(_step_value(t))} | {_md(t.get('remaining'))} |"
             )
         lines.append("")
     if questions is not None:
@@ -445,6 +352,8 @@ padding:1px 6px;font-size:12px}.muted{color:#66707c}.facts{margin:4px 0 8px}
 border-radius:6px;padding:8px 14px;margin:10px 0}
 .score-chart text{font:12px system-ui,sans-serif;fill:#1d232b}
 .score-chart .ref-label{font-weight:600}.score-chart .sub{fill:#4a5360}
+.score-chart .seg-label{fill:#fff;font-size:11px}.why{background:#eef6ee;
+border-left:4px solid #59a14f;padding:6px 10px;margin:6px 0}.why ul,.checks ul{margin:4px 0}
 """
 
 
@@ -454,6 +363,9 @@ def brief_html(
     vague_ids: Collection[str] = (),
     questions: Sequence[Mapping[str, Any]] | None = None,
     facts: Mapping[str, str] | None = None,
+    entries: Mapping[str, Mapping[str, Any]] | None = None,
+    relevance: Sequence[Mapping[str, Any]] = (),
+    sections: Sequence[tuple[str, str]] | None = None,
 ) -> str:
     """The brief as one self-contained HTML page (inline CSS and SVG, no script).
 
@@ -461,6 +373,7 @@ def brief_html(
     and ``data-id``; the chart is ``<svg class="score-chart">``.
     """
     picks, shared = _picks(references), _shared(references)
+    notes = notes_by_reference(references, scope, vague_ids, entries, relevance, sections)
     title = scope.get("title") or scope.get("rfp_partition")
     h = [
         "<!DOCTYPE html>",
@@ -488,8 +401,8 @@ def brief_html(
         for t in trace:
             h.append(
                 f"<tr><td>{_e(t.get('filter'))}</td><td>{_e(t.get('section'))}</td>"
-                f"<td>{_e(t.get('sentence'))}</td>"
-                f"<td>{_e(json.dumps(t.get('reading'), default=str))}</td></tr>"
+                f"<td>{_e(t.get('sentence') or NO_SENTENCE)}</td>"
+                f"<td>{_e(filter_sentence(t))}</td></tr>"
             )
         h.append("</table>")
     h.append("<h2>The three references</h2>")
@@ -531,10 +444,18 @@ def brief_html(
                 f'<div class="miss"><b>Misses a stated constraint:</b> '
                 f"{_e(', '.join(ref['relaxed']))}</div>"
             )
-        if ref.get("id") in vague_ids:
+        why, checks = notes[ref.get("id")]
+        if why:
             h.append(
-                '<div class="warn"><b>Vague outcomes:</b> no measurable metric in the library '
-                "entry; ask its project manager for numbers before citing it.</div>"
+                '<div class="why"><b>Why cite</b><ul>'
+                + "".join(f"<li>{_e(line)}</li>" for line in why)
+                + "</ul></div>"
+            )
+        if checks:
+            h.append(
+                '<div class="warn checks"><b>Check before citing</b><ul>'
+                + "".join(f'<li data-kind="{_e(c.kind)}">{_e(c.text)}</li>' for c in checks)
+                + "</ul></div>"
             )
         h.append("</div>")
     if shared["filter_trace"]:
@@ -544,7 +465,7 @@ def brief_html(
         for t in shared["filter_trace"]:
             h.append(
                 f"<tr><td>{_e(t.get('filter'))}</td>"
-                f"<td>{_e(json.dumps(t.get('value'), default=str))}</td>"
+                f"<td>{_e(_step_value(t))}</td>"
                 f"<td>{_e(t.get('remaining'))}</td></tr>"
             )
         h.append("</table>")

@@ -1,0 +1,188 @@
+"""What a writer checks before citing a reference: one rule per function, plain rows in.
+
+``entry`` is a ``pp_entries`` row (``library.frames.ENTRY_SCHEMA``: values USD, dates
+``datetime.date``), ``scope`` the ``scope_query`` row, ``ref`` a ``pp_references`` row. Each
+rule returns a ``Caveat`` or None. A fact the library or the RFP does not state is reported
+as unknown, never as a miss.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import statistics
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from dateutil.relativedelta import relativedelta
+
+from rfp_retrieval.report.filters import usd
+
+RECENCY_MARGIN_MONTHS = 6
+"""An end date this close after the recency cut-off is flagged (the RFP may count from a
+later date than the one read)."""
+WEAK_SCORE_RATIO = 0.6
+"""A pick scoring below this share of the picks' median score is weak."""
+MIN_CANDIDATES = 3
+"""Fewer entries than this passing the hard filters makes every pick weak."""
+
+
+@dataclass(frozen=True)
+class Caveat:
+    """One check: ``kind`` (role, value, recency, vague, weak, unknown) and the sentence."""
+
+    kind: str
+    text: str
+
+
+def _date(value: Any) -> dt.date | None:
+    if value is None or isinstance(value, dt.date):
+        return value
+    try:
+        return dt.date.fromisoformat(str(value)[:10])
+    except ValueError:
+        return None
+
+
+def role_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat | None:
+    """Sub role (not prime); the role unknown when the library does not state it."""
+    role = entry.get("role")
+    if role is None:
+        return Caveat("unknown", "Role unknown: the library does not say prime or sub.")
+    if role != "sub":
+        return None
+    prime = entry.get("prime_contractor")
+    text = "Sub role: performed as a subcontractor" + (f" to {prime}" if prime else "")
+    if scope.get("require_prime"):
+        text += "; the RFP asks for prime work only."
+    else:
+        text += ", not prime; say which part of the work was ours."
+    return Caveat("role", text)
+
+
+def value_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat | None:
+    """Funded value below the RFP's floor while the ceiling is inside the band (USD)."""
+    floor, top = scope.get("value_min"), scope.get("value_max")
+    if floor is None:
+        return None
+    funded, ceiling = entry.get("value_funded"), entry.get("value_max")
+    if funded is None and ceiling is None and entry.get("value_min") is None:
+        return Caveat(
+            "unknown", f"Value unknown: the library states no value (floor {usd(floor)})."
+        )
+    if funded is None or ceiling is None:
+        return None
+    in_band = ceiling >= floor and (top is None or ceiling <= top)
+    if funded < floor and in_band:
+        return Caveat(
+            "value",
+            f"Funded {usd(funded)} is below the RFP's floor of {usd(floor)} while the ceiling "
+            f"{usd(ceiling)} is inside the band; check which value the RFP counts.",
+        )
+    return None
+
+
+def recency_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat | None:
+    """End (or start) date within ``RECENCY_MARGIN_MONTHS`` after the recency cut-off."""
+    for cut_key, date_key, word in (
+        ("ended_after", "end_date", "Ended"),
+        ("started_after", "start_date", "Started"),
+    ):
+        cut = _date(scope.get(cut_key))
+        if cut is None:
+            continue
+        if date_key == "end_date" and entry.get("ongoing"):
+            continue
+        date = _date(entry.get(date_key))
+        if date is None:
+            return Caveat(
+                "unknown",
+                f"{word[:-2]} date unknown: the library states none (cut-off {cut.isoformat()}).",
+            )
+        if cut <= date < cut + relativedelta(months=RECENCY_MARGIN_MONTHS):
+            days = (date - cut).days
+            return Caveat(
+                "recency",
+                f"{word} {date.isoformat()}, {days} days after the recency cut-off "
+                f"{cut.isoformat()}; confirm the date the RFP counts back from.",
+            )
+    return None
+
+
+def vague_caveat(entry_id: str, vague_ids: Collection[str]) -> Caveat | None:
+    """Vague outcomes (``library.quality.vague_outcome_ids``: no measurable metric)."""
+    if entry_id not in vague_ids:
+        return None
+    return Caveat(
+        "vague",
+        "Vague outcomes: no measurable metric in the library entry; ask its project manager "
+        "for numbers before citing it.",
+    )
+
+
+def _entries(count: int) -> str:
+    """'no entry' / 'only 1 entry' / 'only 2 entries'."""
+    if count == 0:
+        return "no entry"
+    return f"only {count} entr{'y' if count == 1 else 'ies'}"
+
+
+def weak_pick_caveat(
+    ref: Mapping[str, Any],
+    picks: Sequence[Mapping[str, Any]],
+    passed: int | None,
+    relaxed: bool = False,
+) -> Caveat | None:
+    """A pick scoring far below the picks' median, or chosen when fewer than three entries
+    passed the RFP's filters (``passed``: the count before any relaxation, None unknown;
+    ``relaxed``: the ranking relaxed a filter to fill the picks)."""
+    if passed is not None and passed < MIN_CANDIDATES:
+        how = ", so they were relaxed" if relaxed else ""
+        return Caveat(
+            "weak",
+            f"Weak pick: {_entries(passed)} passed the RFP's filters{how}; check this one fits "
+            "the RFP at all.",
+        )
+    scores = [float(p["score"]) for p in picks if p.get("score") is not None]
+    score = ref.get("score")
+    if len(scores) < 2 or score is None:
+        return None
+    typical = statistics.median(scores)
+    if typical > 0 and float(score) < WEAK_SCORE_RATIO * typical:
+        return Caveat(
+            "weak",
+            f"Weak pick: score {float(score):.3f} is far below the typical {typical:.3f} of "
+            "the picks; a runner-up may fit better.",
+        )
+    return None
+
+
+def caveats(
+    ref: Mapping[str, Any],
+    entry: Mapping[str, Any] | None,
+    scope: Mapping[str, Any],
+    vague_ids: Collection[str],
+    picks: Sequence[Mapping[str, Any]],
+    passed: int | None,
+    relaxed: bool = False,
+) -> list[Caveat]:
+    """Every check that applies to ``ref`` in a fixed order: role, value, recency, vague,
+    weak (``passed`` / ``relaxed`` as in ``weak_pick_caveat``). ``entry`` None (the library
+    row is missing) leaves the entry checks unknown."""
+    found: list[Caveat | None] = []
+    if entry is None:
+        found.append(Caveat("unknown", "Library entry not found: role, value and dates unknown."))
+    else:
+        found += [role_caveat(entry, scope), value_caveat(entry, scope)]
+        found.append(recency_caveat(entry, scope))
+    found.append(vague_caveat(str(ref.get("id")), vague_ids))
+    found.append(weak_pick_caveat(ref, picks, passed, relaxed))
+    return [c for c in found if c is not None]
+
+
+def passed_filters(filter_trace: Sequence[Mapping[str, Any]]) -> int | None:
+    """Entries left after the hard filters, before any relaxation (None: no trace)."""
+    strict = [t for t in filter_trace if not str(t.get("filter", "")).startswith("relax")]
+    if not strict or strict[-1].get("remaining") is None:
+        return None
+    return int(strict[-1]["remaining"])

@@ -1,0 +1,170 @@
+"""Why cite a reference: lines drawn from the RFP and the library entry, by shared phrases.
+
+General rule, no ids or vocabulary of any RFP: two texts match on their two-word phrases of
+stemmed content words (``rewrite.terms.index_tokens``: stopwords dropped, Snowball stems;
+"contact centers" matches "Contact Center"), leaving out numbers and the words every
+past-performance sentence uses ("reference", "contract", "similar", ...). Single shared
+words are too common to mean a match ("systems", "services"); a phrase is not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rfp_retrieval.documents.records import RfpDocument
+from rfp_retrieval.rewrite.terms import index_tokens, words
+from rfp_retrieval.scope.section_lm import find_pp_requirements
+from rfp_retrieval.scope.units import scope_units
+
+# Words of the past-performance boilerplate itself: they say nothing about the work.
+_BOILERPLATE = frozenset(
+    index_tokens(
+        """reference references contract contracts project projects similar relevant relevance
+        relevancy scope size complexity offeror offerors proposer proposers experience past
+        performance work provide provided demonstrate demonstrated years year including
+        include includes considered evaluate evaluated degree extent show shows"""
+    )
+)
+MAX_CRITERIA = 2
+"""At most this many relevance criteria are quoted per reference (most shared phrases first)."""
+
+
+def _tokens(text: str) -> list[tuple[str, str]]:
+    """``(stem, word)`` per word of ``text`` in order; stopwords, numbers and boilerplate
+    are kept as breaks (empty stem) so a phrase never spans them ("eligibility or case")."""
+    out: list[tuple[str, str]] = []
+    for word in words(text.replace("-", " ")):
+        stem = index_tokens(word)
+        if not stem or stem[0] in _BOILERPLATE or any(ch.isdigit() for ch in word):
+            out.append(("", word))
+        else:
+            out.append((stem[0], word))
+    return out
+
+
+def _phrases(text: str) -> dict[tuple[str, str], str]:
+    """Two-word phrases of stemmed content words -> the phrase as written (lower case)."""
+    tokens = _tokens(text)
+    found: dict[tuple[str, str], str] = {}
+    for (s1, w1), (s2, w2) in zip(tokens, tokens[1:], strict=False):
+        if s1 and s2 and s1 != s2:
+            found.setdefault((s1, s2), f"{w1} {w2}".lower())
+    return found
+
+
+def shared_phrases(text: str, other: str) -> list[str]:
+    """The two-word phrases of ``text`` (as written there) that ``other`` also holds."""
+    theirs = _phrases(other)
+    return [phrase for key, phrase in _phrases(text).items() if key in theirs]
+
+
+def entry_text(entry: Mapping[str, Any]) -> str:
+    """The library entry's own words: title, domains, stack, description, outcomes.
+
+    Parts are joined with " and " (a stopword) so no phrase spans two of them.
+    """
+    parts = [entry.get("title"), entry.get("technical_description"), entry.get("narrative")]
+    parts.append(entry.get("outcome_narrative"))
+    for key in ("domains", "stack_tags", "outcome_metrics"):
+        parts += [str(v) for v in entry.get(key) or []]
+    return " and ".join(p for p in parts if p)
+
+
+def short_section(section: str | None, sentence: str = "") -> str | None:
+    """A section path without the document title and without a last part that only
+    repeats ``sentence`` (a numbered paragraph's heading is its first sentence)."""
+    if not section:
+        return None
+    parts = [p.strip() for p in section.split(" > ") if p.strip()]
+    if len(parts) > 1:
+        parts = parts[1:]
+    if len(parts) > 1 and sentence and sentence[:40].lower() in parts[-1].lower():
+        parts = parts[:-1]
+    return " > ".join(parts) or None
+
+
+def relevance_criteria(doc: RfpDocument) -> list[dict[str, str | None]]:
+    """The RFP's relevance-criteria sentences ``[{"sentence", "section"}]`` in document order
+    (Section L/M and past-performance sections: ``find_pp_requirements(doc).relevance``)."""
+    return [
+        {"sentence": s.sentence, "section": s.section} for s in find_pp_requirements(doc).relevance
+    ]
+
+
+def rfp_scope_sections(doc: RfpDocument) -> list[tuple[str, str]]:
+    """The statement-of-work units ``[(heading, text)]`` (``scope.units.scope_units``)."""
+    return scope_units(doc)
+
+
+def best_metric(entry: Mapping[str, Any], scope_text: str) -> tuple[str, list[str]] | None:
+    """The outcome metric sharing most content words with ``scope_text`` and those words
+    (lower case). Ties go to a metric with a number, then to library order. None when the
+    entry has no metric."""
+    metrics = [m for m in entry.get("outcome_metrics") or [] if m and m.strip()]
+    if not metrics:
+        return None
+    scope = {s for s, _ in _tokens(scope_text) if s}
+    best: tuple[int, bool, int] | None = None
+    chosen: tuple[str, list[str]] = (metrics[0], [])
+    for i, metric in enumerate(metrics):
+        shared = list(dict.fromkeys(w.lower() for s, w in _tokens(metric) if s and s in scope))
+        key = (len(shared), any(ch.isdigit() for ch in metric), -i)
+        if best is None or key > best:
+            best, chosen = key, (metric, shared)
+    return chosen
+
+
+def why_cite(
+    entry: Mapping[str, Any],
+    scope: Mapping[str, Any],
+    relevance: Sequence[Mapping[str, Any]] = (),
+    sections: Sequence[tuple[str, str]] | None = None,
+) -> list[str]:
+    """Reasons to cite ``entry`` (a ``pp_entries`` row) for the RFP, most specific first.
+
+    ``scope`` is the ``scope_query`` row (``section_headings``, ``text_whole``,
+    ``text_outcome``, ``emphasized_domains``); ``relevance`` the RFP's relevance-criteria
+    sentences ``[{"sentence", "section"}]`` (``relevance_criteria``); ``sections`` the scope
+    units ``[(heading, text)]`` (``rfp_scope_sections``; None: the headings of ``scope``).
+    Lines: each relevance criterion sharing a phrase with the entry (at most
+    ``MAX_CRITERIA``), the scope section sharing most phrases, the emphasised domains the
+    entry covers and the outcome metric to quote. [] when nothing matches and the entry has
+    no metric.
+    """
+    own = entry_text(entry)
+    lines: list[str] = []
+    met = []
+    for item in relevance:
+        sentence = str(item.get("sentence") or "")
+        shared = shared_phrases(sentence, own)
+        if shared:
+            met.append((len(shared), sentence, item.get("section"), shared))
+    for _, sentence, section, shared in sorted(met, key=lambda m: -m[0])[:MAX_CRITERIA]:
+        where = short_section(section, sentence)
+        lines.append(
+            f'Meets the RFP\'s relevance criterion "{sentence}"'
+            + (f" ({where})" if where else "")
+            + f": {', '.join(shared)}."
+        )
+    if sections is None:
+        sections = [(h, h) for h in scope.get("section_headings") or [] if h]
+    matched = [
+        (len(shared), -i, heading, shared)
+        for i, (heading, text) in enumerate(sections)
+        if (shared := shared_phrases(text, own))
+    ]
+    if matched:
+        _, _, heading, shared = max(matched)
+        lines.append(f'Matches the RFP\'s scope section "{heading}": {", ".join(shared[:4])}.')
+    emphasised = set(scope.get("emphasized_domains") or [])
+    covered = [d for d in entry.get("domains") or [] if d in emphasised]
+    if covered:
+        lines.append("Covers the domains the RFP emphasises: " + ", ".join(covered) + ".")
+    scope_text = " ".join(str(scope.get(k) or "") for k in ("text_whole", "text_outcome"))
+    metric = best_metric(entry, scope_text)
+    if metric is not None:
+        text, shared = metric
+        on = f" (shares {', '.join(shared)} with the RFP's scope)" if shared else ""
+        lines.append(f'Outcome to quote: "{text}"{on}.')
+    return lines

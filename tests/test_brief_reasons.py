@@ -1,0 +1,418 @@
+"""Why cite and check before citing: each caveat rule, the why-cite lines, plain filters."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+
+import pytest
+
+from rfp_retrieval.report.brief import brief_html, brief_markdown
+from rfp_retrieval.report.caveats import (
+    Caveat,
+    caveats,
+    passed_filters,
+    recency_caveat,
+    role_caveat,
+    vague_caveat,
+    value_caveat,
+    weak_pick_caveat,
+)
+from rfp_retrieval.report.chart import score_chart_svg
+from rfp_retrieval.report.filters import filter_sentence
+from rfp_retrieval.report.reasons import best_metric, short_section, why_cite
+from tests.small_project import MIAMI_RFP, SAMPLE_LIBRARY
+
+SCOPE = {
+    "rfp_partition": "county-311",
+    "title": "311 platform",
+    "value_min": 2_000_000,
+    "value_max": 10_000_000,
+    "ended_after": dt.date(2021, 7, 16),
+    "started_after": None,
+    "require_prime": False,
+    "section_headings": ["Service Request CRM", "Resident Self-Service"],
+    "text_whole": "Replace the 311 contact center and the service request CRM.",
+    "text_outcome": "Reduce request resolution times and raise self-service adoption.",
+    "emphasized_domains": ["contact-center"],
+}
+ENTRY = {
+    "id": "PP-1",
+    "title": "County 311 Contact Center Modernization",
+    "role": "prime",
+    "prime_contractor": None,
+    "value_min": None,
+    "value_max": 4_000_000,
+    "value_funded": 1_500_000,
+    "start_date": dt.date(2019, 1, 1),
+    "end_date": dt.date(2021, 12, 31),
+    "ongoing": False,
+    "domains": ["contact-center", "crm"],
+    "stack_tags": ["Salesforce"],
+    "technical_description": "Cloud contact center with a service request CRM.",
+    "narrative": None,
+    "outcome_narrative": None,
+    "outcome_metrics": [
+        "Delivered on schedule",
+        "Cut average request resolution times by 40%",
+        "Self-service adoption rose to 35% of requests",
+    ],
+}
+RELEVANCE = [
+    {
+        "sentence": "References with a total contract value below $2 million will not be "
+        "considered relevant.",
+        "section": "311 RFP > 3. References",
+    },
+    {
+        "sentence": "Relevant projects show implementation of government contact center "
+        "platforms and CRM for service requests.",
+        "section": "311 RFP > 3. References > 3.4 Relevant projects show implementation of "
+        "government contact center platforms and CRM for service requests.",
+    },
+]
+PICKS = [
+    {"rank": 1, "id": "PP-7", "score": 0.6},
+    {"rank": 2, "id": "PP-8", "score": 0.5},
+    {"rank": 3, "id": "PP-1", "score": 0.2},
+]
+
+
+def test_sub_role_is_a_caveat_and_an_unstated_role_is_unknown():
+    sub = ENTRY | {"role": "sub", "prime_contractor": "Acme Federal"}
+    assert role_caveat(sub, SCOPE) == Caveat(
+        "role",
+        "Sub role: performed as a subcontractor to Acme Federal, not prime; say which part "
+        "of the work was ours.",
+    )
+    assert role_caveat(sub, SCOPE | {"require_prime": True}) == Caveat(
+        "role",
+        "Sub role: performed as a subcontractor to Acme Federal; the RFP asks for prime work only.",
+    )
+    assert role_caveat(ENTRY, SCOPE) is None
+    assert role_caveat(ENTRY | {"role": None}, SCOPE) == Caveat(
+        "unknown", "Role unknown: the library does not say prime or sub."
+    )
+
+
+def test_funded_below_the_floor_with_the_ceiling_inside_the_band_is_a_caveat():
+    assert value_caveat(ENTRY, SCOPE) == Caveat(
+        "value",
+        "Funded $1.5M is below the RFP's floor of $2.0M while the ceiling $4.0M is inside the "
+        "band; check which value the RFP counts.",
+    )
+    # the ceiling above the band's top, or funded at the floor: no caveat
+    assert value_caveat(ENTRY | {"value_max": 12_000_000}, SCOPE) is None
+    assert value_caveat(ENTRY | {"value_funded": 2_000_000}, SCOPE) is None
+    assert value_caveat(ENTRY, SCOPE | {"value_min": None}) is None
+    # funded unknown: the filter already judged the ceiling, nothing to add
+    assert value_caveat(ENTRY | {"value_funded": None}, SCOPE) is None
+    no_value = ENTRY | {"value_max": None, "value_funded": None}
+    assert value_caveat(no_value, SCOPE) == Caveat(
+        "unknown", "Value unknown: the library states no value (floor $2.0M)."
+    )
+
+
+def test_an_end_date_within_six_months_of_the_recency_cut_off_is_a_caveat():
+    assert recency_caveat(ENTRY, SCOPE) == Caveat(
+        "recency",
+        "Ended 2021-12-31, 168 days after the recency cut-off 2021-07-16; confirm the date the "
+        "RFP counts back from.",
+    )
+    assert recency_caveat(ENTRY | {"end_date": dt.date(2022, 1, 16)}, SCOPE) is None
+    assert recency_caveat(ENTRY | {"end_date": None, "ongoing": True}, SCOPE) is None
+    assert recency_caveat(ENTRY | {"end_date": None}, SCOPE) == Caveat(
+        "unknown", "End date unknown: the library states none (cut-off 2021-07-16)."
+    )
+    started = SCOPE | {"ended_after": None, "started_after": "2018-12-01"}
+    assert recency_caveat(ENTRY, started) == Caveat(
+        "recency",
+        "Started 2019-01-01, 31 days after the recency cut-off 2018-12-01; confirm the date "
+        "the RFP counts back from.",
+    )
+
+
+def test_vague_outcomes_follow_the_library_rule():
+    assert vague_caveat("PP-1", {"PP-1"}) == Caveat(
+        "vague",
+        "Vague outcomes: no measurable metric in the library entry; ask its project manager "
+        "for numbers before citing it.",
+    )
+    assert vague_caveat("PP-1", {"PP-2"}) is None
+
+
+def test_a_weak_pick_says_why():
+    assert weak_pick_caveat(PICKS[2], PICKS, 5) == Caveat(
+        "weak",
+        "Weak pick: score 0.200 is far below the typical 0.500 of the picks; a runner-up may "
+        "fit better.",
+    )
+    assert weak_pick_caveat(PICKS[1], PICKS, 5) is None
+    assert weak_pick_caveat(PICKS[0], PICKS, 2, relaxed=True) == Caveat(
+        "weak",
+        "Weak pick: only 2 entries passed the RFP's filters, so they were relaxed; check this "
+        "one fits the RFP at all.",
+    )
+    assert weak_pick_caveat(PICKS[0], PICKS, 0, relaxed=True).text == (
+        "Weak pick: no entry passed the RFP's filters, so they were relaxed; check this one "
+        "fits the RFP at all."
+    )
+    assert weak_pick_caveat(PICKS[0], PICKS, 1).text == (
+        "Weak pick: only 1 entry passed the RFP's filters; check this one fits the RFP at all."
+    )
+    trace = [
+        {"filter": "library", "remaining": 24},
+        {"filter": "customer_type", "value": ["local"], "remaining": 2},
+        {"filter": "relaxed: customer types widened to local, state", "remaining": 5},
+    ]
+    assert passed_filters(trace) == 2
+    assert passed_filters([]) is None
+
+
+def test_caveats_come_in_a_fixed_order_and_a_missing_entry_is_unknown():
+    kinds = [c.kind for c in caveats(PICKS[2], ENTRY, SCOPE, {"PP-1"}, PICKS, 5)]
+    assert kinds == ["value", "recency", "vague", "weak"]
+    assert caveats(PICKS[1], None, SCOPE, set(), PICKS, 5) == [
+        Caveat("unknown", "Library entry not found: role, value and dates unknown.")
+    ]
+
+
+def test_why_cite_quotes_the_criterion_the_section_the_domains_and_a_metric():
+    assert why_cite(ENTRY, SCOPE, RELEVANCE) == [
+        "Meets the RFP's relevance criterion \"Relevant projects show implementation of "
+        'government contact center platforms and CRM for service requests." (3. References): '
+        "contact center, service requests.",
+        'Matches the RFP\'s scope section "Service Request CRM": service request, request crm.',
+        "Covers the domains the RFP emphasises: contact-center.",
+        'Outcome to quote: "Self-service adoption rose to 35% of requests" (shares self, '
+        "service, adoption, requests with the RFP's scope).",
+    ]
+    plain = ENTRY | {"title": "Payroll", "technical_description": None, "domains": []}
+    assert why_cite(plain | {"outcome_metrics": []}, SCOPE, RELEVANCE) == []
+    assert best_metric(plain | {"outcome_metrics": ["On time", "Paid 9,000 staff"]}, "") == (
+        "Paid 9,000 staff",
+        [],
+    )
+    assert short_section("Doc > 4. Evaluation") == "4. Evaluation"
+    assert short_section(None) is None
+
+
+def test_why_cite_on_the_sample_library_and_the_miami_rfp():
+    from rfp_retrieval.documents.extract import load_document
+    from rfp_retrieval.library.frames import entries_frame
+    from rfp_retrieval.library.ingest import load_library
+    from rfp_retrieval.report.reasons import relevance_criteria, rfp_scope_sections
+    from rfp_retrieval.scope import read_scope
+
+    doc = load_document(MIAMI_RFP)
+    reading = read_scope(doc)
+    scope = {
+        "text_whole": f"{reading.narrative_text} {reading.technical_text}",
+        "text_outcome": reading.outcome_text,
+        "emphasized_domains": reading.emphasized_domains,
+        "ended_after": reading.ended_after,
+        "value_min": reading.value_min,
+        "value_max": reading.value_max,
+    }
+    entries = entries_frame(load_library(SAMPLE_LIBRARY).entries)
+    (entry,) = entries.filter(entries["id"] == "PP-053").to_dicts()
+    lines = why_cite(entry, scope, relevance_criteria(doc), rfp_scope_sections(doc))
+    assert lines == [
+        "Meets the RFP's relevance criterion \"The county will evaluate references on "
+        "relevance and on demonstrated, quantified outcomes such as service levels achieved, "
+        'self-service adoption, and reductions in request resolution times." (4. Evaluation): '
+        "service levels, self service.",
+        "Meets the RFP's relevance criterion \"Relevant projects show implementation of 311 or "
+        "government contact center platforms and CRM for service requests, with integration "
+        'to departmental systems." (3. Qualifications and References): contact center.',
+        'Matches the RFP\'s scope section "Cloud Contact Center Platform": contact center, '
+        "service platform, omnichannel routing.",
+        "Covers the domains the RFP emphasises: contact-center.",
+        'Outcome to quote: "Consolidated 3 CRM instances into 1" (shares crm with the RFP\'s '
+        "scope).",
+    ]
+    # ended 2021-08-31, six weeks after the cut-off counted back from the issue date
+    assert [c.text for c in caveats({"id": "PP-053"}, entry, scope, set(), [], 5)] == [
+        "Ended 2021-08-31, 46 days after the recency cut-off 2021-07-16; confirm the date the "
+        "RFP counts back from."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("item", "sentence"),
+    [
+        (
+            {
+                "filter": "recency",
+                "sentence": "References for work performed within the last five (5) years.",
+                "reading": {
+                    "months": 60,
+                    "anchor": "proposal due date",
+                    "anchor_date": "2026-06-01",
+                    "ended_after": "2021-06-01",
+                },
+            },
+            "ended on or after 2021-06-01 (5 years before the proposal due date 2026-06-01), "
+            "or still ongoing",
+        ),
+        (
+            {
+                "filter": "recency",
+                "sentence": "Systems that went live within the last seven (7) years.",
+                "reading": {
+                    "months": 84,
+                    "anchor": "issue date",
+                    "anchor_date": "2026-03-02",
+                    "ended_after": "2019-03-02",
+                },
+            },
+            "ended on or after 2019-03-02 (7 years before the issue date 2026-03-02), or still "
+            "ongoing; approximation: the RFP's wording is read as the end date of the work",
+        ),
+        (
+            {
+                "filter": "recency",
+                "sentence": "Contracts started since FY2021.",
+                "reading": {"started_after": "2020-10-01"},
+            },
+            "started on or after 2020-10-01 (the date the RFP states)",
+        ),
+        (
+            {
+                "filter": "recency",
+                "sentence": "within 18 months",
+                "reading": {"months": 18, "unknown": "the window would start before year 1"},
+            },
+            "recency window unknown: the window would start before year 1",
+        ),
+        (
+            {"filter": "value", "reading": {"min": 2_000_000, "max": None, "basis": "total"}},
+            "contract value at least $2.0M",
+        ),
+        (
+            {
+                "filter": "value",
+                "reading": {
+                    "min": 4_000_000,
+                    "max": 6_000_000,
+                    "approx": 5_000_000,
+                    "basis": "annual",
+                },
+            },
+            "contract value between $4.0M and $6.0M per year; approximation: the RFP states "
+            "about $5.0M per year, read as this band",
+        ),
+        (
+            {"filter": "value", "reading": "no value constraint"},
+            "no value constraint (the RFP says any size)",
+        ),
+        (
+            {
+                "filter": "customer_types",
+                "reading": {"types": ["state", "local"], "industries": []},
+            },
+            "customer type state or local",
+        ),
+        ({"filter": "customer_types", "reading": "any"}, "any customer type (the RFP says so)"),
+        ({"filter": "require_prime", "reading": True}, "prime contractor only"),
+        ({"filter": "references_required", "reading": 3}, "3 references required"),
+        ({"filter": "issuer", "reading": "local"}, "issuer type local"),
+        ({"filter": "recency", "reading": "not stated"}, "not stated in the RFP (no filter)"),
+    ],
+)
+def test_filters_read_in_plain_english(item, sentence):
+    assert filter_sentence(item) == sentence
+
+
+def test_the_brief_shows_reasons_checks_and_plain_filters_without_json():
+    scope = SCOPE | {
+        "trace": json.dumps(
+            [
+                {
+                    "filter": "recency",
+                    "section": "3. References",
+                    "sentence": "Projects that went live within the last five (5) years.",
+                    "reading": {
+                        "months": 60,
+                        "anchor": "issue date",
+                        "anchor_date": "2026-07-16",
+                        "ended_after": "2021-07-16",
+                    },
+                },
+                {"filter": "customer_types", "section": None, "sentence": None, "reading": "any"},
+            ]
+        )
+    }
+    trace = json.dumps(
+        [
+            {"filter": "library", "remaining": 24},
+            {"filter": "customer_type", "value": ["local"], "remaining": 2},
+        ]
+    )
+    shared = {"filter_trace": trace, "relaxation_steps": ["customer types widened to any"]}
+    refs = [p | {"title": p["id"], "weighted_whole": p["score"], **shared} for p in PICKS]
+    entries = {"PP-1": ENTRY}
+    page = brief_html(scope, refs, {"PP-1"}, entries=entries, relevance=RELEVANCE)
+    assert "{&quot;months&quot;" not in page and '{"months"' not in page
+    assert (
+        "<td>ended on or after 2021-07-16 (5 years before the issue date 2026-07-16), or still "
+        "ongoing; approximation: the RFP&#x27;s wording is read as the end date of the work</td>"
+    ) in page
+    assert "<td>(no source sentence recorded)</td><td>any customer type (the RFP says so)</td>" in (
+        page
+    )
+    assert "<tr><td>customer_type</td><td>local</td><td>2</td></tr>" in page
+    assert "<tr><td>library</td><td></td><td>24</td></tr>" in page
+    assert page.count('<div class="why"><b>Why cite</b>') == 1  # only PP-1 has a library row
+    assert re.findall(r'<li data-kind="([a-z]+)">', page) == [
+        "unknown",
+        "weak",
+        "unknown",
+        "weak",
+        "value",
+        "recency",
+        "vague",
+        "weak",
+    ]
+    text = brief_markdown(scope, refs, {"PP-1"}, entries=entries, relevance=RELEVANCE)
+    assert "- **Why cite:**" in text
+    assert "  - Covers the domains the RFP emphasises: contact-center." in text
+    assert (
+        "  - Weak pick: only 2 entries passed the RFP's filters, so they were relaxed; check "
+        "this one fits the RFP at all."
+    ) in text.splitlines()
+
+
+def test_chart_labels_segments_and_lists_only_the_parts_drawn():
+    refs = [
+        {"rank": 1, "id": "PP-1", "score": 0.5, "weighted_whole": 0.3, "weighted_outcome": 0.2},
+        {"rank": 2, "id": "PP-2", "score": 0.28, "weighted_whole": 0.3, "age_penalty": -0.02},
+    ]
+    svg = score_chart_svg(refs)
+    legend = re.findall(r'<rect class="legend"[^>]*></rect>\n<text [^>]*>([^<]+)</text>', svg)
+    assert legend == ["whole entry", "outcome", "penalties"]
+    assert re.findall(r'class="seg-label"[^>]*>([^<]+)<', svg) == ["+0.30", "+0.20", "+0.30"]
+    assert "-0.020 penalties (older than the recency window)" in svg
+
+
+def test_notes_record_is_the_run_json_shape():
+    from rfp_retrieval.report.brief import notes_by_reference, notes_record
+
+    trace = json.dumps([{"filter": "library", "remaining": 24}])
+    refs = [{**PICKS[2], "rank": 1, "filter_trace": trace}]
+    record = notes_record(notes_by_reference(refs, SCOPE, set(), {"PP-1": ENTRY}, RELEVANCE, None))
+    assert list(record) == ["PP-1"]
+    assert record["PP-1"]["why_cite"][2] == "Covers the domains the RFP emphasises: contact-center."
+    assert record["PP-1"]["check_before_citing"] == [
+        {
+            "kind": "value",
+            "text": "Funded $1.5M is below the RFP's floor of $2.0M while the ceiling $4.0M is "
+            "inside the band; check which value the RFP counts.",
+        },
+        {
+            "kind": "recency",
+            "text": "Ended 2021-12-31, 168 days after the recency cut-off 2021-07-16; confirm "
+            "the date the RFP counts back from.",
+        },
+    ]
