@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
+import types
 from pathlib import Path
 
 import dagster as dg
@@ -15,9 +17,11 @@ import pytest
 from typer.testing import CliRunner
 
 import launch
+from resources import EmbeddingModel
 from rfp_retrieval.cli.app import app
 from rfp_retrieval.cli.render import print_run_summary
 from rfp_retrieval.cli.run import LIBRARY_UNCHANGED
+from rfp_retrieval.retrieval import embedding
 from rfp_retrieval.settings import load_settings
 from tests.conftest import REPO
 from tests.small_project import MIAMI_RFP, project_config, small_answers, small_library
@@ -153,3 +157,38 @@ def test_a_second_run_skips_the_unchanged_library_and_a_changed_file_rebuilds_it
     forced = runner.invoke(app, ["run", "--config", str(config), "--rebuild-library", "--json"])
     assert forced.exit_code == 0, forced.output
     assert (materialization_count(home, "pp_entries"), library_runs(home)) == (3, 3)
+
+
+def test_the_embedding_model_is_loaded_once_across_the_runs_of_one_process(tmp_path, monkeypatch):
+    """Each ``execute_in_process`` (one per RFP partition) builds a fresh ``EmbeddingModel``
+    resource; the loaded model is shared through ``embedding._LOADED`` (keyed by the model's
+    resolved folder), so only the first run pays for loading it."""
+    loads: list[str] = []
+
+    class FakeSentenceTransformer:
+        def __init__(self, path, device):
+            loads.append(path)
+
+    fake = types.ModuleType("sentence_transformers")
+    fake.SentenceTransformer = FakeSentenceTransformer
+    monkeypatch.setitem(sys.modules, "sentence_transformers", fake)
+    monkeypatch.setattr(embedding, "_LOADED", {})
+    model_dir = tmp_path / "my-model"
+    model_dir.mkdir()
+    seen = []
+
+    @dg.asset
+    def uses_the_model(embedding_model: EmbeddingModel) -> None:
+        seen.append(embedding_model.embedder.load())
+
+    resources = {"embedding_model": EmbeddingModel(model=str(model_dir))}
+    with dg.instance_for_test() as instance:
+        for _ in range(3):
+            assert dg.materialize([uses_the_model], resources=resources, instance=instance).success
+    assert loads == [str(model_dir)]
+    assert len(seen) == 3 and seen[0] is seen[1] is seen[2]
+    # another model is another entry
+    other = tmp_path / "other-model"
+    other.mkdir()
+    embedding.Embedder(model=str(other)).load()
+    assert loads == [str(model_dir), str(other)]
