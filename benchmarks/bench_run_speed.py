@@ -73,11 +73,15 @@ print(json.dumps({"imports": round(t_imports, 2), "launcher": round(t_launcher, 
 
 
 def cli_run(code: Path, config: Path, files: list[Path], env: dict[str, str]) -> float:
-    """Wall seconds of one ``rfp-retrieval run --json FILES`` process (must succeed)."""
+    """Wall seconds of one ``rfp-retrieval run --json FILES`` process (must succeed), started
+    in the config's folder (``python -m`` puts the working directory first on ``sys.path``:
+    started in a checkout it would run that checkout, not ``code``)."""
     cmd = [sys.executable, "-m", "rfp_retrieval.cli", "run", "--project", str(code)]
     cmd += ["--config", str(config), "--json", *map(str, files)]
     start = time.perf_counter()
-    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        cmd, env=env, cwd=config.parent, capture_output=True, text=True, check=False
+    )
     wall = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"run failed ({done.returncode}):\n{done.stdout[-2000:]}{done.stderr}")
@@ -125,6 +129,7 @@ def main() -> None:
         [sys.executable, "-c", PROBE, str(code), str(config)]
         + [str(p) for p in copies(work / "inbox", "probe", 3)],
         env=env,
+        cwd=work,
         capture_output=True,
         text=True,
         check=False,
