@@ -12,6 +12,11 @@ home; nothing in this module reads settings from, or writes anything to, ``os.en
   off the terminal (``QUIET_LOGS``): the CLI prints each failure's message, and for an
   unexpected one (a bug) its class, step and the file in ``home/failures/`` with the stack
   trace.
+- ``library_fingerprint(settings, project_dir)`` is what the library job's output depends
+  on (the library and answer folders, the settings, the model, the code, the Dagster
+  version); ``Launcher.library_is_current()`` compares it with the one recorded after the
+  last successful library run (``LIBRARY_STAMP`` in the Dagster home), so ``run`` skips a
+  library job that would rebuild the same tables.
 - ``ui_process(...)`` is the ``dagster dev`` command line and the environment it gets, given
   explicitly (``dagster dev`` loads ``definitions.py``, which reads the settings itself).
 
@@ -21,6 +26,8 @@ Dagster is imported when a ``Launcher`` is made, not when this module is importe
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import sys
@@ -54,6 +61,57 @@ unexpectedly."""
 
 RFP_PARTITIONS = "rfp_documents"
 """The dynamic partitions definition of the RFP assets (``assets/partitions.py``)."""
+
+LIBRARY_JOB = "library_job"
+"""The job that ingests, validates and embeds both libraries (``jobs.py``)."""
+
+LIBRARY_STAMP = "library_stamp.json"
+"""File in the Dagster home: ``{"fingerprint": library_fingerprint(...), "run_id": ...}`` of
+the last successful library run started by ``Launcher.run_library``."""
+
+CODE_FOLDERS = ("rfp_retrieval", "assets", "checks", "resources")
+"""The project's code the library job runs (with ``CODE_FILES``): a change to any ``.py``
+file here rebuilds the library."""
+CODE_FILES = ("jobs.py", "code_location.py", "definitions.py", "launch.py")
+
+
+def code_fingerprint(project_dir: Path) -> str:
+    """Hex digest (16 characters) over the relative path, size and modification time of every
+    ``.py`` file in ``CODE_FOLDERS`` and ``CODE_FILES`` of ``project_dir`` (compiled files
+    are left out: Python writes them during a run)."""
+    project_dir = Path(project_dir)
+    files = [project_dir / name for name in CODE_FILES if (project_dir / name).is_file()]
+    for folder in CODE_FOLDERS:
+        files.extend(sorted((project_dir / folder).rglob("*.py")))
+    digest = hashlib.sha256()
+    for path in files:
+        stat = path.stat()
+        rel = path.relative_to(project_dir)
+        digest.update(f"{rel}|{stat.st_size}|{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+def library_fingerprint(settings: Settings, project_dir: Path | None = None) -> dict[str, str]:
+    """What the library job's tables depend on, as strings (compared key by key).
+
+    ``library`` and ``answers``: ``folder_fingerprint`` of the two folders (names, sizes,
+    modification times); ``settings``: every setting (a changed model, store or folder
+    rebuilds); ``model``: the model location the embedder loads; ``code``:
+    ``code_fingerprint(project_dir)`` (default ``settings.project_dir``); ``dagster``: the
+    installed Dagster version.
+    """
+    from importlib.metadata import version
+
+    from rfp_retrieval.library.fingerprint import folder_fingerprint
+
+    return {
+        "library": folder_fingerprint(settings.library_dir),
+        "answers": folder_fingerprint(settings.answers_dir),
+        "settings": repr(settings),
+        "model": settings.model_location(),
+        "code": code_fingerprint(project_dir or settings.project_dir),
+        "dagster": version("dagster"),
+    }
 
 
 def dagster_home(
@@ -173,14 +231,38 @@ class Launcher:
         self.instance = dg.DagsterInstance.from_config(str(self.home))
         self.store = DuckDBPartitionStore(database=str(settings.db_path), read_only=True)
 
+    def library_is_current(self) -> bool:
+        """True when the library job would rebuild the same tables: the stamp of the last
+        successful ``run_library`` (``LIBRARY_STAMP``) holds today's ``library_fingerprint``,
+        its run is still the latest library run on the instance (none was started since,
+        from the UI or the sensor, possibly with other settings), and the store exists."""
+        import dagster as dg
+
+        stamp_file = self.home / LIBRARY_STAMP
+        if not stamp_file.is_file() or not Path(self.settings.db_path).is_file():
+            return False
+        try:
+            stamp = json.loads(stamp_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return False
+        if stamp.get("fingerprint") != library_fingerprint(self.settings):
+            return False
+        latest = self.instance.get_runs(dg.RunsFilter(job_name=LIBRARY_JOB), limit=1)
+        return bool(latest) and latest[0].run_id == stamp.get("run_id") and latest[0].is_success
+
     def run_library(self) -> RunOutcome:
-        """Execute ``library_job`` in process (a failed step never raises)."""
-        return outcome_of(
-            self.defs.resolve_job_def("library_job").execute_in_process(
-                instance=self.instance, run_config=QUIET_LOGS, raise_on_error=False
-            ),
-            self.home / TRACES,
+        """Execute ``library_job`` in process (a failed step never raises); on success record
+        its ``library_fingerprint`` (taken before the run) in ``LIBRARY_STAMP``."""
+        stamp_file = self.home / LIBRARY_STAMP
+        stamp_file.unlink(missing_ok=True)  # a failed or interrupted run leaves no stamp
+        fingerprint = library_fingerprint(self.settings)
+        result = self.defs.resolve_job_def(LIBRARY_JOB).execute_in_process(
+            instance=self.instance, run_config=QUIET_LOGS, raise_on_error=False
         )
+        if result.success:
+            stamp = {"fingerprint": fingerprint, "run_id": result.run_id}
+            stamp_file.write_text(json.dumps(stamp, indent=1), encoding="utf-8")
+        return outcome_of(result, self.home / TRACES)
 
     def run_rfp(self, key: str, path: Path) -> RunOutcome:
         """Add partition ``key`` and execute ``rfp_job`` for it on the file ``path``.

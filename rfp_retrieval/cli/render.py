@@ -48,8 +48,11 @@ def print_run_summary(
     out: Console | None = None,
     skipped: list[dict[str, str]] | None = None,
     unmatched_overrides: list[dict[str, str]] | None = None,
+    library_note: str | None = None,
 ) -> None:
     """Print each RFP's ScopeQuery and top 3, then a summary of every file.
+
+    ``library_note`` (e.g. "library unchanged: not rebuilt") is printed first in the summary.
 
     Laid out for terminals as narrow as 80 columns: tables keep to three or four short
     columns and put long text (title, score components, misses) in one wrapping cell; brief
@@ -96,6 +99,8 @@ def print_run_summary(
     out.print()
     counts = f"Summary: {len(ok_items)} RFP(s) ok, {len(failed_items)} failed"
     out.print(Text(counts + (f", {len(interrupted)} interrupted" if interrupted else ""), "bold"))
+    if library_note:
+        out.print(Text(library_note, "dim"))
     if skipped:
         out.print(Text(f"Not read from the inbox ({len(skipped)}):", "yellow"))
         for item in skipped:

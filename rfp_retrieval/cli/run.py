@@ -32,6 +32,9 @@ from rfp_retrieval.cli.render import print_run_summary
 from rfp_retrieval.cli.shapes import RunItem, print_json, run_item, run_scope_query
 from rfp_retrieval.settings import CONFIG_ENV, CONFIG_FILE, SettingsError
 
+LIBRARY_UNCHANGED = "library unchanged: not rebuilt (--rebuild-library to force)"
+"""The run summary's line when the library job was skipped."""
+
 
 @app.command()
 def run(
@@ -40,10 +43,20 @@ def run(
     answers: Path | None = typer.Option(None, help="Answer library folder."),
     db: Path | None = typer.Option(None, help="DuckDB file to store every asset in."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+    rebuild_library: bool = typer.Option(
+        False,
+        "--rebuild-library",
+        help="Run the library job even when the library and answer folders are unchanged.",
+    ),
     project: Path | None = ProjectOption,
     config: Path | None = ConfigOption,
 ) -> None:
-    """Run the main job through Dagster: library, then one partition per RFP file."""
+    """Run the main job through Dagster: library, then one partition per RFP file.
+
+    The library job is skipped ("library unchanged: not rebuilt") when the library and answer
+    folders, the settings and the code are those of its last successful run
+    (``launch.Launcher.library_is_current``); ``--rebuild-library`` runs it anyway.
+    """
     folder = project_dir(project)
     config = config_file(config)
     flags = {"library_dir": library, "answers_dir": answers, "db_path": db}
@@ -85,7 +98,12 @@ def run(
     )
     with progress:
         task = progress.add_task("libraries: ingest, validate, embed", total=1)
-        lib = launcher.run_library()
+        library_note = None
+        if not rebuild_library and launcher.library_is_current():
+            library_note = LIBRARY_UNCHANGED
+            lib = launch.RunOutcome(success=True)
+        else:
+            lib = launcher.run_library()
         progress.advance(task)
         if not lib.success:
             if lib.model_error:
@@ -120,7 +138,9 @@ def run(
     if as_json:
         print_json({"rfps": outcomes, "skipped": skipped, "unmatched_overrides": unmatched})
     else:
-        print_run_summary(outcomes, skipped=skipped, unmatched_overrides=unmatched)
+        print_run_summary(
+            outcomes, skipped=skipped, unmatched_overrides=unmatched, library_note=library_note
+        )
     if any(o["status"] == "interrupted" for o in outcomes):
         raise typer.Exit(130)
     if any(o["status"] != "ok" for o in outcomes):
