@@ -161,8 +161,10 @@ class _Finder:
         if section is None:
             return False, False
         if section.key not in self.flags:
-            kinds = self.kinds
-            self.flags[section.key] = (kinds.is_evaluation(section), kinds.is_clauses(section))
+            self.flags[section.key] = (
+                self.kinds.is_evaluation(section),
+                self.kinds.is_clauses(section),
+            )
         return self.flags[section.key]
 
     def page(self, line0: int) -> int | None:
