@@ -1,5 +1,5 @@
-"""Section L/M readers: number of references, recency window, customer types and industries,
-prime-contractor rule, size other than dollars, relevance criteria.
+"""Section L/M readers: number of references, recency window, prime-contractor rule, size
+other than dollars, relevance criteria (customer types and industries: ``customers``).
 
 Each ``read_*`` reads a list of ``DocumentSentence`` into a ``PastPerformanceRequirements``
 (the first sentence that states the item wins, except sizes and relevance, which collect).
@@ -12,18 +12,12 @@ import re
 from rfp_retrieval.quantities.dates import find_dates, fiscal_year_start
 from rfp_retrieval.quantities.numbers import COUNT, word_to_number
 from rfp_retrieval.scope.section_lm.records import (
-    FEDERAL_CIVILIAN,
-    FEDERAL_DEFENSE,
-    GOVERNMENT_TYPES,
-    CustomerConstraint,
     PastPerformanceRequirements,
     Recency,
     SizeConstraint,
 )
 from rfp_retrieval.scope.section_lm.sentences import (
-    NEGATIVE,
     PP_STRONG,
-    PREFERENCE,
     STRONG_MODAL,
     DocumentSentence,
     stated,
@@ -106,89 +100,6 @@ def read_recency(sentences: list[DocumentSentence], req: PastPerformanceRequirem
                 phrase = sm.group(0)[: len(sm.group(0)) - len(sm.group("rest")) + dates[0][1]]
                 req.recency = Recency(None, date, applies, False, stated(s, phrase))
                 return
-
-
-_CUSTOMER_CUE = re.compile(
-    r"\bagenc(?:y|ies)\b|\bcustomers?\b|\bclients?\b|\bgovernments?\b|\bcomponents?\b|"
-    r"\bcommands?\b|\bsectors?\b|\bindustr(?:y|ies)\b|Department of Defense|\bDoD\b",
-    re.I,
-)
-_ANY = re.compile(r"\bany (?:industry|sector|customer|client)\b", re.I)
-# A customer word counts only where it names a kind of customer: in a list ("federal, state or
-# local") or before a customer noun ("state Medicaid agency"), never "approved by the State".
-_LISTED = (
-    r"(?=\s*(?:,|/|\bor\b|\band\b)|\s+(?:government|agenc|level|customer|client|entit|organi[sz]"
-)
-_LISTED += r"|department|sector|compan|firm|enterprise|jurisdiction|Medicaid|health|human))"
-_TYPE_WORDS = re.compile(
-    r"(?P<civ>federal civilian|\bcivilian\b)|(?P<def>Department of Defense|\bDoD\b|"
-    r"\bdefense\b|\bmilitary\b|combatant commands?|armed forces)|"
-    rf"(?P<fed>\bfederal\b{_LISTED})|"
-    rf"(?P<state>(?<!united )\bstates?\b{_LISTED}|\bstatewide\b)|"
-    rf"(?P<local>\blocal\b{_LISTED}|\bcounty\b|\bcounties\b|\bmunicipal(?:ities|ity)?\b|"
-    r"\bcity\b|\bcities\b)|"
-    rf"(?P<commercial>\bcommercial\b{_LISTED}|\bprivate[- ]sector\b)|"
-    r"(?P<intl>\binternational\b|\bforeign\b)|"
-    r"(?P<gov>\bgovernments?\s+(?:agencies|customers|clients|entities|organi[sz]ations)\b|"
-    r"\b(?:and/or|or|and)\s+government\b|\bgovernments\b|\bpublic[- ]sector\b)",
-    re.I,
-)
-_INDUSTRIES = (
-    (
-        "health and human services",
-        re.compile(
-            r"\bMedicaid\b|human services|social services|child welfare|\bSNAP\b|\bTANF\b", re.I
-        ),
-    ),
-    (
-        "healthcare",
-        re.compile(r"\bhealth ?care\b|\bhospitals?\b|health systems?|health plans?", re.I),
-    ),
-    ("utilities", re.compile(r"\butilit(?:y|ies)\b", re.I)),
-    ("courts and justice", re.compile(r"\bcourts?\b|\bjudicia", re.I)),
-    ("logistics and transportation", re.compile(r"\blogistics\b|\btransportation\b", re.I)),
-)
-
-
-def read_customers(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
-    for s in sentences:
-        text = s.text
-        if not (s.pp or PP_STRONG.search(text)):
-            continue
-        modal = STRONG_MODAL.search(text) or STRONG_MODAL.search(s.lead)
-        if not modal or not _CUSTOMER_CUE.search(text) or NEGATIVE.search(text):
-            continue
-        if PREFERENCE.search(text):
-            continue  # "preferably with the Federal Government" ranks, it does not filter
-        if _ANY.search(text):
-            req.customers = CustomerConstraint([], [], True, stated(s, _ANY.search(text).group(0)))
-            return
-        types: list[str] = []
-        for m in _TYPE_WORDS.finditer(text):
-            kind = m.lastgroup
-            add = {
-                "civ": [FEDERAL_CIVILIAN],
-                "def": [FEDERAL_DEFENSE],
-                "fed": [FEDERAL_CIVILIAN, FEDERAL_DEFENSE],
-                "state": ["state"],
-                "local": ["local"],
-                "commercial": ["commercial"],
-                "intl": ["international"],
-                "gov": [],
-            }[kind]
-            if kind == "gov" and not any(
-                g in ("fed", "civ", "def", "state", "local")
-                for g in (x.lastgroup for x in _TYPE_WORDS.finditer(text))
-            ):
-                add = list(GOVERNMENT_TYPES)
-            for t in add:
-                if t not in types:
-                    types.append(t)
-        if not types:
-            continue
-        industries = [name for name, rx in _INDUSTRIES if rx.search(text)]
-        req.customers = CustomerConstraint(types, industries, False, stated(s, text))
-        return
 
 
 def read_prime(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
