@@ -130,7 +130,7 @@ def test_opm_golden_scope_workforce_size_is_read_with_its_section():
     assert req.sizes[0].stated.section.endswith("L.3.5 Relevance")
     assert (req.recency.since.isoformat(), req.recency.stated.text) == (
         "2020-10-01",
-        "since FY2021",
+        "on or after October 1, 2020",  # the stated date, read before "since FY2021"
     )
 
 

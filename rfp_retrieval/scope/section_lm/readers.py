@@ -7,6 +7,7 @@ Each ``read_*`` reads a list of ``DocumentSentence`` into a ``PastPerformanceReq
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from rfp_retrieval.quantities.dates import find_dates, fiscal_year_start
@@ -29,6 +30,8 @@ _REFS_COUNT = re.compile(
     r"(?:[\w-]+\s+){0,4}?"
     r"(?:references|past performance|examples|projects|contracts|case studies|summaries|"
     r"questionnaires)"
+    rf"|\breferences\s+(?:for|from|on)\s+(?P<n5>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?(?:contracts|"
+    r"projects|efforts|engagements|clients|customers)\b"
     rf"|(?:a minimum of |at least |up to |no more than )?(?P<n2>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?"
     r"references\b"
     rf"|(?:a minimum of|at least|up to|no more than|not more than|a maximum of)\s+(?P<n3>{COUNT})"
@@ -39,28 +42,81 @@ _REFS_COUNT = re.compile(
 )
 
 
-def read_references(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
-    for s in sentences:
-        m = _REFS_COUNT.search(s.text)
-        if not m:
-            continue
-        n = word_to_number(m.group("n") or m.group("n2") or m.group("n3") or m.group("n4"))
-        if n is None or not 1 <= n <= 20:
-            continue
-        req.references_required = int(n)
-        req.references_stated = stated(s, m.group(0))
-        return
-
-
-_FY = re.compile(r"\bsince\s+(?:FY\s?|fiscal year\s+)(?P<fy>\d{4}|\d{2})\b", re.I)
-_SINCE_DATE = re.compile(r"\b(?:since|on or after)\s+(?P<rest>.{6,40})", re.I)
-_WINDOW = re.compile(
-    rf"(?P<verb>(?:performed|completed|delivered|active|ongoing|built|awarded|started)\s+)?"
-    rf"(?:within|in|during|over)\s+(?:the\s+)?(?:last|past|preceding|previous|prior|most recent)?"
-    rf"\s*(?P<n>{COUNT})\s*(?:\(\d+\)\s*)?(?:calendar\s+|fiscal\s+)?(?P<unit>years?|months?)\b",
+_REF_NOUN = (
+    r"(?:past performance |client |customer |project |contract )?(?:references|examples|projects|"
+    r"contracts|case studies|summaries|questionnaires|efforts|engagements)\b"
+)
+# "two (2) to three (3) references", "between two and four references", "no fewer than two and
+# no more than four references", "a minimum of two and a maximum of five references"
+_REFS_RANGE = re.compile(
+    rf"(?:between\s+|from\s+|no fewer than\s+|not fewer than\s+|at least\s+|a minimum of\s+)?"
+    rf"(?P<lo>{COUNT})\s*(?:-|\u2013|to|and|or)\s*(?:no more than\s+|not more than\s+|"
+    rf"a maximum of\s+|up to\s+|at most\s+)?(?P<hi>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?{_REF_NOUN}",
     re.I,
 )
-_STARTED = re.compile(r"\b(?:started|begun|began|awarded|commenced|start date)\b", re.I)
+_NOT_A_REFERENCE_COUNT = re.compile(
+    r"\b(?:pages?|copies|days|years?|months?|hours?|minutes?|words?|characters?|points?|"
+    r"percent|inches|MB|GB|volumes?)\b",
+    re.I,
+)
+
+
+def read_references(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
+    """Set the number of references from the first sentence that states one.
+
+    "submit three (3) past performance references"; "up to five (5) references" is five; a
+    range ("two (2) to three (3) references", "between two and four") is its upper end, the
+    number a proposal cites. A number followed by pages, copies, days or years within the
+    phrase is not a count of references ("submit eight (8) pages per reference").
+    """
+    for s in sentences:
+        m = _REFS_RANGE.search(s.text)
+        if m and not _NOT_A_REFERENCE_COUNT.search(m.group(0)):
+            lo, hi = word_to_number(m.group("lo")), word_to_number(m.group("hi"))
+            if lo is not None and hi is not None and 1 <= lo < hi <= 20:
+                req.references_required = int(hi)
+                req.references_stated = stated(s, m.group(0))
+                return
+        for m in _REFS_COUNT.finditer(s.text):
+            if _NOT_A_REFERENCE_COUNT.search(m.group(0)):
+                continue
+            n = word_to_number(
+                m.group("n") or m.group("n2") or m.group("n3") or m.group("n4") or m.group("n5")
+            )
+            if n is None or not 1 <= n <= 20 or n != int(n):
+                continue
+            req.references_required = int(n)
+            req.references_stated = stated(s, m.group(0))
+            return
+
+
+_FY = re.compile(
+    r"\b(?:since|on or after|in or after|from)\s+(?:the\s+)?(?:federal\s+)?(?:FY\s?|fiscal year\s+)"
+    r"(?P<fy>\d{4}|\d{2})\b|"
+    r"\b(?:FY\s?|fiscal year\s+)(?P<fy2>\d{4}|\d{2})\s+or\s+(?:later|after|more recent)\b",
+    re.I,
+)
+# "since <date>", "on or after <date>", "at any point after <date>" (the day after)
+_SINCE_DATE = re.compile(
+    r"\b(?P<word>since|on or after|no earlier than|not earlier than|after|later than)\s+"
+    r"(?P<rest>.{6,40})",
+    re.I,
+)
+_WINDOW = re.compile(
+    rf"(?P<verb>(?:performed|completed|delivered|active|ongoing|built|awarded|started|ended|"
+    rf"closed|went live|contracted)\s+)?"
+    rf"(?:within|in|during|over|no more than|not more than|less than|no longer than|no earlier "
+    rf"than)\s+(?:the\s+)?(?:last|past|preceding|previous|prior|most recent)?"
+    rf"\s*(?P<n>{COUNT})\s*(?:\(\d+\)\s*)?(?:calendar\s+|fiscal\s+|full\s+)?"
+    rf"(?P<unit>years?|months?)\b",
+    re.I,
+)
+# "no more than 36 months before ..." is a window only when it counts back from a date
+_BOUND_NEEDS_ANCHOR = re.compile(r"^(?:no more than|not more than|less than|no longer than)", re.I)
+_BACK_FROM = re.compile(r"^\s*(?:before|prior to|preceding|ago|of|from)\b|^\s*(?:,|\.|;|$)", re.I)
+_STARTED = re.compile(
+    r"\b(?:started|begun|began|awarded|commenced|start date|contracted|signed|executed)\b", re.I
+)
 _DUE_ANCHOR = re.compile(
     r"\b(?:proposal|quotation|quote|response|offer)s?\s+(?:due|submission|closing)\s+date\b|"
     r"\bdue date\b|\bclosing date\b|\bdate (?:proposals|quotes|quotations) are due\b",
@@ -68,21 +124,61 @@ _DUE_ANCHOR = re.compile(
 )
 
 
+def _window(text: str) -> re.Match[str] | None:
+    """The first recency window of ``text`` ("within the last five (5) years", "no more than
+    thirty-six (36) months before the issue date")."""
+    for m in _WINDOW.finditer(text):
+        bound = re.sub(r"^\S+\s+", "", m.group(0)) if m.group("verb") else m.group(0)
+        if _BOUND_NEEDS_ANCHOR.match(bound) and not _BACK_FROM.match(text[m.end() :]):
+            continue  # "no more than 12 months long" is a duration, not a window
+        return m
+    return None
+
+
+def _since(text: str) -> tuple[dt.date, str] | None:
+    """The fixed date a window starts on, with its phrase: "since January 1, 2022",
+    "on or after October 1, 2022", "at any point after June 30, 2024" (July 1, 2024)."""
+    for sm in _SINCE_DATE.finditer(text):
+        dates = find_dates(sm.group("rest"))
+        if dates and dates[0][0] <= 2:
+            date = dates[0][2]
+            if sm.group("word").lower() in ("after", "later than"):
+                date = date + dt.timedelta(days=1)
+            phrase = sm.group(0)[: len(sm.group(0)) - len(sm.group("rest")) + dates[0][1]]
+            return date, phrase
+    return None
+
+
 def read_recency(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
+    """Set ``req.recency`` from the first sentence that states a window.
+
+    Read in this order: a stated calendar date ("on or after October 1, 2022", "after June 30,
+    2024" = July 1, 2024), a federal fiscal year ("since FY2021", "Fiscal Year 2023 or later" =
+    the October 1 it starts), a window counted back ("within the last five (5) years", "no
+    more than 36 months before the issue date"). A fixed date counts only in past-performance
+    text (elsewhere it is a schedule date). The window applies to the start of work when the
+    sentence says "awarded", "contracted" or "started" and not "performed", "completed" or
+    "ongoing" (source: how Section L states recency; FAR 15.305(a)(2)).
+    """
     for s in sentences:
         text = s.text
         started = bool(_STARTED.search(text)) and not re.search(
-            r"started earlier|ongoing|performed|completed", text, re.I
+            r"started earlier|ongoing|performed|completed|under ?way|in progress", text, re.I
         )
         applies = "started" if started else "ended"
+        in_pp = s.pp or PP_STRONG.search(text)
+        since = _since(text) if in_pp else None
+        if since is not None:
+            req.recency = Recency(None, since[0], applies, False, stated(s, since[1]))
+            return
         m = _FY.search(text)
         if m:
-            fy = int(m.group("fy"))
+            fy = int(m.group("fy") or m.group("fy2"))
             fy = fy + 2000 if fy < 100 else fy
             date = fiscal_year_start(fy)
             req.recency = Recency(None, date, applies, False, stated(s, m.group(0)))
             return
-        m = _WINDOW.search(text)
+        m = _window(text)
         if m:
             n = word_to_number(m.group("n"))
             if n is None or n <= 0 or n > 240:
@@ -91,15 +187,6 @@ def read_recency(sentences: list[DocumentSentence], req: PastPerformanceRequirem
             due = bool(_DUE_ANCHOR.search(text))
             req.recency = Recency(months, None, applies, due, stated(s, m.group(0)))
             return
-        if not (s.pp or PP_STRONG.search(text)):
-            continue  # a fixed start date outside past-performance text is a schedule date
-        for sm in _SINCE_DATE.finditer(text):
-            dates = find_dates(sm.group("rest"))
-            if dates and dates[0][0] <= 2:
-                date = dates[0][2]
-                phrase = sm.group(0)[: len(sm.group(0)) - len(sm.group("rest")) + dates[0][1]]
-                req.recency = Recency(None, date, applies, False, stated(s, phrase))
-                return
 
 
 def read_prime(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
