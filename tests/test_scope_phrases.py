@@ -260,3 +260,259 @@ def test_schedule_windows_are_not_recency(tmp_path):
         "award. The incumbent contract was completed in 2019.",
     )
     assert (r.recency_years, r.ended_after) == (None, None)
+
+
+# --------------------------------------------------------------------------------------------
+# issue 18: constraint wording (exclusions, one-sided and approximate values, date-keyed
+# windows, reference counts other than three, customer-type vocabulary)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "types"),
+    [
+        (  # defect 1: the "only" half is kept, the exclusion agrees with it
+            "Public sector references only; commercial references will not be considered.",
+            ["federal-civilian", "federal-defense", "state", "local"],
+        ),
+        ("References must not be for federal agencies.", ["state", "local", "commercial"]),
+        (
+            "Contracts with private companies, nonprofit organizations or foreign governments "
+            "will not be accepted as references.",
+            ["federal-civilian", "federal-defense", "state", "local"],
+        ),
+        (
+            "Work for state or local governments or for commercial clients does not qualify.",
+            ["federal-civilian", "federal-defense"],
+        ),
+        (
+            "References from customers other than federal civilian agencies will not be "
+            "considered.",
+            ["federal-civilian"],
+        ),
+        (
+            "References may be for any government agency except the Department of Defense; "
+            "work for commercial firms is not eligible.",
+            ["federal-civilian", "state", "local"],
+        ),
+        (
+            "Each reference must be for a state agency. Federal and private-sector references "
+            "do not meet this requirement.",
+            ["state"],
+        ),
+        ("Each reference must be for a tribal government or a state agency.", ["state"]),
+        ("References must be for commercial clients only.", ["commercial"]),
+        ("References must be from the private sector only.", ["commercial"]),
+        ("References must be for state and local government agencies.", ["state", "local"]),
+        (
+            "Only work for state, county or municipal governments will be accepted.",
+            ["state", "local"],
+        ),
+        (
+            "References must be for civilian agencies of the federal government.",
+            ["federal-civilian"],
+        ),
+        (
+            "References must be for federal civilian agencies; Department of Defense work is "
+            "not eligible.",
+            ["federal-civilian"],
+        ),
+        (
+            "References may come from federal agencies, state or local governments, or "
+            "commercial enterprises.",
+            [],  # every kind allowed: no filter
+        ),
+        (
+            "References must be for federal agencies. Experience with commercial clients is not "
+            "required.",
+            ["federal-civilian", "federal-defense"],
+        ),
+    ],
+)
+def test_customer_rules_read_exclusions_and_vocabulary(tmp_path, sentence, types):
+    r = scope_of(tmp_path, sentence)
+    assert r.customer_types_required == types
+
+
+def test_an_exclusion_is_traced_to_its_sentence(tmp_path):
+    sentence = "Public sector references only; commercial references will not be considered."
+    r = scope_of(tmp_path, f"Submit three (3) references. {sentence}")
+    (trace,) = [t for t in r.trace if t["filter"] == "customer_types"]
+    assert trace["sentence"] == sentence
+    assert trace["section"] == "Test RFP > 3. Past Performance"
+
+
+def test_preferred_customers_rank_but_do_not_filter(tmp_path):
+    r = scope_of(
+        tmp_path,
+        "Submit three (3) references. Work for Department of Defense components will be "
+        "considered more relevant than comparable work for other agencies.",
+    )
+    assert r.customer_types_required == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "types", "industries"),
+    [
+        (
+            "Each reference must be for a hospital or health system; references from other "
+            "industries or from government clients will not be considered.",
+            ["commercial"],
+            ["healthcare"],
+        ),
+        (
+            "References may be from banks, credit unions or other commercial companies.",
+            ["commercial"],
+            [],  # "or other ...": the industry is an example of a wider class
+        ),
+        (
+            "References must be from commercial organizations, such as insurers, banks or "
+            "retailers.",
+            ["commercial"],
+            [],  # examples, not a requirement
+        ),
+        (
+            "Each reference must be for a state workforce agency that runs an unemployment "
+            "insurance program.",
+            ["state"],
+            ["labor and workforce"],
+        ),
+    ],
+)
+def test_industries_are_required_only_as_the_kind_of_customer(
+    tmp_path, sentence, types, industries
+):
+    r = scope_of(tmp_path, sentence)
+    assert (r.customer_types_required, r.industries_required) == (types, industries)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "low", "high", "approx"),
+    [
+        # defect 2
+        ("Each reference must have a minimum value of $10 million.", 10_000_000, None, None),
+        ("The value of each reference should not exceed $5 million.", None, 5_000_000, None),
+        ("Each contract must be valued at $2.5 million or more.", 2_500_000, None, None),
+        ("Referenced contracts must be in excess of $750,000.", 750_000, None, None),
+        ("Each reference shall be valued at no less than $4 million.", 4_000_000, None, None),
+        (
+            "Each reference must be valued at least $1 million and at most $8 million.",
+            1_000_000,
+            8_000_000,
+            None,
+        ),
+        (
+            "The total value shall be not under $12 million and not over $30 million.",
+            12_000_000,
+            30_000_000,
+            None,
+        ),
+        (
+            "Each reference must have a total value from $2 million up to $9 million.",
+            2_000_000,
+            9_000_000,
+            None,
+        ),
+        (
+            "Each project must be worth not less than three million dollars ($3,000,000) and "
+            "not more than nine million dollars ($9,000,000).",
+            3_000_000,
+            9_000_000,
+            None,
+        ),
+        (
+            "References above $50 million will not be considered.",
+            None,
+            50_000_000,
+            None,
+        ),
+        (
+            "References should be approximately $5M in total value.",
+            int(5_000_000 * APPROX_BAND[0]),
+            int(5_000_000 * APPROX_BAND[1]),
+            5_000_000,
+        ),
+    ],
+)
+def test_value_wording(tmp_path, sentence, low, high, approx):
+    r = scope_of(tmp_path, sentence)
+    assert (r.value_min, r.value_max, r.value_approx) == (low, high, approx)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "years", "ended_after", "started_after"),
+    [
+        (
+            "Each reference must be for a system that went live within the past seven (7) years.",
+            7,
+            "2019-06-08",
+            None,
+        ),
+        (
+            "References must be for work completed within the past 3 calendar years.",
+            3,
+            "2023-06-08",
+            None,
+        ),
+        (
+            "Each reference must be ongoing or completed since March 1, 2021.",
+            None,
+            "2021-03-01",
+            None,
+        ),
+        (
+            "Each reference must be ongoing, or completed no more than twenty-four (24) months "
+            "before the issue date.",
+            2,
+            "2024-06-08",
+            None,
+        ),
+        (
+            "Only performance at any point after December 31, 2022 counts.",
+            None,
+            "2023-01-01",
+            None,
+        ),
+        (
+            "Each reference must have been performed, at least in part, in Fiscal Year 2022 or "
+            "later.",
+            None,
+            "2021-10-01",
+            None,
+        ),
+        (
+            "Only contracts signed on or after July 1, 2020 will be considered.",
+            None,
+            None,
+            "2020-07-01",
+        ),
+    ],
+)
+def test_date_keyed_recency_windows(tmp_path, sentence, years, ended_after, started_after):
+    r = scope_of(tmp_path, sentence)
+    assert (r.recency_years, r.ended_after, r.started_after) == (years, ended_after, started_after)
+
+
+def test_a_period_length_is_not_a_recency_window(tmp_path):
+    r = scope_of(
+        tmp_path,
+        "Submit three (3) references. Each referenced contract must have a period of "
+        "performance of no more than 24 months.",
+    )
+    assert (r.recency_years, r.ended_after) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "count", "most"),
+    [
+        ("Offerors may submit up to five (5) past performance references.", 5, None),
+        ("Provide two (2) to three (3) references for similar work.", 2, 3),
+        ("Offerors shall submit no fewer than two and no more than four references.", 2, 4),
+        ("Submit between two and four references.", 2, 4),
+        ("Describe at least 2 but no more than 3 projects of similar scope.", 2, 3),
+        ("Each offeror must provide references for four (4) contracts.", 4, None),
+        ("Submit three (3) references; each reference may not exceed eight (8) pages.", 3, None),
+    ],
+)
+def test_reference_counts_other_than_three(tmp_path, sentence, count, most):
+    r = scope_of(tmp_path, sentence)
+    assert (r.references_required, r.references_max) == (count, most)

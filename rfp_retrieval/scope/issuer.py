@@ -33,6 +33,8 @@ def read_issuer(doc: RfpDocument, lines: list[str], reading: ScopeReading) -> No
         return
     agency = resolve_agency(text)
     reading.issuer_type = issuer_type(text)
+    if reading.issuer_type is None and agency is None and _COMPANY_NAME.search(text):
+        reading.issuer_type = "commercial"
     front = " ".join([doc.title, *lines[:30]])
     context_type = non_federal_type(front) if agency is None else None
     if agency is None and non_federal_type(text) is None and context_type is not None:
@@ -65,6 +67,14 @@ def read_issuer(doc: RfpDocument, lines: list[str], reading: ScopeReading) -> No
         {"filter": "issuer", "section": source, "sentence": text, "reading": reading.issuer_type}
     )
 
+
+# Words that make an organisation's name a company's when no government mark is found (the
+# legal-form marks Inc., LLC, Corp. live in ``agencies``): "Northwind Holdings", "Bayside
+# Mutual", "First Prairie Bank".
+_COMPANY_NAME = re.compile(
+    r"\b(?:Holdings|Group|Partners|Bank|Bancorp|Mutual|Insurance Company|Assurance|"
+    r"Credit Union|Cooperative|Airlines|Stores|Brands|Enterprises|Industries)\b"
+)
 
 _ORG_NAME = re.compile(
     r"(?:[A-Z][a-z]+ ){1,4}(?:University|County)\b|\b(?:State|City|Commonwealth) of "

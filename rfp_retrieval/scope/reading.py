@@ -29,6 +29,8 @@ class ScopeReading:
     fixed date instead ("since FY2021"). ``recency_anchor`` names the date the window counts back
     from: ``issue date``, ``proposal due date``, ``as_of`` or ``today``. ``customer_types_required``
     holds ``CUSTOMER_TYPES`` values in the order the RFP names them ([] = any).
+    ``references_required`` is the number of references required (the lower end of a range such
+    as "two (2) to three (3)"; ``references_max`` its upper end, None without a range).
     ``emphasized_domains`` uses the library's domain tags (``library.vocab.DOMAIN_TAGS``).
     ``trace`` holds one dict per filter read: ``{"filter", "section", "sentence", "reading"}``.
     ``size_constraints`` holds the non-dollar size bounds (FTE, users, employees, months) and
@@ -42,6 +44,7 @@ class ScopeReading:
     issuer_type: str | None = None
     rfp_date: str | None = None
     references_required: int | None = None
+    references_max: int | None = None
     recency_text: str | None = None
     recency_years: int | float | None = None
     recency_months: int | None = None
@@ -126,6 +129,7 @@ def _apply_requirements(
     """
     if req.references_required is not None and req.references_stated is not None:
         reading.references_required = req.references_required
+        reading.references_max = req.references_max
         _trace(reading, "references_required", req.references_stated, req.references_required)
     rec = req.recency
     counted_from = due if rec is not None and rec.due_date_anchor and due is not None else anchor

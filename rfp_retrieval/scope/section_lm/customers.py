@@ -92,15 +92,18 @@ _LISTED = (
 _TYPE_WORDS = re.compile(
     r"(?P<civ>federal civilian|\bcivilian\b|non-?defense)|(?P<def>Department of Defense|\bDoD\b|"
     r"\bdefense\b|\bmilitary\b|combatant commands?|armed forces)|"
-    rf"(?P<fed>\bfederal\b{_LISTED}|\bfederal government\b)|"
+    rf"(?P<fed>\bfederal\b{_LISTED}|\bfederal government\b|\bU\.\s?S\.\s?Government\b|"
+    r"\bUnited States Government\b|\bexecutive (?:branch )?(?:departments|agencies)\b)|"
     rf"(?P<state>(?<!united )(?<!the )\bstates?\b{_LISTED}|\bstatewide\b)|"
     rf"(?P<local>\blocal\b{_LISTED}|\bcounty\b|\bcounties\b|\bmunicipal(?:ities|ity)?\b|"
-    r"\bcity\b|\bcities\b)|"
+    r"\bcity\b|\bcities\b|\bschool districts?\b|\bspecial districts?\b|\btownships?\b|"
+    r"\bboroughs?\b|\b(?:transit|port|housing|airport|water) authorit(?:y|ies)\b)|"
     rf"(?P<commercial>\bcommercial\b{_LISTED}|\bprivate[- ]sector\b|\bprivate (?:companies|"
     r"firms|clients|customers|industry|enterprises|organi[sz]ations)\b|\bcompan(?:y|ies)\b|"
     r"\bcorporations?\b|\bbusinesses\b|\b(?<!federal )(?<!government )firms\b)|"
     r"(?P<intl>\binternational\b|\bforeign\b)|"
-    r"(?P<gov>\bpublic[- ]sector\b|\bgovernment(?:al)? (?:organi[sz]ations|entities|agencies|"
+    r"(?P<gov>\bpublic[- ]sector\b|\b(?:and/or|or|and)\s+government\b(?!\s+of\b)|"
+    r"\bgovernment(?:al)? (?:organi[sz]ations|entities|agencies|"
     r"customers|clients) at any level\b|\bany level of government\b|\bgovernment(?:s|al)? at "
     r"(?:any|all) levels?\b|(?<!tribal )(?<!foreign )(?<!local )(?<!state )(?<!federal )"
     r"(?<!municipal )(?<!county )(?<!territorial )\bgovernment (?:agencies|customers|clients|"
@@ -177,12 +180,20 @@ def _kinds(text: str) -> list[str]:
     return out
 
 
+def _names_customers(text: str) -> bool:
+    return bool(_CUSTOMER_CUE.search(text)) or any(rx.search(text) for _, rx in INDUSTRY_PATTERNS)
+
+
+def _is_negative(clause: str) -> bool:
+    """True when the clause excludes what it names ("... will not be considered"), unless an
+    allowed list comes before the negation ("must be for X and ...")."""
+    neg = _EXCLUDES.search(clause)
+    return bool(neg) and not _POSITIVE_BEFORE_NEGATION.search(clause[: neg.start()])
+
+
 def _clause_kinds(clause: str) -> tuple[list[str], list[str]]:
     """(allowed, excluded) customer kinds of one clause."""
-    negative = False
-    neg = _EXCLUDES.search(clause)
-    if neg and not _POSITIVE_BEFORE_NEGATION.search(clause[: neg.start()]):
-        negative = True
+    negative = _is_negative(clause)
     pivot = _PIVOT.search(clause)
     head, tail = (clause[: pivot.start()], clause[pivot.end() :]) if pivot else (clause, "")
     head_kinds, tail_kinds = _kinds(head), _kinds(tail)
@@ -214,12 +225,12 @@ def read_customers(sentences: list[DocumentSentence], req: PastPerformanceRequir
         if first is not None and s.label != first.label:
             continue
         text = s.text
-        if not (s.pp or PP_STRONG.search(text)) or not _CUSTOMER_CUE.search(text):
+        if not (s.pp or PP_STRONG.search(text)) or not _names_customers(text):
             continue
         lead_rule = bool(_RULE.search(s.lead)) if s.lead else False
         read_any = False
         for clause in re.split(r";|:\s|\s[\u2013\u2014]\s|\s--\s", text):
-            if not _CUSTOMER_CUE.search(clause) or _PREFERENCE.search(clause):
+            if not _names_customers(clause) or _PREFERENCE.search(clause):
                 continue
             if _NOT_A_RULE.search(clause):
                 continue
@@ -231,13 +242,13 @@ def read_customers(sentences: list[DocumentSentence], req: PastPerformanceRequir
                 )
                 return
             plus, minus = _clause_kinds(clause)
-            if not (plus or minus):
+            named = _industries(clause) if not _is_negative(clause) else []
+            if not (plus or minus or named):
                 continue
             read_any = True
             allowed += [t for t in plus if t not in allowed]
             excluded += [t for t in minus if t not in excluded]
-            if plus:
-                industries += [i for i in _industries(clause) if i not in industries]
+            industries += [i for i in named if i not in industries]
         if read_any and first is None:
             first = s
     if first is None:

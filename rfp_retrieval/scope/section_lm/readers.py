@@ -46,11 +46,11 @@ _REF_NOUN = (
     r"(?:past performance |client |customer |project |contract )?(?:references|examples|projects|"
     r"contracts|case studies|summaries|questionnaires|efforts|engagements)\b"
 )
-# "two (2) to three (3) references", "between two and four references", "no fewer than two and
-# no more than four references", "a minimum of two and a maximum of five references"
+# "two (2) to three (3) references", "between two and four references", "at least 2 but no
+# more than 3 projects", "a minimum of two and a maximum of five references"
 _REFS_RANGE = re.compile(
     rf"(?:between\s+|from\s+|no fewer than\s+|not fewer than\s+|at least\s+|a minimum of\s+)?"
-    rf"(?P<lo>{COUNT})\s*(?:-|\u2013|to|and|or)\s*(?:no more than\s+|not more than\s+|"
+    rf"(?P<lo>{COUNT})\s*(?:-|\u2013|to|and|or|but)\s*(?:no more than\s+|not more than\s+|"
     rf"a maximum of\s+|up to\s+|at most\s+)?(?P<hi>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?{_REF_NOUN}",
     re.I,
 )
@@ -65,16 +65,17 @@ def read_references(sentences: list[DocumentSentence], req: PastPerformanceRequi
     """Set the number of references from the first sentence that states one.
 
     "submit three (3) past performance references"; "up to five (5) references" is five; a
-    range ("two (2) to three (3) references", "between two and four") is its upper end, the
-    number a proposal cites. A number followed by pages, copies, days or years within the
-    phrase is not a count of references ("submit eight (8) pages per reference").
+    range ("two (2) to three (3) references", "at least 2 but no more than 3 projects") sets
+    ``references_required`` to its lower end (what the RFP requires) and ``references_max`` to
+    its upper end (what it accepts). A number followed by pages, copies, days or years within
+    the phrase is not a count of references ("submit eight (8) pages per reference").
     """
     for s in sentences:
         m = _REFS_RANGE.search(s.text)
         if m and not _NOT_A_REFERENCE_COUNT.search(m.group(0)):
             lo, hi = word_to_number(m.group("lo")), word_to_number(m.group("hi"))
             if lo is not None and hi is not None and 1 <= lo < hi <= 20:
-                req.references_required = int(hi)
+                req.references_required, req.references_max = int(lo), int(hi)
                 req.references_stated = stated(s, m.group(0))
                 return
         for m in _REFS_COUNT.finditer(s.text):
@@ -113,7 +114,7 @@ _WINDOW = re.compile(
 )
 # "no more than 36 months before ..." is a window only when it counts back from a date
 _BOUND_NEEDS_ANCHOR = re.compile(r"^(?:no more than|not more than|less than|no longer than)", re.I)
-_BACK_FROM = re.compile(r"^\s*(?:before|prior to|preceding|ago|of|from)\b|^\s*(?:,|\.|;|$)", re.I)
+_BACK_FROM = re.compile(r"^\s*(?:before|prior to|preceding|ago|of|from)\b", re.I)
 _STARTED = re.compile(
     r"\b(?:started|begun|began|awarded|commenced|start date|contracted|signed|executed)\b", re.I
 )

@@ -92,9 +92,12 @@ class PastPerformanceRequirements:
     """Everything Section L/M says about past-performance references (None / [] = not stated).
 
     ``no_value_constraint`` is True when the RFP says outright that no minimum value applies.
+    ``references_max`` is the upper end of a stated range of references ("two (2) to three
+    (3)"), None when one number is stated.
     """
 
     references_required: int | None = None
+    references_max: int | None = None
     references_stated: Statement | None = None
     recency: Recency | None = None
     value: ValueRange | None = None
