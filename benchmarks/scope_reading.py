@@ -6,9 +6,14 @@ field with the intended reading. A field counts when the truth states it or the 
 one (a filter read where none is stated is an error too). Scopes are split into tuning and
 validation (validation: scope number divisible by 3), and both parts are printed.
 
+``--parse-truth`` measures the past-performance fields of ``parse_truth_dev.jsonl`` instead
+(issue 13: references required and at most, recency in years, value bounds) per document, on
+the tuning documents and the three validation ones (``PARSE_VALIDATION``) apart. Customer
+wording is labelled as free text there and is not scored.
+
 Usage (from the repository root)::
 
-    python benchmarks/scope_reading.py [--verbose] [--json]
+    python benchmarks/scope_reading.py [--verbose] [--json] [--parse-truth]
 """
 
 from __future__ import annotations
@@ -41,6 +46,53 @@ CONSTRAINT_FIELDS = (
     "customer_types_required",
     "industries_required",
 )
+
+
+PARSE_TRUTH = REPO.parent / "shared" / "data" / "parse_truth_dev.jsonl"
+RFPS = REPO.parent / "shared" / "data" / "rfps"
+PARSE_VALIDATION = (
+    "alaska-dhss-aries-support-rfp-210000029.md",
+    "tsa-oatss-sources-sought-rfi-70t04020i9nap6403.pdf",
+    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf",
+)
+PARSE_FIELDS = ("references_required", "references_max", "recency_years", "value_min", "value_max")
+
+
+def parse_truth_figures(verbose: bool) -> dict:
+    """Per-document PP field accuracy on ``parse_truth_dev.jsonl`` (tuning / validation)."""
+    from rfp_retrieval.scope import as_of_for
+
+    parts: dict[str, list[int]] = {"tuning": [0, 0], "validation": [0, 0]}
+    per_doc = {}
+    for line in PARSE_TRUTH.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        truth = json.loads(line)
+        name = truth["doc"]
+        pp = truth.get("past_performance") or {}
+        doc = load_document(RFPS / name)
+        reading = read_scope(doc, as_of=as_of_for(doc).date)
+        right = n = 0
+        for f in PARSE_FIELDS:
+            got, want = getattr(reading, f), pp.get(f)
+            if not (_stated(got) or _stated(want)):
+                continue
+            n += 1
+            ok = got == want
+            right += ok
+            if verbose and not ok:
+                print(f"{name} {f}: got {got!r} want {want!r}")
+        part = "validation" if name in PARSE_VALIDATION else "tuning"
+        parts[part][0] += right
+        parts[part][1] += n
+        per_doc[name] = {"part": part, "right": right, "fields": n}
+    return {
+        **{
+            k: {"right": r, "fields": n, "accuracy": round(r / n, 4) if n else None}
+            for k, (r, n) in parts.items()
+        },
+        "per_document": per_doc,
+    }
 
 
 def _stated(value: object) -> bool:
@@ -83,7 +135,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--verbose", action="store_true", help="print every wrong field")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--parse-truth", action="store_true", help="score parse_truth_dev.jsonl PP fields"
+    )
     args = parser.parse_args()
+    if args.parse_truth:
+        figures = parse_truth_figures(args.verbose)
+        if args.json:
+            print(json.dumps(figures, indent=2))
+        else:
+            for name in ("tuning", "validation"):
+                fig = figures[name]
+                print(f"{name:<11} {fig['right']:>4} / {fig['fields']:<4} {fig['accuracy']}")
+            for doc, fig in figures["per_document"].items():
+                print(f"  {fig['part'][:3]} {fig['right']} / {fig['fields']}  {doc}")
+        return 0
     parts: dict[str, list[int]] = {"tuning": [0, 0], "validation": [0, 0]}
     by_field: dict[str, list[int]] = {f: [0, 0] for f in CONSTRAINT_FIELDS}
     wrong: list[str] = []

@@ -85,13 +85,7 @@ def test_disa_ebm_pdf_past_performance_volume():
     # "no more than 5 past performance references ... efforts performed within the last two
     # years, or ongoing, either commercial and/or government" (ISSUE DATE: 10 NOV 04)
     assert (r.references_required, r.recency_years, r.ended_after) == (5, 2, "2002-11-10")
-    assert r.customer_types_required == [
-        "commercial",
-        "federal-civilian",
-        "federal-defense",
-        "state",
-        "local",
-    ]
+    assert r.customer_types_required == []  # every kind allowed: no customer filter
     assert (r.issuer_acronym, r.issuer_type) == ("DISA", "federal-defense")
     # "past performance as a prime contractor" is how it is evaluated, not a requirement
     assert r.require_prime is False

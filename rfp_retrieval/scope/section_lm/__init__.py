@@ -111,7 +111,9 @@ def find_pp_requirements(
         and not PERSONNEL.search(s.text)
     ]
     req = PastPerformanceRequirements()
-    read_references(pp, req)
+    # a count of projects may sit in past-performance text that also names key personnel
+    # ("2 to 3 projects involving ... the Key Personnel being put forward")
+    read_references(pp + [s for s in sentences if s.pp and s not in pp], req)
     read_recency(recency_sentences, req)
     read_value(pp, req)
     read_customers(pp, req)

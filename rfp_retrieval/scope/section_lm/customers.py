@@ -65,7 +65,10 @@ _NOT_A_RULE = re.compile(
 _PREFERENCE = re.compile(
     r"\bprefer(?:ably|red|ence|s)?\b|\bdesir(?:ed|able)\b|\bmore (?:relevant|favorabl[ey]|"
     r"weight|highly)\b|\bmost (?:relevant|heavily)\b|\brated? (?:higher|above)\b|"
-    r"\bgreater (?:weight|relevance)\b|\bwill count for more\b|\bstrengths?\b",
+    r"\bgreater (?:weight|relevance)\b|\bwill count for more\b|\bstrengths?\b|"
+    r"\b(?:highest|high|most|greater) relevance\b|"
+    r"\b(?:will|shall|may|are|is)(?: also)?(?: be)? (?:considered|deemed|rated) "
+    r"(?:\w+ )?relevant\b",
     re.I,
 )
 # the clause excludes what it names

@@ -30,10 +30,13 @@ _REFS_COUNT = re.compile(
     r"(?:[\w-]+\s+){0,4}?"
     r"(?:references|past performance|examples|projects|contracts|case studies|summaries|"
     r"questionnaires)"
-    rf"|\breferences\s+(?:for|from|on)\s+(?P<n5>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?(?:contracts|"
+    rf"|\b(?:references?|samples?|examples?)\s+(?:for|from|on)\s+(?:at least\s+|a minimum of\s+)?"
+    rf"(?P<n5>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?(?:contracts|"
     r"projects|efforts|engagements|clients|customers)\b"
     rf"|(?:a minimum of |at least |up to |no more than )?(?P<n2>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?"
     r"references\b"
+    rf"|\b(?P<n6>{COUNT})\s+or more\s+(?:[\w-]+\s+){{0,3}}?(?:references|examples|samples|projects|"
+    r"case studies)\b"
     rf"|(?:a minimum of|at least|up to|no more than|not more than|a maximum of)\s+(?P<n3>{COUNT})"
     r"\s+(?:past performance|case studies|examples of)"
     rf"|\b(?:on|in|from)\s+(?P<n4>{COUNT})\s+(?:similar |relevant |recent )?(?:projects|contracts|"
@@ -82,7 +85,12 @@ def read_references(sentences: list[DocumentSentence], req: PastPerformanceRequi
             if _NOT_A_REFERENCE_COUNT.search(m.group(0)):
                 continue
             n = word_to_number(
-                m.group("n") or m.group("n2") or m.group("n3") or m.group("n4") or m.group("n5")
+                m.group("n")
+                or m.group("n2")
+                or m.group("n3")
+                or m.group("n4")
+                or m.group("n5")
+                or m.group("n6")
             )
             if n is None or not 1 <= n <= 20 or n != int(n):
                 continue

@@ -84,20 +84,38 @@ def document_sentences(doc: RfpDocument) -> list[DocumentSentence]:
         for s in split_sentences(block):
             out.append(DocumentSentence(s, None, "(front matter)", False))
     for section in doc.sections:
-        pp = kinds.is_past_performance(section)
+        section_pp = kinds.is_past_performance(section)
         label = _label(doc, section)
         lead = ""
+        titled_pp = False  # under a title line such as "Vendor Experience" inside the section
         for block in _blocks(section.body):
             is_item = bool(re.match(r"^(?:[-*+•]|\d{1,2}[.)]|\(?[a-z]{1,3}[.)])\s", block))
             text = re.sub(r"^(?:[-*+•]|\d{1,2}[.)]|\(?[a-z]{1,3}[.)])\s+", "", block)
-            for s in split_sentences(strip_inline_markdown(text)):
-                out.append(DocumentSentence(s, section, label, pp, lead if is_item else ""))
             plain = strip_inline_markdown(text)
+            if _TITLE_LINE.match(plain):
+                titled_pp = bool(PP_HEADING.search(plain))
+            run_in = _RUN_IN.match(text)
+            block_pp = (
+                section_pp or titled_pp or bool(run_in and PP_HEADING.search(run_in.group(1)))
+            )
+            for s in split_sentences(plain):
+                out.append(DocumentSentence(s, section, label, block_pp, lead if is_item else ""))
             if plain.endswith(":"):
                 lead = plain
             elif not is_item:
                 lead = ""
     return out
+
+
+PP_HEADING = re.compile(
+    r"past performance|\breferences?\b|\bexperience\b|\bqualifications\b|case stud", re.I
+)
+"""A title or run-in heading inside a section that makes what follows past-performance text
+("*Similar Experience.*", "Vendor Experience/Skill", "References:")."""
+# a short line with no sentence punctuation: a title inside a section body
+_TITLE_LINE = re.compile(r"^[A-Z][\w’'/&,\- ]{2,60}$")
+# a bold or italic run-in heading at the start of a paragraph: "*Similar Experience.* The ..."
+_RUN_IN = re.compile(r"^\*{1,2}([^*]{3,60}?)[.:]?\*{1,2}[.:]?\s")
 
 
 def _blocks(body: str) -> list[str]:
