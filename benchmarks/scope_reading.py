@@ -74,7 +74,7 @@ def parse_truth_figures(verbose: bool) -> dict:
         reading = read_scope(doc, as_of=as_of_for(doc).date)
         right = n = 0
         for f in PARSE_FIELDS:
-            got, want = getattr(reading, f), pp.get(f)
+            got, want = getattr(reading, f, None), pp.get(f)
             if not (_stated(got) or _stated(want)):
                 continue
             n += 1
