@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from rfp_retrieval.documents.records import RfpDocument
 from rfp_retrieval.documents.section_kinds import SectionKinds
 from rfp_retrieval.documents.summary import prose
-from rfp_retrieval.scope.emphasis import domain_emphasis
+from rfp_retrieval.scope.emphasis import EMPHASIS_WEIGHTS, domain_emphasis
 from rfp_retrieval.scope.section_lm import DocumentSentence
 from rfp_retrieval.scope.units import scope_units, work_prose
 
@@ -63,10 +63,15 @@ def ranking_texts(
             outcome_sentences.append(s.text)
     reading.outcome_text = _cap_words(" ".join(outcome_sentences), OUTCOME_WORDS)
 
-    # emphasis: the title counts most, then scope sections by length, then Section M
+    # emphasis: the title counts most, then scope sections by length (the first subsections
+    # more), then Section M; cross-cutting domains weigh less beside a mission domain
     scope_text = " ".join(prose(s.body) + " " + s.heading for s in scope) or reading.narrative_text
     eval_text = " ".join(prose(s.body) for s in evaluation)
-    emphasized, weights = domain_emphasis(doc.title, scope_text, eval_text)
+    lead = [s for s in scope if prose(s.body).strip()][: EMPHASIS_WEIGHTS.lead_sections]
+    lead_text = " ".join(prose(s.body) + " " + s.heading for s in lead)
+    emphasized, weights = domain_emphasis(
+        doc.title, scope_text, eval_text, EMPHASIS_WEIGHTS, lead_text
+    )
     if weights:
         reading.emphasized_domains = emphasized
         reading.domain_weights = weights

@@ -1,0 +1,78 @@
+"""Scope emphasis: the mission domain outweighs cross-cutting delivery words (issue 18, defect 7).
+
+A hand-written RFP whose mission is federal grants administration, wrapped in cloud, DevSecOps,
+analytics and modernization wording (the words a keyword count alone would follow).
+"""
+
+from __future__ import annotations
+
+from rfp_retrieval.documents.extract import load_document
+from rfp_retrieval.scope import EMPHASIS_WEIGHTS, read_scope
+from rfp_retrieval.scope.emphasis import CROSS_CUTTING_DOMAINS, domain_emphasis
+
+RFP = """# Community Investment Awards Platform: Cloud-Native Modernization and Analytics
+
+**Issuing Agency:** U.S. Department of Agriculture (USDA), Rural Development (RD)
+**Issue Date:** March 2, 2026
+
+## 1. Background
+
+Rural Development makes about 700 grant awards a year to towns, tribes and cooperatives.
+The office wants a cloud-native platform, an automated DevSecOps pipeline and modern
+analytics dashboards to replace an on-premises stack.
+
+## 2. Scope of Work
+
+### 2.1 Award Lifecycle
+Deliver intake of applications, merit review with reviewer conflict checks, grant award
+documents, post-award amendments, subrecipient monitoring and closeout of expired awards.
+
+### 2.2 Recipient Reporting
+Collect semiannual performance reports from grantees, flag late reports, and support closeout
+reconciliation of final financial reports.
+
+### 2.3 Cloud Platform and DevSecOps Pipeline
+Host the platform in a FedRAMP cloud, migrate the legacy data to the cloud, and release
+through a DevSecOps pipeline with automated build and CI/CD security testing.
+
+### 2.4 Analytics
+Build analytics dashboards, a data platform and self-service analytics for program staff.
+
+## 3. Evaluation (Section M)
+
+References will be judged first on experience administering grants from application through
+closeout; cloud, pipeline or analytics work counts only as supporting experience.
+"""
+
+
+def test_mission_domain_outweighs_cross_cutting_wording(tmp_path):
+    path = tmp_path / "rfp.md"
+    path.write_text(RFP, encoding="utf-8")
+    reading = read_scope(load_document(path))
+    assert reading.emphasized_domains[0] == "grants-management"
+    weights = reading.domain_weights
+    assert max(weights, key=weights.get) == "grants-management"
+    assert all(
+        weights["grants-management"] > weights[d] for d in CROSS_CUTTING_DOMAINS & set(weights)
+    )
+
+
+def test_cross_cutting_domains_keep_their_weight_when_they_are_the_mission():
+    # only cross-cutting domains signalled: nothing to discount against. cloud: title 2.0 +
+    # 1 scope mention x 0.5 = 2.5; infrastructure: title ("data center") 2.0
+    emphasized, weights = domain_emphasis(
+        "Data Center Exit to FedRAMP Cloud", "migrate the applications to the cloud", ""
+    )
+    assert emphasized == ["cloud-migration", "infrastructure-operations"]
+    assert weights == {"cloud-migration": 0.556, "infrastructure-operations": 0.444}
+
+
+def test_cross_cutting_discount_and_lead_sections_are_counted_as_stated():
+    # analytics: 3 scope mentions x 0.5 = 1.5, halved beside a mission domain = 0.75;
+    # payroll: 1 scope mention x 0.5 + 1 lead mention x 0.5 = 1.0
+    emphasized, weights = domain_emphasis(
+        "Modernization", "analytics dashboards analytics payroll", "", lead_text="payroll"
+    )
+    assert (EMPHASIS_WEIGHTS.cross_cutting, EMPHASIS_WEIGHTS.per_lead_mention) == (0.5, 0.5)
+    assert emphasized == ["payroll", "data-analytics"]
+    assert weights == {"payroll": 0.571, "data-analytics": 0.429}
