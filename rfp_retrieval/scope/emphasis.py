@@ -67,7 +67,7 @@ DOMAIN_SIGNALS: dict[str, re.Pattern[str]] = {
     ),
     "financial-management": re.compile(
         r"financial management|accounting|obligations?|disbursement|\bfinancial system|"
-        r"general ledger|financial reporting|accounts (?:payable|receivable)|"
+        r"general ledger|accounts (?:payable|receivable)|"
         r"fee (?:billing|collection)",
         re.I,
     ),
