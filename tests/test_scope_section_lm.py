@@ -46,7 +46,7 @@ SYNTHETIC_PP = {
         "within three (3) years",
         36,
         "2023-04-27",
-        "$8 million and no more than $40 million",
+        "at least $8 million and no more than $40 million",
         8_000_000,
         40_000_000,
         "total",
@@ -130,7 +130,7 @@ def test_opm_golden_scope_workforce_size_is_read_with_its_section():
     assert req.sizes[0].stated.section.endswith("L.3.5 Relevance")
     assert (req.recency.since.isoformat(), req.recency.stated.text) == (
         "2020-10-01",
-        "since FY2021",
+        "on or after October 1, 2020",  # the stated date, read before "since FY2021"
     )
 
 

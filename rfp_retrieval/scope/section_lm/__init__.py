@@ -26,7 +26,8 @@ computed here: ``scope.reading.read_scope`` anchors the recency window on the is
 proposal due date or ``as_of``.
 
 Modules: ``records`` (the typed requirements), ``sentences`` (sentences with their section and
-the past-performance cues), ``value`` (contract value), ``readers`` (the other requirements).
+the past-performance cues), ``value`` (contract value), ``customers`` (customer types and
+industries, allowed and excluded), ``readers`` (the other requirements).
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ import re
 
 from rfp_retrieval.documents.records import RfpDocument
 from rfp_retrieval.quantities.money import money_mentions
+from rfp_retrieval.scope.section_lm.customers import read_customers
 from rfp_retrieval.scope.section_lm.readers import (
-    read_customers,
     read_prime,
     read_recency,
     read_references,

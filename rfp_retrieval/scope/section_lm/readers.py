@@ -1,5 +1,5 @@
-"""Section L/M readers: number of references, recency window, customer types and industries,
-prime-contractor rule, size other than dollars, relevance criteria.
+"""Section L/M readers: number of references, recency window, prime-contractor rule, size
+other than dollars, relevance criteria (customer types and industries: ``customers``).
 
 Each ``read_*`` reads a list of ``DocumentSentence`` into a ``PastPerformanceRequirements``
 (the first sentence that states the item wins, except sizes and relevance, which collect).
@@ -7,23 +7,18 @@ Each ``read_*`` reads a list of ``DocumentSentence`` into a ``PastPerformanceReq
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from rfp_retrieval.quantities.dates import find_dates, fiscal_year_start
 from rfp_retrieval.quantities.numbers import COUNT, word_to_number
 from rfp_retrieval.scope.section_lm.records import (
-    FEDERAL_CIVILIAN,
-    FEDERAL_DEFENSE,
-    GOVERNMENT_TYPES,
-    CustomerConstraint,
     PastPerformanceRequirements,
     Recency,
     SizeConstraint,
 )
 from rfp_retrieval.scope.section_lm.sentences import (
-    NEGATIVE,
     PP_STRONG,
-    PREFERENCE,
     STRONG_MODAL,
     DocumentSentence,
     stated,
@@ -35,6 +30,8 @@ _REFS_COUNT = re.compile(
     r"(?:[\w-]+\s+){0,4}?"
     r"(?:references|past performance|examples|projects|contracts|case studies|summaries|"
     r"questionnaires)"
+    rf"|\breferences\s+(?:for|from|on)\s+(?P<n5>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?(?:contracts|"
+    r"projects|efforts|engagements|clients|customers)\b"
     rf"|(?:a minimum of |at least |up to |no more than )?(?P<n2>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?"
     r"references\b"
     rf"|(?:a minimum of|at least|up to|no more than|not more than|a maximum of)\s+(?P<n3>{COUNT})"
@@ -45,28 +42,81 @@ _REFS_COUNT = re.compile(
 )
 
 
-def read_references(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
-    for s in sentences:
-        m = _REFS_COUNT.search(s.text)
-        if not m:
-            continue
-        n = word_to_number(m.group("n") or m.group("n2") or m.group("n3") or m.group("n4"))
-        if n is None or not 1 <= n <= 20:
-            continue
-        req.references_required = int(n)
-        req.references_stated = stated(s, m.group(0))
-        return
-
-
-_FY = re.compile(r"\bsince\s+(?:FY\s?|fiscal year\s+)(?P<fy>\d{4}|\d{2})\b", re.I)
-_SINCE_DATE = re.compile(r"\b(?:since|on or after)\s+(?P<rest>.{6,40})", re.I)
-_WINDOW = re.compile(
-    rf"(?P<verb>(?:performed|completed|delivered|active|ongoing|built|awarded|started)\s+)?"
-    rf"(?:within|in|during|over)\s+(?:the\s+)?(?:last|past|preceding|previous|prior|most recent)?"
-    rf"\s*(?P<n>{COUNT})\s*(?:\(\d+\)\s*)?(?:calendar\s+|fiscal\s+)?(?P<unit>years?|months?)\b",
+_REF_NOUN = (
+    r"(?:past performance |client |customer |project |contract )?(?:references|examples|projects|"
+    r"contracts|case studies|summaries|questionnaires|efforts|engagements)\b"
+)
+# "two (2) to three (3) references", "between two and four references", "no fewer than two and
+# no more than four references", "a minimum of two and a maximum of five references"
+_REFS_RANGE = re.compile(
+    rf"(?:between\s+|from\s+|no fewer than\s+|not fewer than\s+|at least\s+|a minimum of\s+)?"
+    rf"(?P<lo>{COUNT})\s*(?:-|\u2013|to|and|or)\s*(?:no more than\s+|not more than\s+|"
+    rf"a maximum of\s+|up to\s+|at most\s+)?(?P<hi>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?{_REF_NOUN}",
     re.I,
 )
-_STARTED = re.compile(r"\b(?:started|begun|began|awarded|commenced|start date)\b", re.I)
+_NOT_A_REFERENCE_COUNT = re.compile(
+    r"\b(?:pages?|copies|days|years?|months?|hours?|minutes?|words?|characters?|points?|"
+    r"percent|inches|MB|GB|volumes?)\b",
+    re.I,
+)
+
+
+def read_references(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
+    """Set the number of references from the first sentence that states one.
+
+    "submit three (3) past performance references"; "up to five (5) references" is five; a
+    range ("two (2) to three (3) references", "between two and four") is its upper end, the
+    number a proposal cites. A number followed by pages, copies, days or years within the
+    phrase is not a count of references ("submit eight (8) pages per reference").
+    """
+    for s in sentences:
+        m = _REFS_RANGE.search(s.text)
+        if m and not _NOT_A_REFERENCE_COUNT.search(m.group(0)):
+            lo, hi = word_to_number(m.group("lo")), word_to_number(m.group("hi"))
+            if lo is not None and hi is not None and 1 <= lo < hi <= 20:
+                req.references_required = int(hi)
+                req.references_stated = stated(s, m.group(0))
+                return
+        for m in _REFS_COUNT.finditer(s.text):
+            if _NOT_A_REFERENCE_COUNT.search(m.group(0)):
+                continue
+            n = word_to_number(
+                m.group("n") or m.group("n2") or m.group("n3") or m.group("n4") or m.group("n5")
+            )
+            if n is None or not 1 <= n <= 20 or n != int(n):
+                continue
+            req.references_required = int(n)
+            req.references_stated = stated(s, m.group(0))
+            return
+
+
+_FY = re.compile(
+    r"\b(?:since|on or after|in or after|from)\s+(?:the\s+)?(?:federal\s+)?(?:FY\s?|fiscal year\s+)"
+    r"(?P<fy>\d{4}|\d{2})\b|"
+    r"\b(?:FY\s?|fiscal year\s+)(?P<fy2>\d{4}|\d{2})\s+or\s+(?:later|after|more recent)\b",
+    re.I,
+)
+# "since <date>", "on or after <date>", "at any point after <date>" (the day after)
+_SINCE_DATE = re.compile(
+    r"\b(?P<word>since|on or after|no earlier than|not earlier than|after|later than)\s+"
+    r"(?P<rest>.{6,40})",
+    re.I,
+)
+_WINDOW = re.compile(
+    rf"(?P<verb>(?:performed|completed|delivered|active|ongoing|built|awarded|started|ended|"
+    rf"closed|went live|contracted)\s+)?"
+    rf"(?:within|in|during|over|no more than|not more than|less than|no longer than|no earlier "
+    rf"than)\s+(?:the\s+)?(?:last|past|preceding|previous|prior|most recent)?"
+    rf"\s*(?P<n>{COUNT})\s*(?:\(\d+\)\s*)?(?:calendar\s+|fiscal\s+|full\s+)?"
+    rf"(?P<unit>years?|months?)\b",
+    re.I,
+)
+# "no more than 36 months before ..." is a window only when it counts back from a date
+_BOUND_NEEDS_ANCHOR = re.compile(r"^(?:no more than|not more than|less than|no longer than)", re.I)
+_BACK_FROM = re.compile(r"^\s*(?:before|prior to|preceding|ago|of|from)\b|^\s*(?:,|\.|;|$)", re.I)
+_STARTED = re.compile(
+    r"\b(?:started|begun|began|awarded|commenced|start date|contracted|signed|executed)\b", re.I
+)
 _DUE_ANCHOR = re.compile(
     r"\b(?:proposal|quotation|quote|response|offer)s?\s+(?:due|submission|closing)\s+date\b|"
     r"\bdue date\b|\bclosing date\b|\bdate (?:proposals|quotes|quotations) are due\b",
@@ -74,21 +124,61 @@ _DUE_ANCHOR = re.compile(
 )
 
 
+def _window(text: str) -> re.Match[str] | None:
+    """The first recency window of ``text`` ("within the last five (5) years", "no more than
+    thirty-six (36) months before the issue date")."""
+    for m in _WINDOW.finditer(text):
+        bound = re.sub(r"^\S+\s+", "", m.group(0)) if m.group("verb") else m.group(0)
+        if _BOUND_NEEDS_ANCHOR.match(bound) and not _BACK_FROM.match(text[m.end() :]):
+            continue  # "no more than 12 months long" is a duration, not a window
+        return m
+    return None
+
+
+def _since(text: str) -> tuple[dt.date, str] | None:
+    """The fixed date a window starts on, with its phrase: "since January 1, 2022",
+    "on or after October 1, 2022", "at any point after June 30, 2024" (July 1, 2024)."""
+    for sm in _SINCE_DATE.finditer(text):
+        dates = find_dates(sm.group("rest"))
+        if dates and dates[0][0] <= 2:
+            date = dates[0][2]
+            if sm.group("word").lower() in ("after", "later than"):
+                date = date + dt.timedelta(days=1)
+            phrase = sm.group(0)[: len(sm.group(0)) - len(sm.group("rest")) + dates[0][1]]
+            return date, phrase
+    return None
+
+
 def read_recency(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
+    """Set ``req.recency`` from the first sentence that states a window.
+
+    Read in this order: a stated calendar date ("on or after October 1, 2022", "after June 30,
+    2024" = July 1, 2024), a federal fiscal year ("since FY2021", "Fiscal Year 2023 or later" =
+    the October 1 it starts), a window counted back ("within the last five (5) years", "no
+    more than 36 months before the issue date"). A fixed date counts only in past-performance
+    text (elsewhere it is a schedule date). The window applies to the start of work when the
+    sentence says "awarded", "contracted" or "started" and not "performed", "completed" or
+    "ongoing" (source: how Section L states recency; FAR 15.305(a)(2)).
+    """
     for s in sentences:
         text = s.text
         started = bool(_STARTED.search(text)) and not re.search(
-            r"started earlier|ongoing|performed|completed", text, re.I
+            r"started earlier|ongoing|performed|completed|under ?way|in progress", text, re.I
         )
         applies = "started" if started else "ended"
+        in_pp = s.pp or PP_STRONG.search(text)
+        since = _since(text) if in_pp else None
+        if since is not None:
+            req.recency = Recency(None, since[0], applies, False, stated(s, since[1]))
+            return
         m = _FY.search(text)
         if m:
-            fy = int(m.group("fy"))
+            fy = int(m.group("fy") or m.group("fy2"))
             fy = fy + 2000 if fy < 100 else fy
             date = fiscal_year_start(fy)
             req.recency = Recency(None, date, applies, False, stated(s, m.group(0)))
             return
-        m = _WINDOW.search(text)
+        m = _window(text)
         if m:
             n = word_to_number(m.group("n"))
             if n is None or n <= 0 or n > 240:
@@ -97,98 +187,6 @@ def read_recency(sentences: list[DocumentSentence], req: PastPerformanceRequirem
             due = bool(_DUE_ANCHOR.search(text))
             req.recency = Recency(months, None, applies, due, stated(s, m.group(0)))
             return
-        if not (s.pp or PP_STRONG.search(text)):
-            continue  # a fixed start date outside past-performance text is a schedule date
-        for sm in _SINCE_DATE.finditer(text):
-            dates = find_dates(sm.group("rest"))
-            if dates and dates[0][0] <= 2:
-                date = dates[0][2]
-                phrase = sm.group(0)[: len(sm.group(0)) - len(sm.group("rest")) + dates[0][1]]
-                req.recency = Recency(None, date, applies, False, stated(s, phrase))
-                return
-
-
-_CUSTOMER_CUE = re.compile(
-    r"\bagenc(?:y|ies)\b|\bcustomers?\b|\bclients?\b|\bgovernments?\b|\bcomponents?\b|"
-    r"\bcommands?\b|\bsectors?\b|\bindustr(?:y|ies)\b|Department of Defense|\bDoD\b",
-    re.I,
-)
-_ANY = re.compile(r"\bany (?:industry|sector|customer|client)\b", re.I)
-# A customer word counts only where it names a kind of customer: in a list ("federal, state or
-# local") or before a customer noun ("state Medicaid agency"), never "approved by the State".
-_LISTED = (
-    r"(?=\s*(?:,|/|\bor\b|\band\b)|\s+(?:government|agenc|level|customer|client|entit|organi[sz]"
-)
-_LISTED += r"|department|sector|compan|firm|enterprise|jurisdiction|Medicaid|health|human))"
-_TYPE_WORDS = re.compile(
-    r"(?P<civ>federal civilian|\bcivilian\b)|(?P<def>Department of Defense|\bDoD\b|"
-    r"\bdefense\b|\bmilitary\b|combatant commands?|armed forces)|"
-    rf"(?P<fed>\bfederal\b{_LISTED})|"
-    rf"(?P<state>(?<!united )\bstates?\b{_LISTED}|\bstatewide\b)|"
-    rf"(?P<local>\blocal\b{_LISTED}|\bcounty\b|\bcounties\b|\bmunicipal(?:ities|ity)?\b|"
-    r"\bcity\b|\bcities\b)|"
-    rf"(?P<commercial>\bcommercial\b{_LISTED}|\bprivate[- ]sector\b)|"
-    r"(?P<intl>\binternational\b|\bforeign\b)|"
-    r"(?P<gov>\bgovernments?\s+(?:agencies|customers|clients|entities|organi[sz]ations)\b|"
-    r"\b(?:and/or|or|and)\s+government\b|\bgovernments\b|\bpublic[- ]sector\b)",
-    re.I,
-)
-_INDUSTRIES = (
-    (
-        "health and human services",
-        re.compile(
-            r"\bMedicaid\b|human services|social services|child welfare|\bSNAP\b|\bTANF\b", re.I
-        ),
-    ),
-    (
-        "healthcare",
-        re.compile(r"\bhealth ?care\b|\bhospitals?\b|health systems?|health plans?", re.I),
-    ),
-    ("utilities", re.compile(r"\butilit(?:y|ies)\b", re.I)),
-    ("courts and justice", re.compile(r"\bcourts?\b|\bjudicia", re.I)),
-    ("logistics and transportation", re.compile(r"\blogistics\b|\btransportation\b", re.I)),
-)
-
-
-def read_customers(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
-    for s in sentences:
-        text = s.text
-        if not (s.pp or PP_STRONG.search(text)):
-            continue
-        modal = STRONG_MODAL.search(text) or STRONG_MODAL.search(s.lead)
-        if not modal or not _CUSTOMER_CUE.search(text) or NEGATIVE.search(text):
-            continue
-        if PREFERENCE.search(text):
-            continue  # "preferably with the Federal Government" ranks, it does not filter
-        if _ANY.search(text):
-            req.customers = CustomerConstraint([], [], True, stated(s, _ANY.search(text).group(0)))
-            return
-        types: list[str] = []
-        for m in _TYPE_WORDS.finditer(text):
-            kind = m.lastgroup
-            add = {
-                "civ": [FEDERAL_CIVILIAN],
-                "def": [FEDERAL_DEFENSE],
-                "fed": [FEDERAL_CIVILIAN, FEDERAL_DEFENSE],
-                "state": ["state"],
-                "local": ["local"],
-                "commercial": ["commercial"],
-                "intl": ["international"],
-                "gov": [],
-            }[kind]
-            if kind == "gov" and not any(
-                g in ("fed", "civ", "def", "state", "local")
-                for g in (x.lastgroup for x in _TYPE_WORDS.finditer(text))
-            ):
-                add = list(GOVERNMENT_TYPES)
-            for t in add:
-                if t not in types:
-                    types.append(t)
-        if not types:
-            continue
-        industries = [name for name, rx in _INDUSTRIES if rx.search(text)]
-        req.customers = CustomerConstraint(types, industries, False, stated(s, text))
-        return
 
 
 def read_prime(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:

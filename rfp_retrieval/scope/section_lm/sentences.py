@@ -51,10 +51,6 @@ STRONG_MODAL = re.compile(
 PP_STRONG = re.compile(
     rf"past performance|{_REFERENCE}|(?:similar|corporate|prior|past|relevant) experience", re.I
 )
-PREFERENCE = re.compile(r"\bprefer(?:ably|red|ence|s)?\b|\bdesir(?:ed|able)\b", re.I)
-NEGATIVE = re.compile(
-    r"\bnot\b[^.]{0,40}\b(?:accepted|considered|eligible|acceptable|count)\b|\bexcluded\b", re.I
-)
 
 
 @dataclass

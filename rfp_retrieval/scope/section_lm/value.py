@@ -48,9 +48,90 @@ def read_value(sentences: list[DocumentSentence], req: PastPerformanceRequiremen
         return
 
 
+# Bound words before an amount ("a minimum value of $6 million", "should not exceed $5
+# million"); the filler between the bound word and the amount is short ("of", "a total of").
+_FILLER = r"(?:\s+(?:of|a|an|the|total|contract|dollar|value|values|amount|size|in|each))*"
+LOWER_WORDS = (
+    r"at least|no less than|not less than|no smaller than|not smaller than|no lower than|"
+    r"not lower than|not under|not below|no fewer than|a minimum|minimum|a floor of|"
+    r"greater than|more than|exceeding|in excess of|over|upwards of|starting at|above"
+)
+UPPER_WORDS = (
+    r"no more than|not more than|no greater than|not greater than|no larger than|"
+    r"not larger than|not over|not above|not to exceed|not exceeding|(?:should|must|shall|may|"
+    r"will|can|does|do|cannot) not exceed|cannot exceed|a maximum|maximum|a ceiling of|at most|"
+    r"up to|less than|below|under"
+)
+_LOWER_BEFORE = re.compile(rf"\b(?:{LOWER_WORDS}){_FILLER}\s*$", re.I)
+_UPPER_BEFORE = re.compile(rf"\b(?:{UPPER_WORDS}){_FILLER}\s*$", re.I)
+_LOWER_AFTER = re.compile(
+    r"^\s*(?:or (?:more|greater|above|higher|larger)|and (?:above|up)|"
+    r"minimum\b)",
+    re.I,
+)
+_UPPER_AFTER = re.compile(
+    r"^\s*(?:or (?:less|lower|below|smaller)|and (?:below|under)|"
+    r"maximum\b)",
+    re.I,
+)
+_APPROX_BEFORE = re.compile(
+    r"(?:approximately|approx\.?|about|around|roughly|circa|~|on the order of|comparable|"
+    r"similar|in the neighborhood of)[^<]{0,40}$",
+    re.I,
+)
+# "References below $2 million will not be considered": the amount is the floor
+_EXCLUDED_BELOW = re.compile(
+    r"(?:below|less than|under|lower than|smaller than) <(\d+)>[^.<]{0,60}?\b(?:not be "
+    r"considered|not considered|considered not|not relevant|not be accepted|not accepted|"
+    r"ineligible|not eligible|not qualify|do not count|does not count)(?: relevant)?",
+    re.I,
+)
+_EXCLUDED_ABOVE = re.compile(
+    r"(?:above|more than|over|greater than|larger than|exceeding|in excess of) <(\d+)>[^.<]{0,60}?"
+    r"\b(?:not be considered|not considered|considered not|not relevant|not be accepted|"
+    r"not accepted|ineligible|not eligible|not qualify|do not count|does not count)(?: relevant)?",
+    re.I,
+)
+
+
+def _bound_before(before: str) -> str | None:
+    """ "lo" or "hi" for the bound words that end ``before``; the longer phrase wins, so "no
+    less than" is a floor although "less than" is a ceiling, and "not exceeding" a ceiling
+    although "exceeding" is a floor."""
+    lo, hi = _LOWER_BEFORE.search(before), _UPPER_BEFORE.search(before)
+    if lo and hi:
+        return "lo" if lo.start() < hi.start() else "hi"
+    return "lo" if lo else "hi" if hi else None
+
+
+def _distinct(text: str, mentions: list[SentenceAmount]) -> list[SentenceAmount]:
+    """Drop an amount restated in figures right after its words ("two million dollars
+    ($2,000,000)")."""
+    out: list[SentenceAmount] = []
+    for mm in mentions:
+        if out:
+            prev = out[-1]
+            between = text[prev.end : mm.start]
+            if (
+                mm.value == prev.value
+                and mm.upper == prev.upper
+                and re.fullmatch(r"\s*\(\s*", between)
+            ):
+                continue
+        out.append(mm)
+    return out
+
+
 def _value_from(text: str) -> tuple[int | None, int | None, int | None, str] | None:
-    """(min, max, approx, phrase) stated in one sentence, or None when it states no value."""
-    mentions = money_mentions(text)
+    """(min, max, approx, phrase) stated in one sentence, or None when it states no value.
+
+    Read in this order: "between ten and thirty million dollars"; a range ("$3 million to $10
+    million", "from $3 million up to $10 million", "$10-30M"); an exclusion ("below $2 million
+    will not be considered" is a floor); bound words before or after each amount (``LOWER_WORDS``
+    / ``UPPER_WORDS``, "$5 million or more"); an approximate size ("approximately $25M", the
+    band ``APPROX_BAND``). A floor and a ceiling in one sentence make one range.
+    """
+    mentions = _distinct(text, money_mentions(text))
     if not mentions:
         return None
     # placeholder text so the phrase patterns see "<0>", "<1>" instead of amounts
@@ -62,24 +143,17 @@ def _value_from(text: str) -> tuple[int | None, int | None, int | None, str] | N
         last = mm.end
     parts.append(text[last:])
     shaped = re.sub(r"\s+", " ", "".join(parts))
+    shaped = re.sub(r"\( ?(<\d+>) ?\)", r"\1", shaped)
 
-    def amount(i: str) -> SentenceAmount:
+    def amount(i: str | int) -> SentenceAmount:
         return mentions[int(i)]
 
-    def phrase(*idx: str) -> str:
+    def phrase(*idx: str | int) -> str:
         ms = [amount(i) for i in idx]
         return text[min(m.start for m in ms) : max(m.end for m in ms)].strip()
 
     m = re.search(
-        r"(?:at least|no less than|not less than|a minimum of|minimum of) <(\d)> (?:and|but) "
-        r"(?:no more than|not more than|not to exceed|not exceeding|a maximum of|less than) <(\d)>",
-        shaped,
-        re.I,
-    )
-    if m:
-        return amount(m.group(1)).value, amount(m.group(2)).value, None, phrase(*m.groups())
-    m = re.search(
-        r"between (?P<a>\$?\s?\d[\d,.]*|" + MONEY_NUMBER_WORD + r") and <(?P<b>\d)>", shaped, re.I
+        r"between (?P<a>\$?\s?\d[\d,.]*|" + MONEY_NUMBER_WORD + r") and <(?P<b>\d+)>", shaped, re.I
     )
     if m:  # "between ten and thirty million dollars": the first end borrows the scale
         b = amount(m.group("b"))
@@ -91,63 +165,68 @@ def _value_from(text: str) -> tuple[int | None, int | None, int | None, str] | N
                     scale = s
                     break
             return int(first * scale), b.value, None, m.group(0)
-    m = re.search(r"(?:between )?<(\d)> ?(?:-|\u2013|\u2014|to|through|and) ?<(\d)>", shaped, re.I)
+    m = re.search(
+        r"<(\d+)> ?(?:-|\u2013|\u2014|to|through|thru|up to|and up to|and) ?<(\d+)>", shaped, re.I
+    )
     if m:
         return amount(m.group(1)).value, amount(m.group(2)).value, None, phrase(*m.groups())
     for mm in mentions:
         if mm.upper is not None:
             return mm.value, mm.upper, None, text[mm.start : mm.end].strip()
-    m = re.search(
-        r"(?:below|less than|under|lower than) <(\d)>[^.]{0,60}?\b(?:not be considered|not "
-        r"considered|considered not relevant|considered not|not relevant|not be accepted|"
-        r"ineligible|not eligible)",
-        shaped,
-        re.I,
-    )
-    if m:
-        return (
-            amount(m.group(1)).value,
-            None,
-            None,
-            m.group(0).replace(f" <{m.group(1)}> ", f" {phrase(m.group(1))} ").strip(),
-        )
-    m = re.search(
-        r"(?:no more than|not more than|not to exceed|not exceeding|a maximum of|maximum of) "
-        r"<(\d)>",
-        shaped,
-        re.I,
-    )
-    if m:
-        return None, amount(m.group(1)).value, None, _restore(m.group(0), mentions, text)
-    m = re.search(
-        r"(?:at least|no less than|not less than|a minimum of|minimum of|greater than|more than|"
-        r"exceeding|in excess of|over) <(\d)>|<(\d)> or (?:more|greater|above|higher)",
-        shaped,
-        re.I,
-    )
-    if m:
-        i = m.group(1) or m.group(2)
-        return amount(i).value, None, None, _restore(m.group(0), mentions, text)
-    m = re.search(
-        r"(?:up to|less than|below|under) <(\d)>",
-        shaped,
-        re.I,
-    )
-    if m:
-        return None, amount(m.group(1)).value, None, _restore(m.group(0), mentions, text)
-    m = re.search(
-        r"(?:approximately|about|around|roughly|~|comparable|similar)[^<]{0,40}<(\d)>", shaped, re.I
-    )
-    if m:
-        x = amount(m.group(1)).value
-        lo, hi = int(x * APPROX_BAND[0]), int(x * APPROX_BAND[1])
-        return lo, hi, x, _restore(m.group(0), mentions, text)
+    lo: int | None = None
+    hi: int | None = None
+    used: list[int] = []
+    below, above = _EXCLUDED_BELOW.search(shaped), _EXCLUDED_ABOVE.search(shaped)
+    if below or above:
+        lo = amount(below.group(1)).value if below else None
+        hi = amount(above.group(1)).value if above else None
+        stated = " ".join(_restore(m.group(0), mentions, text) for m in (below, above) if m)
+        return lo, hi, None, stated
+    for i in range(len(mentions)):
+        token = f"<{i}>"
+        at = shaped.index(token)
+        before, after = shaped[:at], shaped[at + len(token) :]
+        bound = _bound_before(before)
+        if bound is None:
+            bound = (
+                "hi" if _UPPER_AFTER.search(after) else "lo" if _LOWER_AFTER.search(after) else None
+            )
+        if bound == "hi" and hi is None:
+            hi = amount(i).value
+            used.append(i)
+        elif bound == "lo" and lo is None:
+            lo = amount(i).value
+            used.append(i)
+    if lo is not None or hi is not None:
+        if lo is not None and hi is not None and lo > hi:
+            lo, hi = hi, lo
+        return lo, hi, None, _bound_phrase(text, mentions, used, shaped)
+    for i in range(len(mentions)):
+        at = shaped.index(f"<{i}>")
+        if _APPROX_BEFORE.search(shaped[:at]):
+            x = amount(i).value
+            lo, hi = int(x * APPROX_BAND[0]), int(x * APPROX_BAND[1])
+            m = _APPROX_BEFORE.search(shaped[:at])
+            return lo, hi, x, _restore(shaped[m.start() : at + len(f"<{i}>")], mentions, text)
     return None
+
+
+def _bound_phrase(text: str, mentions: list[SentenceAmount], used: list[int], shaped: str) -> str:
+    """The words of the sentence from the first bound word to the last amount used."""
+    first, last = min(used), max(used)
+    start_tok, end_tok = shaped.index(f"<{first}>"), shaped.index(f"<{last}>") + len(f"<{last}>")
+    before = shaped[:start_tok]
+    m = _LOWER_BEFORE.search(before) or _UPPER_BEFORE.search(before)
+    start = m.start() if m else start_tok
+    after = shaped[end_tok:]
+    m2 = _LOWER_AFTER.search(after) or _UPPER_AFTER.search(after)
+    end = end_tok + (m2.end() if m2 else 0)
+    return _restore(shaped[start:end], mentions, text)
 
 
 def _restore(shaped: str, mentions: list[SentenceAmount], text: str) -> str:
     return re.sub(
-        r"\s?<(\d)>\s?",
+        r"\s?<(\d+)>\s?",
         lambda m: (
             " "
             + text[mentions[int(m.group(1))].start : mentions[int(m.group(1))].end].strip()

@@ -1,0 +1,254 @@
+"""Customer types and industries a past-performance reference must come from.
+
+A proposal manager reads the customer rule from what the RFP allows and what it excludes:
+
+- allowed lists: "References must be for federal civilian agencies", "may be from state or
+  local government, federal agencies, or private-sector organizations", "Projects for
+  government organizations at any level (municipal, county, state or federal) are acceptable";
+- exclusions: "Work for federal civilian agencies, state or local governments ... or commercial
+  firms will not be considered" leaves the types not named (here federal defense); "must not be
+  federal", "excluding", "except", "do not meet this requirement";
+- both: "Public sector references only; commercial references will not be considered." (the
+  sentence is read clause by clause at ";", so the "only" half is not lost);
+- "other than X" inverts ("customers other than federal agencies will not be considered" allows
+  federal agencies only);
+- "not required" states no rule ("Public-sector experience is not required.");
+- a rule that allows every kind (all four government types and commercial, or "any industry or
+  sector") is no filter (``any_customer``).
+
+Preferences ("preferably", "more relevant", "rated higher") rank, they do not filter. The
+allowed and excluded kinds are collected over the sentences of the section that first states
+the rule (an exclusion often follows the allowed list in the next sentence). An industry is
+required only where an allowed clause names it as the kind of customer: not as an example
+("such as insurers, banks or retailers") and not beside a wider class ("utilities or other
+commercial enterprises").
+"""
+
+from __future__ import annotations
+
+import re
+
+from rfp_retrieval.scope.section_lm.records import (
+    FEDERAL_CIVILIAN,
+    FEDERAL_DEFENSE,
+    GOVERNMENT_TYPES,
+    CustomerConstraint,
+    PastPerformanceRequirements,
+)
+from rfp_retrieval.scope.section_lm.sentences import PP_STRONG, DocumentSentence, stated
+
+COMMERCIAL = "commercial"
+INTERNATIONAL = "international"
+EVERY_KIND = [*GOVERNMENT_TYPES, COMMERCIAL]
+"""The customer kinds a rule that allows all of them leaves unfiltered (international work is
+allowed only where the RFP names it)."""
+
+_CUSTOMER_CUE = re.compile(
+    r"\bagenc(?:y|ies)\b|\bcustomers?\b|\bclients?\b|\bgovernments?\b|\bcomponents?\b|"
+    r"\bcommands?\b|\bsectors?\b|\bindustr(?:y|ies)\b|Department of Defense|\bDoD\b|"
+    r"\bcompan(?:y|ies)\b|\bfirms?\b|\benterprises?\b|\borgani[sz]ations?\b|\bdepartments?\b|"
+    r"\bmilitary\b|\bretailers?\b|\bjurisdictions?\b",
+    re.I,
+)
+_ANY = re.compile(r"\bany (?:industry|sector|customer|client|type of (?:customer|client))\b", re.I)
+# the clause states a rule on who the customer may be
+_RULE = re.compile(
+    r"\b(?:must|shall|only|required|are to be|is limited to|limited to|restricted to)\b|"
+    r"\bmay (?:be|come)\b|\b(?:are|is) (?:acceptable|eligible)\b|\bqualif(?:y|ies)\b|"
+    r"\bwill be (?:considered|accepted)\b|\bcounts?\b|\bnot\b|\bexclud|\bexcept\b|"
+    r"^(?:Submit|Provide|Include|List|Identify|Describe)\b",
+    re.I,
+)
+_NOT_A_RULE = re.compile(
+    r"\bnot (?:required|necessary|needed|mandatory)\b|\bneed not\b|\bdoes not need\b", re.I
+)
+_PREFERENCE = re.compile(
+    r"\bprefer(?:ably|red|ence|s)?\b|\bdesir(?:ed|able)\b|\bmore (?:relevant|favorabl[ey]|"
+    r"weight|highly)\b|\bmost (?:relevant|heavily)\b|\brated? (?:higher|above)\b|"
+    r"\bgreater (?:weight|relevance)\b|\bwill count for more\b|\bstrengths?\b",
+    re.I,
+)
+# the clause excludes what it names
+_EXCLUDES = re.compile(
+    r"\b(?:will|shall|must|may|do|does|are|is|would|can)\s+not\b|\bcannot\b|\bnot be\b|"
+    r"\bnot (?:accepted|considered|eligible|acceptable|count|qualify|allowed|permitted)\b|"
+    r"\bno other\b|\bineligible\b|\bexclud(?:ed|es|ing)\b|\bdisqualif",
+    re.I,
+)
+# inside a clause, what follows these words is the opposite of the clause's polarity
+_PIVOT = re.compile(r"\bother than\b|\bexcept(?: for)?\b|\bexcluding\b|\bbut not\b", re.I)
+_POSITIVE_BEFORE_NEGATION = re.compile(
+    r"\b(?:must|shall) (?:be|come) (?:for|from|with|performed for)\b|\bonly\b|\blimited to\b",
+    re.I,
+)
+# A customer word counts only where it names a kind of customer: in a list ("federal, state or
+# local") or before a customer noun ("state Medicaid agency"), never "approved by the State".
+_LISTED = (
+    r"(?=\s*(?:,|/|\)|\bor\b|\band\b)|\s+(?:[\w-]+\s+){0,2}?(?:government|agenc|level|customer|"
+    r"client|entit|organi[sz]|department|sector|compan|firm|enterprise|jurisdiction|Medicaid|"
+    r"health|human|program|work\b|contracts?\b|references?\b|projects?\b|engagements?\b|"
+    r"experience\b))"
+)
+_TYPE_WORDS = re.compile(
+    r"(?P<civ>federal civilian|\bcivilian\b|non-?defense)|(?P<def>Department of Defense|\bDoD\b|"
+    r"\bdefense\b|\bmilitary\b|combatant commands?|armed forces)|"
+    rf"(?P<fed>\bfederal\b{_LISTED}|\bfederal government\b)|"
+    rf"(?P<state>(?<!united )(?<!the )\bstates?\b{_LISTED}|\bstatewide\b)|"
+    rf"(?P<local>\blocal\b{_LISTED}|\bcounty\b|\bcounties\b|\bmunicipal(?:ities|ity)?\b|"
+    r"\bcity\b|\bcities\b)|"
+    rf"(?P<commercial>\bcommercial\b{_LISTED}|\bprivate[- ]sector\b|\bprivate (?:companies|"
+    r"firms|clients|customers|industry|enterprises|organi[sz]ations)\b|\bcompan(?:y|ies)\b|"
+    r"\bcorporations?\b|\bbusinesses\b|\b(?<!federal )(?<!government )firms\b)|"
+    r"(?P<intl>\binternational\b|\bforeign\b)|"
+    r"(?P<gov>\bpublic[- ]sector\b|\bgovernment(?:al)? (?:organi[sz]ations|entities|agencies|"
+    r"customers|clients) at any level\b|\bany level of government\b|\bgovernment(?:s|al)? at "
+    r"(?:any|all) levels?\b|(?<!tribal )(?<!foreign )(?<!local )(?<!state )(?<!federal )"
+    r"(?<!municipal )(?<!county )(?<!territorial )\bgovernment (?:agencies|customers|clients|"
+    r"entities|organi[sz]ations)\b)",
+    re.I,
+)
+_KIND = {
+    "civ": [FEDERAL_CIVILIAN],
+    "def": [FEDERAL_DEFENSE],
+    "fed": [FEDERAL_CIVILIAN, FEDERAL_DEFENSE],
+    "state": ["state"],
+    "local": ["local"],
+    "commercial": [COMMERCIAL],
+    "intl": [INTERNATIONAL],
+    "gov": list(GOVERNMENT_TYPES),
+}
+INDUSTRY_PATTERNS = (
+    (
+        "health and human services",
+        re.compile(
+            r"\bMedicaid\b|human services|social services|child welfare|\bSNAP\b|\bTANF\b", re.I
+        ),
+    ),
+    (
+        "healthcare",
+        re.compile(r"\bhealth ?care\b|\bhospitals?\b|health systems?|health plans?", re.I),
+    ),
+    ("utilities", re.compile(r"\butilit(?:y|ies)\b", re.I)),
+    ("courts and justice", re.compile(r"\bcourts?\b|\bjudicia", re.I)),
+    ("logistics and transportation", re.compile(r"\blogistics\b|\btransportation\b", re.I)),
+    (
+        "retail",
+        re.compile(r"\bretail(?:ers?)?\b|\bgrocers?\b|\bgrocery\b|\bconsumer[- ]goods\b", re.I),
+    ),
+    (
+        "labor and workforce",
+        re.compile(
+            r"\bworkforce (?:agenc|development|board)|\bunemployment insurance\b|"
+            r"\b(?:department|ministry) of labor\b|\blabor (?:department|agenc)",
+            re.I,
+        ),
+    ),
+    (
+        "insurance",
+        re.compile(r"\binsurers?\b|\binsurance (?:compan|carrier|provider)", re.I),
+    ),
+    ("finance", re.compile(r"\bbanks?\b|\bfinancial institutions?\b|\bcredit unions?\b", re.I)),
+)
+"""Industries (the library's ``industry`` vocabulary) and the words that name them as a kind of
+customer."""
+_EXAMPLES = re.compile(r"\b(?:such as|for example|e\.g\.|including|like)\b.*$", re.I)
+_WIDER_CLASS = re.compile(
+    r"\bother (?:commercial|private|public|government|federal|state|local)?\s*(?:companies|"
+    r"enterprises|firms|businesses|organi[sz]ations|customers|clients|entities|agencies)\b",
+    re.I,
+)
+
+
+def _kinds(text: str) -> list[str]:
+    """Customer kinds named in ``text``, in order. "civilian" without a defense word narrows a
+    plain "federal" in the same text to federal civilian ("civilian agencies of the federal
+    government")."""
+    matches = list(_TYPE_WORDS.finditer(text))
+    groups = {m.lastgroup for m in matches}
+    out: list[str] = []
+    for m in matches:
+        kind = m.lastgroup or ""
+        add = _KIND[kind]
+        if kind == "fed" and "civ" in groups and "def" not in groups:
+            add = [FEDERAL_CIVILIAN]
+        for t in add:
+            if t not in out:
+                out.append(t)
+    return out
+
+
+def _clause_kinds(clause: str) -> tuple[list[str], list[str]]:
+    """(allowed, excluded) customer kinds of one clause."""
+    negative = False
+    neg = _EXCLUDES.search(clause)
+    if neg and not _POSITIVE_BEFORE_NEGATION.search(clause[: neg.start()]):
+        negative = True
+    pivot = _PIVOT.search(clause)
+    head, tail = (clause[: pivot.start()], clause[pivot.end() :]) if pivot else (clause, "")
+    head_kinds, tail_kinds = _kinds(head), _kinds(tail)
+    if negative:
+        return tail_kinds, head_kinds
+    return head_kinds, tail_kinds
+
+
+def _industries(clause: str) -> list[str]:
+    if _WIDER_CLASS.search(clause):
+        return []
+    core = _EXAMPLES.sub("", re.sub(r"\([^)]*\)", "", clause))
+    return [name for name, rx in INDUSTRY_PATTERNS if rx.search(core)]
+
+
+def read_customers(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
+    """Set ``req.customers`` from the customer rule of the past-performance sentences.
+
+    The first sentence that states a rule fixes the section; allowed and excluded kinds are
+    collected over that section's sentences. Allowed kinds minus excluded ones are required;
+    with exclusions only, every kind not excluded (``EVERY_KIND`` order). Leaves
+    ``req.customers`` None when no rule is stated.
+    """
+    allowed: list[str] = []
+    excluded: list[str] = []
+    industries: list[str] = []
+    first: DocumentSentence | None = None
+    for s in sentences:
+        if first is not None and s.label != first.label:
+            continue
+        text = s.text
+        if not (s.pp or PP_STRONG.search(text)) or not _CUSTOMER_CUE.search(text):
+            continue
+        lead_rule = bool(_RULE.search(s.lead)) if s.lead else False
+        read_any = False
+        for clause in re.split(r";|:\s|\s[\u2013\u2014]\s|\s--\s", text):
+            if not _CUSTOMER_CUE.search(clause) or _PREFERENCE.search(clause):
+                continue
+            if _NOT_A_RULE.search(clause):
+                continue
+            if not (_RULE.search(clause) or lead_rule):
+                continue
+            if _ANY.search(clause) and not _EXCLUDES.search(clause):
+                req.customers = CustomerConstraint(
+                    [], [], True, stated(s, _ANY.search(clause).group(0))
+                )
+                return
+            plus, minus = _clause_kinds(clause)
+            if not (plus or minus):
+                continue
+            read_any = True
+            allowed += [t for t in plus if t not in allowed]
+            excluded += [t for t in minus if t not in excluded]
+            if plus:
+                industries += [i for i in _industries(clause) if i not in industries]
+        if read_any and first is None:
+            first = s
+    if first is None:
+        return
+    if allowed:
+        types = [t for t in allowed if t not in excluded]
+    else:
+        types = [t for t in EVERY_KIND if t not in excluded]
+    if not types:
+        return
+    if all(t in types for t in EVERY_KIND):
+        req.customers = CustomerConstraint([], [], True, stated(first, first.text))
+        return
+    req.customers = CustomerConstraint(types, industries, False, stated(first, first.text))
