@@ -215,9 +215,7 @@ class Candidates:
 
     def missing_facets(self) -> list[list[str]]:
         """The facets each candidate misses among those its mode's cosines read."""
-        facets = sorted(
-            {COSINE_FACET[n] for n in self.config.preset.cosines if n in COSINE_FACET}
-        )
+        facets = sorted({COSINE_FACET[n] for n in self.config.preset.cosines if n in COSINE_FACET})
         flags = {f: self.missing(f) for f in facets}
         return [[f for f in facets if flags[f][i]] for i in range(len(self))]
 

@@ -70,8 +70,12 @@ def missing_facets_frame(entries: Any) -> Any:
         else:
             expr = pl.repeat(False, pl.len(), dtype=pl.Boolean)
         exprs.append(expr.alias(facet))
-    return entries.select(exprs) if entries.height else pl.DataFrame(
-        {f: [] for f in FACET_SOURCES}, schema={f: pl.Boolean for f in FACET_SOURCES}
+    return (
+        entries.select(exprs)
+        if entries.height
+        else pl.DataFrame(
+            {f: [] for f in FACET_SOURCES}, schema={f: pl.Boolean for f in FACET_SOURCES}
+        )
     )
 
 

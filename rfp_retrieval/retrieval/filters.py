@@ -497,9 +497,7 @@ class FilterPass:
         if self.unknown is None:
             return {self.candidates[j]: [] for j in picked}
         return {
-            self.candidates[j]: [
-                n for n, u in zip(self.names, self.unknown[j], strict=True) if u
-            ]
+            self.candidates[j]: [n for n, u in zip(self.names, self.unknown[j], strict=True) if u]
             for j in picked
         }
 

@@ -139,9 +139,7 @@ def filter_pass(
             if len(ranks) >= config.top_k:
                 break
     candidates = library.ids_at(ranks)
-    return FilterPass(
-        candidates, ranks, names, ok_all[ranks], trace, relaxed, unknown_all[ranks]
-    )
+    return FilterPass(candidates, ranks, names, ok_all[ranks], trace, relaxed, unknown_all[ranks])
 
 
 def apply_hard_filters(
