@@ -78,8 +78,6 @@ def references_from_frame(frame: pl.DataFrame) -> list[dict[str, Any]]:
                 "score": row["score"],
                 "components": components,
                 "relaxed": list(row["relaxed"] or []),
-                "unknown": list(row.get("unknown") or []),
-                "missing_facets": list(row.get("missing_facets") or []),
             }
         )
     return out
