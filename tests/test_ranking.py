@@ -255,10 +255,10 @@ def test_config_fingerprint_names_the_weights_that_ranked():
 @pytest.mark.parametrize(
     "mode, fingerprint",
     [
-        ("naive", "naive-9a409b2fbb"),
-        ("facet", "facet-51d40a94e2"),
-        ("facet+bumps", "facet+bumps-e505adc4ca"),
-        ("default", "default-5781b98690"),
+        ("naive", "naive-7e0de8a4ed"),
+        ("facet", "facet-44ac93d55d"),
+        ("facet+bumps", "facet+bumps-7b772b3e22"),
+        ("default", "default-b289db1468"),
     ],
 )
 def test_each_modes_default_fingerprint_is_pinned(mode, fingerprint):
