@@ -52,9 +52,11 @@ def test_filtered_modes_beat_the_naive_single_embedding(results):
 
 
 def test_default_mode_beats_the_seed_preset_and_naive(results):
-    assert results["default"]["recall_at_3"] == pytest.approx(0.7556, abs=1e-4)
+    # default weights learned on the tuning part of the 55 dev scopes (config.py), so these
+    # 15 are not their training set; facet ranks compliant entries first (issue 18)
+    assert results["default"]["recall_at_3"] == pytest.approx(0.6889, abs=1e-4)
     assert results["naive"]["recall_at_3"] == pytest.approx(0.3778, abs=1e-4)
-    assert results["facet"]["recall_at_3"] == pytest.approx(0.5111, abs=1e-4)
+    assert results["facet"]["recall_at_3"] == pytest.approx(0.4889, abs=1e-4)
     assert results["facet+bumps"]["recall_at_3"] < results["default"]["recall_at_3"]
     assert results["naive"]["recall_at_3"] < results["facet"]["recall_at_3"]
 
@@ -82,18 +84,25 @@ def test_ambiguous_scopes_cover_each_emphasized_area(dev):
 
 
 def test_narrow_scopes_label_the_near_misses_they_return(dev):
-    # S09 asks for $40M-$70M contact centers: the two strongest matches below the band are
-    # returned with the value constraint they miss, not silently.
+    # S09 asks for $40M-$70M contact centers: the strongest match below the band is
+    # returned with the value constraint it misses, not silently; PP-084 states no value:
+    # unknown, neither charged nor excluded (issue 18 defect 4).
     result, top = _default_top3(dev, "S09")
-    assert top == [("PP-142", []), ("PP-158", ["value"]), ("PP-079", ["value"])]
-    full = -RankingConfig().penalty_value  # both are more than 2x below the band
-    assert result.references[1].components["value_penalty"] == pytest.approx(full)
+    assert top == [("PP-142", []), ("PP-084", []), ("PP-158", ["value"])]
+    assert result.references[1].unknown == ["value"]
+    assert result.references[1].components["value_penalty"] == 0.0
+    full = -RankingConfig().penalty_value  # more than 2x below the band
+    assert result.references[2].components["value_penalty"] == pytest.approx(full)
     # S29 (state Medicaid E&E, $50M-$80M) has few compliant entries. PP-098's $52M ceiling
     # reaches the band, but the contract ended in 2025 with $18.2M funded: completed work is
     # sized by its funded value, so it is labelled a value near miss like the other two.
     result, top = _default_top3(dev, "S29")
-    assert top == [("PP-105", ["value"]), ("PP-178", ["value"]), ("PP-098", ["value"])]
-    assert result.references[2].components["value_penalty"] == pytest.approx(full)
+    assert top == [("PP-105", ["value"]), ("PP-178", ["value"]), ("PP-069", ["value"])]
+    entries, vectors, prepared = dev
+    deeper = rank_references(entries, vectors, prepared["S29"].query, RankingConfig(), depth=8)
+    pp_098 = next(r for r in deeper.references if r.id == "PP-098")
+    assert pp_098.relaxed == ["value"]
+    assert pp_098.components["value_penalty"] == pytest.approx(full)
 
 
 @pytest.mark.parametrize(

@@ -130,6 +130,7 @@ def test_references_have_every_component_and_a_trace(pipeline):
         "age_penalty",
         "agency_bump",
         "sector_bump",
+        "issuer_bump_cap",
         "vague_penalty",
         "value_penalty",
         "role_penalty",
@@ -143,7 +144,7 @@ def test_references_have_every_component_and_a_trace(pipeline):
         assert r["score"] == pytest.approx(sum(r[c] for c in added), abs=1e-5)
     trace = json.loads(rows[0]["filter_trace"])
     assert [t["filter"] for t in trace][:4] == ["library", "customer_type", "value", "recency"]
-    assert trace[2]["soft_penalty"] == 0.22  # RankingConfig.penalty_value
+    assert trace[2]["soft_penalty"] == RankingConfig().penalty_value
     assert rows[0]["candidate_count"] == trace[-1]["remaining"]
 
 

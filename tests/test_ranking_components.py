@@ -252,7 +252,8 @@ def _big_library(n: int = 90) -> tuple[pl.DataFrame, EntryVectors, ScopeQuery]:
 
 def test_vectorized_totals_equal_the_per_entry_reference_loop(monkeypatch):
     entries, vectors, scope = _big_library()
-    config = RankingConfig()
+    # the learned defaults set the role penalty and the recency bump to 0: exercise them
+    config = RankingConfig(penalty_role=0.15, default_recent_bump=0.05)
     library = PreparedLibrary(entries, vectors)
     try:
         passed = pp.filter_pass(library, scope.filters, config)
@@ -335,7 +336,7 @@ def test_every_mode_is_a_preset_over_the_registry():
         assert set(preset.components) <= set(COMPONENT), mode
         assert all(COMPONENT[name].raw for name in preset.cosines), mode
     assert RankingConfig(mode="naive").preset.parts == ((("whole", 1.0),),)
-    assert RankingConfig().preset.soft == {"value": 0.22, "role": 0.15, "industry": 0.03}
+    assert RankingConfig().preset.soft == {"value": 0.16, "role": 0.0, "industry": 0.02}
     assert RankingConfig(mode="facet").soft_constraints == {}
 
 

@@ -224,7 +224,8 @@ def score_entry(
     (``started_after``, ``vehicle_type``) are lifted for it and named in ``relaxed``.
     """
     single = entries.filter(pl.col("id") == pp_id)
-    one = replace(config, top_k=1)
+    # the writer's pick may be of any customer type: its relaxation may drop it (issue 18)
+    one = replace(config, top_k=1, relaxation_order=(*config.relaxation.order, "customer_type"))
     result = rank_references(single, vectors, scope, one)
     if result.references:
         return result.references[0]
