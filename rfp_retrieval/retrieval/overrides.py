@@ -451,10 +451,10 @@ def override_line(mark: Mapping[str, Any]) -> str:
     displaced = f"{old.get('id') or 'a pick no longer stored'}"
     if score is not None:
         displaced += f" (score {score:.3f})"
-    return (
-        f"Chosen by {mark.get('by')} on {mark.get('at')} in place of {displaced}: "
-        f"{mark.get('reason')}"
-    )
+    at = str(mark.get("at") or "an unstated date")
+    if "T" in at:  # a date-time: 2026-06-10 14:30 (seconds dropped when zero)
+        at = at.replace("T", " ").removesuffix(":00")
+    return f"Chosen by {mark.get('by')} on {at} in place of {displaced}: {mark.get('reason')}"
 
 
 def _yaml_at(at: str) -> dt.date | dt.datetime | str:
