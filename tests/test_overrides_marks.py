@@ -64,6 +64,9 @@ def test_brief_marks_the_overridden_pick_only(tmp_path):
     assert '<div class="reference ref" data-id="PP-5" data-override="yes">' in page
     assert '<div class="override" data-replaced="PP-2">' in page
     assert "in place of PP-2 (score 0.800)" in page
+    # the chart says why #2 may score below #3: its rank is the writer's
+    assert page.count("writer override</text>") == 1
+    assert 'class="sub">score 0.500, writer override</text>' in page
     markdown = brief_markdown(SCOPE, rows)
     assert (
         "- **Writer override:** Chosen by Dana Writer on 2026-06-10 in place of PP-2 "

@@ -20,9 +20,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from rfp_retrieval.cli.shapes import RunItem
 from tests.conftest import REPO
 from tests.small_project import MIAMI_RFP, project_config, small_answers, small_library
 from tests.test_brief_browser import ARTIFACTS, CHROMIUM, CHROMIUM_FLAGS
+from tests.test_cli_json_shapes import problems
 
 pytestmark = pytest.mark.slow
 
@@ -50,6 +52,7 @@ def _run_json(config: Path, root: Path) -> dict:
     assert done.returncode == 0, done.stderr[-3000:]
     (item,) = json.loads(done.stdout)["rfps"]
     assert item["status"] == "ok", item["error"]
+    assert problems(item, RunItem) == []  # the declared shape, override marks included
     return item
 
 
