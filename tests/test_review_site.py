@@ -128,6 +128,14 @@ def test_a_missing_rfp_and_a_failed_rerun_change_nothing(site, tmp_path):
     assert not ok and "step pp_references failed" in text
     assert not override_path(tmp_path / "overrides", KEY).exists()
 
+    def crash(key, path):
+        raise RuntimeError("store locked")
+
+    site.rematerialize = crash
+    with pytest.raises(RuntimeError):
+        site.submit(KEY, _form(site, with_id="PP-4"))
+    assert not override_path(tmp_path / "overrides", KEY).exists()
+
 
 def test_the_server_answers_on_localhost(site):
     server = review_server(site, 0)

@@ -39,6 +39,12 @@ def review(
     folder = project_dir(project)
     config = config_file(config)
     settings = load_cli_settings(folder, config)
+    if not Path(settings.db_path).is_file():
+        console.print(
+            f"[red]No store at {settings.db_path}[/red]: nothing to review yet; run "
+            "`rfp-retrieval run` on this project first."
+        )
+        raise typer.Exit(2)
     launch = import_launcher(folder)
     launcher = launch.Launcher(settings, launch.dagster_home(folder, config))
     site = ReviewSite(

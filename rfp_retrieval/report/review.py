@@ -193,12 +193,20 @@ class ReviewSite:
             )
         except OverrideError as exc:
             return False, f"Nothing changed: {exc}"
-        outcome = self.rematerialize(key, state["rfp_file"])
-        if not outcome.success:
+
+        def put_back() -> None:
             if before is None:
                 path.unlink(missing_ok=True)
             else:
                 path.write_bytes(before)
+
+        try:
+            outcome = self.rematerialize(key, state["rfp_file"])
+        except BaseException:  # an error or Ctrl-C in the re-run: the file as it was
+            put_back()
+            raise
+        if not outcome.success:
+            put_back()
             return False, (
                 f"Nothing changed: the re-run of {key} failed ({outcome.message}); the "
                 "override file was put back as it was."
@@ -321,6 +329,26 @@ def handler_for(site: ReviewSite) -> type[BaseHTTPRequestHandler]:
             )
 
         def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            self._guarded(self._get)
+
+        def do_POST(self) -> None:  # noqa: N802
+            self._guarded(self._post)
+
+        def _guarded(self, serve: Callable[[], None]) -> None:
+            """Serve; an unexpected error (say, the store is locked by a run in another
+            process) becomes a page with its message instead of a dropped connection."""
+            try:
+                serve()
+            except Exception as exc:  # noqa: BLE001 (shown to the writer, server keeps going)
+                text = f"{type(exc).__name__}: {exc}"
+                page = _page(
+                    "Error",
+                    f'<p class="message error">Could not read the project: {_e(text)}. '
+                    'Reload when the run in progress is done. <a href="/">All RFPs</a></p>',
+                )
+                self._send(HTTPStatus.INTERNAL_SERVER_ERROR, page)
+
+        def _get(self) -> None:
             path = urlsplit(self.path).path
             if path == "/":
                 return self._send(HTTPStatus.OK, site.index_page())
@@ -336,7 +364,7 @@ def handler_for(site: ReviewSite) -> type[BaseHTTPRequestHandler]:
                 return self._missing(key) if page is None else self._send(HTTPStatus.OK, page)
             return self._missing(path)
 
-        def do_POST(self) -> None:  # noqa: N802
+        def _post(self) -> None:
             path = urlsplit(self.path).path
             if not path.startswith("/review/"):
                 return self._missing(path)
