@@ -139,3 +139,30 @@ def test_init_writes_an_example_no_run_reads(tmp_path):
         "Dana Writer",
         "2026-06-10",
     )
+
+
+def test_run_summary_names_the_override_under_the_pick():
+    import copy
+    import io
+
+    from rich.console import Console
+
+    from rfp_retrieval.cli.render import print_run_summary
+    from tests.test_cli_summary import OUTCOMES
+
+    outcomes = copy.deepcopy(OUTCOMES[:1])
+    mark = {
+        "by": "Dana Writer",
+        "at": "2026-06-10T14:30:00",
+        "reason": "The evaluators asked for case management.",
+        "replaced": {"id": "PP-009", "title": "Old pick", "score": 0.512},
+    }
+    outcomes[0]["references"][1]["override"] = mark
+    out = Console(width=80, file=io.StringIO(), color_system=None, force_terminal=False)
+    print_run_summary(outcomes, out)
+    flat = " ".join(out.file.getvalue().split())
+    assert (
+        "writer override: Chosen by Dana Writer on 2026-06-10 14:30 in place of PP-009 "
+        "(score 0.512): The evaluators asked for case management." in flat
+    )
+    assert flat.count("writer override:") == 1
