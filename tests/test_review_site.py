@@ -157,6 +157,10 @@ def test_the_server_answers_on_localhost(site):
         with pytest.raises(urllib.error.HTTPError) as missing:
             urllib.request.urlopen(f"{base}/review/nope")
         assert missing.value.code == 404
+        foreign = urllib.request.Request(f"{base}/", headers={"Host": f"evil.example:{port}"})
+        with pytest.raises(urllib.error.HTTPError) as rebound:
+            urllib.request.urlopen(foreign)
+        assert rebound.value.code == 403
     finally:
         server.shutdown()
         server.server_close()

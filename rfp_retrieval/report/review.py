@@ -45,6 +45,8 @@ RUNNERS_UP = 5
 """How many runners-up the replace control offers (beyond them, type an entry id)."""
 
 HOST = "127.0.0.1"
+LOCAL_NAMES = ("127.0.0.1", "localhost")
+"""Host headers the server answers (any other name reached it through a foreign page)."""
 
 
 @dataclass
@@ -337,6 +339,9 @@ def handler_for(site: ReviewSite) -> type[BaseHTTPRequestHandler]:
         def _guarded(self, serve: Callable[[], None]) -> None:
             """Serve; an unexpected error (say, the store is locked by a run in another
             process) becomes a page with its message instead of a dropped connection."""
+            host = (self.headers.get("Host") or "").rsplit(":", 1)[0]
+            if host not in LOCAL_NAMES:  # a page elsewhere reaching us by DNS rebinding
+                return self._send(HTTPStatus.FORBIDDEN, _page("Forbidden", "<p>Local only.</p>"))
             try:
                 serve()
             except Exception as exc:  # noqa: BLE001 (shown to the writer, server keeps going)
