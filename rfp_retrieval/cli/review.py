@@ -4,8 +4,12 @@ launcher (``launch.Launcher.run_rfp``, as ``rfp-retrieval run`` does)."""
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -51,16 +55,18 @@ def review(
         store=launcher.store,
         overrides_dir=Path(settings.overrides_dir),
         ranking_mode=settings.ranking_mode,
-        rematerialize=launcher.run_rfp,
+        rematerialize=lambda key, path: _keeping_stop(launcher.run_rfp, key, path),
     )
     try:
         server = review_server(site, port)
     except OSError as exc:
         console.print(f"[red]Cannot listen on 127.0.0.1:{port}: {exc}[/red]; try --port N")
         raise typer.Exit(2) from exc
+
+    signal.signal(signal.SIGTERM, _stop)
     host, bound = server.server_address[:2]
     # stdout, flushed: a script (or the browser test) reads the address from here
-    print(f"Review page on http://{host}:{bound}/ (stop: Ctrl-C)", flush=True)
+    print(f"Review page on http://{host}:{bound}/ (stop: Ctrl-C or kill {os.getpid()})", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -68,3 +74,17 @@ def review(
     finally:
         server.server_close()
     sys.stdout.flush()
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def _keeping_stop(run_rfp: Callable[[str, Path], Any], key: str, path: Path) -> Any:
+    """``run_rfp(key, path)``, then ``kill PID`` stops the server like Ctrl-C again: a Dagster
+    in-process run leaves SIGTERM with the SIGINT handler it found, which is "ignore" when
+    the command was started in the background."""
+    try:
+        return run_rfp(key, path)
+    finally:
+        signal.signal(signal.SIGTERM, _stop)
