@@ -4,6 +4,14 @@ Cursor: ``{"files": {partition_key: mtime_ns}, "library": fingerprint}``. Run ke
 mtime (field notes §2a: the daemon deduplicates run keys forever, so a bare partition key
 would silently drop the re-run after an edit). When the library folder changed, the library
 job is requested first so RFP runs rank against the current library.
+
+A file the cursor has not seen (the first tick after ``rfp-retrieval run``, or a touched file)
+is run only when its inputs differ from the partition's last materialization: ``rfp_document``
+records the file's SHA-256 in its metadata (``lineage.SOURCE_SHA``, ``assets/rfp.py``), and a
+partition whose latest ``rfp_document`` has the file's SHA from a successful run is done.
+Likewise the library job is requested only when the library folder's fingerprint differs from
+the one the latest successful ``pp_entries`` materialization recorded (``assets/library.py``).
+So starting the UI after ``run`` re-runs nothing.
 """
 
 import json
@@ -11,11 +19,60 @@ from pathlib import Path
 
 import dagster as dg
 
+from assets.library import LIBRARY_FINGERPRINT
 from assets.partitions import rfp_partitions
 from jobs import library_job, rfp_job
 from resources import ProjectPaths
-from rfp_retrieval.inbox import scan_inbox
+from rfp_retrieval.inbox import InboxFile, scan_inbox
 from rfp_retrieval.library.fingerprint import folder_fingerprint
+from rfp_retrieval.lineage import SOURCE_SHA, file_sha
+
+RFP_DOCUMENT = dg.AssetKey("rfp_document")
+PP_ENTRIES = dg.AssetKey("pp_entries")
+
+
+def _latest_successful(
+    instance: dg.DagsterInstance, key: dg.AssetKey, partition: str | None = None
+) -> dg.AssetMaterialization | None:
+    """The latest materialization of ``key`` (``partition``), when the run that made it
+    succeeded (a run that failed later leaves the partition half-done); else None."""
+    records = instance.fetch_materializations(
+        dg.AssetRecordsFilter(
+            asset_key=key, asset_partitions=[partition] if partition is not None else None
+        ),
+        limit=1,
+    ).records
+    if not records:
+        return None
+    run = instance.get_run_by_id(records[0].run_id)
+    if run is None or not run.is_success:
+        return None
+    return records[0].asset_materialization
+
+
+def is_materialized(instance: dg.DagsterInstance, key: str, item: InboxFile) -> bool:
+    """True when partition ``key`` was last materialized, by a successful run, from the same
+    bytes as ``item`` (``rfp_document``'s ``SOURCE_SHA`` metadata is the file's SHA-256).
+    An unreadable file is not materialized (its run reports why)."""
+    latest = _latest_successful(instance, RFP_DOCUMENT, key)
+    if latest is None:
+        return False
+    try:
+        sha = file_sha(item.path)
+    except OSError:
+        return False
+    recorded = latest.metadata.get(SOURCE_SHA)
+    return recorded is not None and recorded.value == sha
+
+
+def library_is_materialized(instance: dg.DagsterInstance, fingerprint: str) -> bool:
+    """True when the latest ``pp_entries`` materialization (of a successful run) read a
+    library folder with this ``folder_fingerprint``."""
+    latest = _latest_successful(instance, PP_ENTRIES)
+    if latest is None:
+        return False
+    recorded = latest.metadata.get(LIBRARY_FINGERPRINT)
+    return recorded is not None and recorded.value == fingerprint
 
 
 @dg.sensor(
@@ -25,7 +82,8 @@ from rfp_retrieval.library.fingerprint import folder_fingerprint
     default_status=dg.DefaultSensorStatus.RUNNING,
     description=(
         "Watches the RFP inbox folder: adds a partition for each new file and runs it; "
-        "re-runs a partition when its file changes; rebuilds the library when it changes."
+        "re-runs a partition when its file changes; rebuilds the library when it changes. "
+        "Files and a library already materialized with the same contents are not re-run."
     ),
 )
 def rfp_inbox_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths):
@@ -37,12 +95,16 @@ def rfp_inbox_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths):
     files = scan_inbox(inbox)
     requests: list[dg.RunRequest] = []
     library_fp = folder_fingerprint(Path(paths.library_dir))
-    if cursor.get("library") != library_fp:
+    if cursor.get("library") != library_fp and not library_is_materialized(
+        context.instance, library_fp
+    ):
         requests.append(dg.RunRequest(run_key=f"library:{library_fp}", job_name=library_job.name))
     known = set(context.instance.get_dynamic_partitions(rfp_partitions.name))
     new_keys = sorted(k for k in files if k not in known)
     for key, item in sorted(files.items()):
-        if seen.get(key) == item.mtime_ns and key in known:
+        if key in known and (
+            seen.get(key) == item.mtime_ns or is_materialized(context.instance, key, item)
+        ):
             continue
         requests.append(
             dg.RunRequest(
