@@ -15,6 +15,7 @@ from rfp_retrieval.inbox import partition_key_for
 from rfp_retrieval.settings import load_settings
 from tests.conftest import REPO
 from tests.small_project import MIAMI_RFP, small_answers, small_library
+from tests.test_sensor import settled
 
 OTHER_RFP = REPO / "sample" / "inbox" / "disa-cyber-icam-rfp.md"
 
@@ -61,6 +62,7 @@ def test_the_first_sensor_tick_after_run_requests_only_new_or_edited_files(tmp_p
     assert isinstance(first, dg.SkipReason) or not first.run_requests, first
 
     new = Path(shutil.copy(OTHER_RFP, inbox / "new-rfp.md"))
+    settled(new)
     second = _tick(launcher.defs, launcher.instance)
     assert [(r.job_name, r.partition_key) for r in second.run_requests] == [
         ("rfp_job", "new-rfp-md")
@@ -70,6 +72,7 @@ def test_the_first_sensor_tick_after_run_requests_only_new_or_edited_files(tmp_p
     # new bytes under the same name: run again; the library folder changed: rebuild it first
     done.write_text(done.read_text(encoding="utf-8") + "\nAddendum 1.\n", encoding="utf-8")
     (tmp_path / "library" / "extra.md").write_text("---\nid: PP-9\n---\n", encoding="utf-8")
+    settled(done)
     third = _tick(launcher.defs, launcher.instance, second.cursor)
     assert [(r.job_name, r.partition_key) for r in third.run_requests] == [
         ("library_job", None),
