@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import csv
+import os
+import time
 
 import dagster as dg
 import duckdb
@@ -58,6 +60,9 @@ def test_twenty_files_at_once_become_twenty_partitions_materialized_once(tmp_pat
     names = [f"RFP {n:02d} (batch).md" for n in range(18)] + ["Ünïcødé RFP.md", "a...b.md"]
     for n, name in enumerate(names):
         (inbox / name).write_text(_rfp(n), encoding="utf-8")
+    settled = time.time_ns() - 60_000_000_000  # older than the sensor's settle window
+    for path in inbox.iterdir():
+        os.utime(path, ns=(settled, settled))
     _small_library(tmp_path / "library")
     answers = tmp_path / "answers"
     answers.mkdir()
