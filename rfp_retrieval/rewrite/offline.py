@@ -22,7 +22,13 @@ from rfp_retrieval.rewrite.context import QuestionContext, is_structural
 from rfp_retrieval.rewrite.decompose import decompose
 from rfp_retrieval.rewrite.records import RewriteOutput, RewriteRequest
 from rfp_retrieval.rewrite.specificity import ANAPHORS, check_specificity, cross_references
-from rfp_retrieval.rewrite.terms import QUESTION_WORDS, STOPWORDS, stem_words, words
+from rfp_retrieval.rewrite.terms import (
+    QUESTION_WORDS,
+    STOPWORDS,
+    protected_terms,
+    stem_words,
+    word_spans,
+)
 from rfp_retrieval.rewrite.thesaurus import THESAURUS, find_concepts
 
 PARAPHRASE_COUNT = 3
@@ -137,27 +143,49 @@ def paraphrase(core: str, tail: str, count: int = PARAPHRASE_COUNT) -> list[str]
     """``count`` rewordings of ``core`` plus its context ``tail``, swapping thesaurus phrases.
 
     Paraphrase i replaces every concept phrase found (in the question and in its inherited
-    context) with the i-th other phrase of its group, cycling. Text without any thesaurus
-    phrase is returned in keyword form (topical words only) once. Duplicates are dropped,
-    so fewer than ``count`` may return.
+    context) with the i-th other phrase of its group, cycling, in place: the question's own
+    punctuation, brackets and word order stay as written (issue 14). A concept is left as
+    written when it overlaps a protected term (``terms.protected_terms``: "FedRAMP Moderate",
+    "SOC 2 Type II") or when its group holds one the text names ("single sign-on (SSO)"
+    stays: swapping the phrase beside its own acronym would pair the acronym with a different
+    wording), so every protected term survives in every paraphrase. Text without any
+    swappable phrase is returned in keyword form (topical words only) once. Duplicates are
+    dropped, so fewer than ``count`` may return.
     """
     text = f"{core} ({tail})" if tail else core
-    tokens = words(text)
-    found = find_concepts(text)
+    spans = word_spans(text)
+    protected = [
+        (m.start(), m.end())
+        for term in protected_terms(text)
+        for m in re.finditer(re.escape(term), text)
+    ]
+    named = {t.lower() for t in protected_terms(text)}
+    found = []
+    for start, end, group, phrase_index in find_concepts(text):
+        a, b = spans[start][0], spans[end - 1][1]
+        if any(a < pe and ps < b for ps, pe in protected):
+            continue
+        if any(option.lower() in named for option in THESAURUS[group]):
+            continue
+        found.append((a, b, group, phrase_index))
     out: list[str] = []
     if not found:
-        keywords = " ".join(w for w in tokens if w.lower() not in _FUNCTION_WORDS)
+        keywords = " ".join(
+            text[a:b] + ("%" if text[b : b + 1] == "%" else "")
+            for a, b in spans
+            if text[a:b].lower() not in _FUNCTION_WORDS
+        )
         return [keywords] if keywords and keywords != text else []
     for i in range(1, count + 1):
         pieces: list[str] = []
         cursor = 0
-        for start, end, group, phrase_index in found:
-            pieces.extend(tokens[cursor:start])
+        for a, b, group, phrase_index in found:
+            pieces.append(text[cursor:a])
             options = THESAURUS[group]
             pieces.append(options[(phrase_index + i) % len(options)])
-            cursor = end
-        pieces.extend(tokens[cursor:])
-        candidate = " ".join(pieces)
+            cursor = b
+        pieces.append(text[cursor:])
+        candidate = "".join(pieces)
         if candidate not in out and candidate != text:
             out.append(candidate)
     return out
