@@ -113,7 +113,7 @@ _QUALIFIER = (
     r"|\s+[A-Z]-[0-9][0-9A-Za-z-]*)"
 )
 _STANDARD = re.compile(rf"(?<![\w/]){_FAMILY}{_QUALIFIER}+(?![\w])")
-_NUMBER = re.compile(r"(?<![\w.])[0-9]+(?:[.,:][0-9]+)*(?:%|x[0-9]+)?(?![\w])")
+_NUMBER = re.compile(r"(?<![\w.])[0-9]+(?:[.,:-][0-9]+)*(?:%|x[0-9]+)?(?![\w])")
 _DOMAIN_NAME = re.compile(r"(?<![\w.])[A-Za-z]+(?:\.[A-Za-z]+)*\.(?:gov|mil|com|org|net)\b")
 
 
