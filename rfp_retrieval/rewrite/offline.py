@@ -81,12 +81,17 @@ class OfflineRewriter:
 def attach_topic(question: str, ctx: QuestionContext, log: list[str]) -> str:
     """``question`` with its topic attached (pronoun resolved, or heading added).
 
-    The topic is the table row's topic, else the nearest topical heading. Returns the
+    The topic is the table row's topic, else the nearest topical heading; under a generic
+    heading ("Other Considerations") the sentences above the question. Returns the
     question unchanged when it already names the topic or there is none.
     """
     text = question.strip()
     topic = ctx.topic or ctx.heading
     referenced = [r.heading for r in ctx.references if r.heading and not is_structural(r.heading)]
+    if ctx.generic_heading and ctx.paragraphs and not referenced:
+        # "Other Considerations": the sentences above name the topic (issue 14)
+        log.append("generic heading: the sentences above the question are its topic")
+        return f"{text.rstrip(' .?')} — {ctx.paragraphs}"
     if referenced and not ctx.topic:
         if any(h in text for h in referenced):
             return text
@@ -132,14 +137,16 @@ def _context_tail(ctx: QuestionContext, with_subject: bool) -> str:
     for ref in ctx.references:
         if ref.summary:
             pieces.append(ref.summary)
-    if ctx.paragraphs:
+    if ctx.paragraphs and not ctx.generic_heading:
         pieces.append(ctx.paragraphs)
     if with_subject and ctx.subject:
         pieces.append(ctx.subject)
     return "; ".join(pieces)
 
 
-def paraphrase(core: str, tail: str, count: int = PARAPHRASE_COUNT) -> list[str]:
+def paraphrase(
+    core: str, tail: str, count: int = PARAPHRASE_COUNT, swap_context: bool = False
+) -> list[str]:
     """``count`` rewordings of ``core`` plus its context ``tail``, swapping thesaurus phrases.
 
     Paraphrase i replaces every concept phrase found (in the question and in its inherited
@@ -148,7 +155,10 @@ def paraphrase(core: str, tail: str, count: int = PARAPHRASE_COUNT) -> list[str]
     written when it overlaps a protected term (``terms.protected_terms``: "FedRAMP Moderate",
     "SOC 2 Type II") or when its group holds one the text names ("single sign-on (SSO)"
     stays: swapping the phrase beside its own acronym would pair the acronym with a different
-    wording), so every protected term survives in every paraphrase. Text without any
+    wording), so every protected term survives in every paraphrase. The inherited context
+    (``tail``) is kept as written unless ``swap_context`` is set or the question itself holds
+    no swappable phrase: swapping its keywords gave variants no writer could read ("Program
+    Manager" -> "project management", "letter" -> "notifications"; issue 15). Text without any
     swappable phrase is returned in keyword form (topical words only) once. Duplicates are
     dropped, so fewer than ``count`` may return.
     """
@@ -168,6 +178,9 @@ def paraphrase(core: str, tail: str, count: int = PARAPHRASE_COUNT) -> list[str]
         if any(option.lower() in named for option in THESAURUS[group]):
             continue
         found.append((a, b, group, phrase_index))
+    in_core = [f for f in found if f[1] <= len(core)]
+    if in_core and not swap_context:
+        found = in_core
     out: list[str] = []
     if not found:
         keywords = " ".join(

@@ -257,4 +257,15 @@ this many characters: "migrate"/"migration" match, "access"/"accessibility" do n
 
 
 def _same_word(word: str, phrase: str) -> bool:
-    return abs(len(word) - len(phrase)) <= MAX_INFLECTION_CHARS
+    """Same stem (checked by the caller), close lengths, and a shared prefix of all but the
+    last three letters of the shorter word: "migrate"/"migration" match, "government" /
+    "governance" do not (one stem, two concepts)."""
+    if abs(len(word) - len(phrase)) > MAX_INFLECTION_CHARS:
+        return False
+    shorter = min(len(word), len(phrase))
+    prefix = 0
+    for a, b in zip(word.lower(), phrase.lower(), strict=False):
+        if a != b:
+            break
+        prefix += 1
+    return prefix >= shorter - 3
