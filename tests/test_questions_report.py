@@ -50,3 +50,34 @@ def test_views_carry_full_labels_and_the_whole_query_set():
     assert (view["label"], view["item_label"]) == ("L.5.3.7 (2)", "(2)")
     assert view["queries"] == ["How will users get help?"]
     assert view["all_queries"] == texts
+
+
+def test_asks_for_past_performance_references_are_not_sme_questions():
+    from rfp_retrieval.retrieval.answers import is_past_performance_ask
+
+    assert is_past_performance_ask("Offerors shall provide three (3) references.")
+    assert is_past_performance_ask("Describe your past performance on similar contracts.")
+    assert is_past_performance_ask("Provide two customer references for comparable efforts.")
+    assert not is_past_performance_ask("Describe your reference architecture for hosting.")
+    assert not is_past_performance_ask("How are cross-references between records kept?")
+
+
+def test_a_references_ask_under_the_floor_gets_the_past_performance_status():
+    import numpy as np
+
+    from rfp_retrieval.retrieval.answers import (
+        NEEDS_SME,
+        PAST_PERFORMANCE,
+        AnswerIndex,
+        RetrievalConfig,
+    )
+    from rfp_retrieval.rewrite.records import Query
+
+    vectors = np.eye(2, dtype=np.float32)
+    index = AnswerIndex(["AB-1", "AB-2"], ["One", "Two"], ["alpha text", "beta text"], vectors)
+    far = np.array([[0.6, 0.0]], dtype=np.float32)
+    config = RetrievalConfig(floor=0.9)
+    refs = index.search([Query("original", "Provide three (3) references.", 1.0)], far, config)
+    other = index.search([Query("original", "Describe the lobby carpet.", 1.0)], far, config)
+    assert (refs.status, other.status) == (PAST_PERFORMANCE, NEEDS_SME)
+    assert refs.confidence == 0.6

@@ -23,6 +23,7 @@ of being silently answered.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,26 @@ from rfp_retrieval.rewrite.records import Query
 from rfp_retrieval.rewrite.terms import index_tokens
 
 NEEDS_SME = "needs SME"
+PAST_PERFORMANCE = "past performance"
+"""Status of an ask for past-performance references under the floor: the brief's reference
+picks answer it, not the answer library, so it is no SME's job (issue 15: "needs SME" fired
+on "Offerors shall provide three (3) references")."""
+
+_PAST_PERFORMANCE_ASK = re.compile(
+    r"\bpast[- ]performance\b"
+    r"|\b(?:one|two|three|four|five|\d+)\s+(?:\(\d+\)\s+)?(?:\w+\s+)?references\b"
+    r"|\breferences?\s+(?:for|from|of)\s+(?:similar|comparable|prior|previous|recent|relevant)\b"
+    r"|\b(?:similar|comparable|prior|previous|recent|relevant)\s+(?:contracts|efforts|projects)\b",
+    re.I,
+)
+
+
+def is_past_performance_ask(question: str) -> bool:
+    """True when ``question`` asks for past-performance references or prior efforts
+    ("Offerors shall provide three (3) references", "Summarize each referenced effort" is
+    not enough on its own: it needs "past performance", a counted "references" or "prior /
+    similar contracts")."""
+    return bool(_PAST_PERFORMANCE_ASK.search(question or ""))
 
 
 @dataclass(frozen=True)
@@ -89,7 +110,8 @@ class AnswerResult:
 
     ``confidence`` is the best cosine (in [-1, 1]) between one of the top three passages and
     its closest query; ``agreement`` the share (in [0, 1]) of the query-set weight whose own
-    top 3 holds the top passage; ``status`` is ``ok`` or ``needs SME``.
+    top 3 holds the top passage; ``status`` is ``ok``, ``needs SME``, or ``past performance``
+    (an ask for references under the floor: the brief's reference picks answer it).
     """
 
     passages: list[Passage]
@@ -206,6 +228,9 @@ class AnswerIndex:
         confidence = round(float(best_cos[window].max()), 4)
         agreement = round(float(top3_weight[top] / total_weight), 4)
         status = "ok" if confidence >= config.floor else NEEDS_SME
+        original = next((q.text for q in queries if q.role == "original"), queries[0].text)
+        if status == NEEDS_SME and is_past_performance_ask(original):
+            status = PAST_PERFORMANCE
         return AnswerResult(passages, confidence, agreement, status)
 
 
