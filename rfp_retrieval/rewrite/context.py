@@ -9,7 +9,9 @@ outline above it, and a one-paragraph document summary", and found longer contex
   requirements 3.4.1-3.4.6 above "3.4.7 Describe your approach"); under a generic heading
   ("Other Technical Considerations", "Additional Considerations") the sentences just above
   the question, as written (``NEAR_SENTENCES``, at most ``NEAR_WORDS``), are its topic and
-  the heading is not (issue 14: the topic sits only in the paragraph above);
+  the heading is not (issue 14: the topic sits only in the paragraph above); a question
+  whose pronoun points back ("Describe how you will accomplish *this*.") gets the same
+  sentences as written beside its heading, instead of their keywords;
 - cross-references: "the peak volumes described in Section 2.4" inherits the heading and a
   keyword summary of Section 2.4 ("the retrieval target is the system, not the section");
 - table rows: the row's topic (questionnaire domain, column or row header) is the heading.
@@ -168,6 +170,33 @@ def is_generic(heading: str) -> bool:
     return not tokens or all(t in vocabulary or t.isdigit() for t in tokens)
 
 
+BACK_NOUNS: frozenset[str] = frozenset(
+    """ability capability requirement requirements examination effort efforts activity
+    activities need needs condition conditions goal goals objective objectives expectation
+    expectations situation scenario risk risks constraint constraints task tasks""".split()
+)
+"""Nouns that only say "what was just described" ("preserves *this ability*")."""
+
+_PERSONAL = frozenset({"it", "they", "them", "its", "their"})
+_DEMONSTRATIVE = frozenset({"this", "these", "those", "that"})
+
+
+def points_back(question: str) -> bool:
+    """True when ``question`` refers to something stated before it: a personal pronoun
+    ("What happens if one of *them* leaves?") or a demonstrative standing alone or before a
+    word that names nothing ("accomplish *this*.", "preserves *this ability*")."""
+    tokens = words(question)
+    for i, token in enumerate(tokens):
+        low = token.lower()
+        if low in _PERSONAL:
+            return True
+        if low in _DEMONSTRATIVE:
+            nxt = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
+            if not nxt or nxt in STOPWORDS or nxt in ABSTRACT_WORDS or nxt in BACK_NOUNS:
+                return True
+    return False
+
+
 def nearest_sentences(text: str, count: int = NEAR_SENTENCES) -> str:
     """The last ``count`` sentences of ``text`` that do not ask anything (the text just
     above a question)."""
@@ -298,8 +327,10 @@ def inherit_context(
     exclude = " ".join([question.text, ctx.heading, *ctx.outline])
     background = [s.body for s in doc.sections if s.body] if doc is not None else []
     ctx.generic_heading = bool(ctx.heading) and not ctx.topic and is_generic(ctx.heading)
-    if ctx.generic_heading and config.paragraph_words > 0:
-        # the heading says nothing: the sentences just above, as written, are the topic
+    pointing = not ctx.topic and points_back(question.text)
+    if (ctx.generic_heading or pointing) and config.paragraph_words > 0:
+        # the heading says nothing, or the question points back ("accomplish this", "one of
+        # them"): the sentences just above, as written, carry what it refers to
         near = nearest_sentences(question.context or "").split()
         ctx.paragraphs = " ".join(near[:NEAR_WORDS])
     else:
