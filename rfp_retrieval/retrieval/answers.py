@@ -80,7 +80,7 @@ class RetrievalConfig:
     lexical_weight: float = 1.0
     top_k: int = 10
     depth: int = 100
-    floor: float = 0.40
+    floor: float = 0.20
     confidence_window: int = 3
 
 
