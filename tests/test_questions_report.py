@@ -81,3 +81,17 @@ def test_a_references_ask_under_the_floor_gets_the_past_performance_status():
     other = index.search([Query("original", "Describe the lobby carpet.", 1.0)], far, config)
     assert (refs.status, other.status) == (PAST_PERFORMANCE, NEEDS_SME)
     assert refs.confidence == 0.6
+
+
+def test_labels_that_restart_per_section_take_their_section_number():
+    rewritten = pl.DataFrame(
+        {
+            "question_id": ["q-001", "q-002", "q-003"],
+            "label": ["Q1", "Q1", "Q2"],
+            "original": ["Is it?", "Is that?", "Are they?"],
+            "section_path": [["3 Access Control"], ["4 Encryption"], ["4 Encryption"]],
+            "queries": ["[]", "[]", "[]"],
+        }
+    )
+    labels = [v["label"] for v in question_views(rewritten, None)]
+    assert labels == ["3 Q1", "4 Q1", "Q2"]

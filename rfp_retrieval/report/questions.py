@@ -19,13 +19,15 @@ _SECTION_NUMBER = re.compile(
 _LOCAL_LABEL = re.compile(r"^\(?(?:[0-9]{1,3}|[a-z]{1,2}|[ivxlc]{1,6}|[A-Z])[.)]?$")
 
 
-def full_label(label: str | None, section_path: list[str]) -> str | None:
+def full_label(label: str | None, section_path: list[str], repeated: bool = False) -> str | None:
     """The label a proposal answer is cited by: a local item marker ("(ii)", "a.", "(1)")
     prefixed with the number of the nearest numbered section above it ("III.B (ii)",
     "L.5.3.2 (1)"; issue 15: "the section numbers the RFP asks answers to be labelled with").
 
     A label that is already a section number ("3.1.4", "L.4.2.1", "CCM-01") is returned as
-    is; without a label, the section number alone; None when neither exists.
+    is, unless ``repeated`` (the RFP uses it more than once: "Q1" restarting in every
+    section), which prefixes it too; without a label, the section number alone; None when
+    neither exists.
     """
     number = None
     for heading in reversed(section_path or []):
@@ -35,7 +37,8 @@ def full_label(label: str | None, section_path: list[str]) -> str | None:
             break
     if not label:
         return number
-    if number and _LOCAL_LABEL.match(label.strip()) and not label.startswith(number):
+    local = repeated or _LOCAL_LABEL.match(label.strip())
+    if number and local and not label.startswith(number):
         return f"{number} {label.strip()}"
     return label
 
@@ -134,6 +137,10 @@ def question_views(
                     "score": row.get("score"),
                 }
             )
+    printed = [v["item_label"] for v in views.values() if v["item_label"]]
+    for v in views.values():
+        if v["item_label"] and printed.count(v["item_label"]) > 1:
+            v["label"] = full_label(v["item_label"], v["section_path"], repeated=True)
     for v in views.values():
         v["passages"].sort(key=lambda p: p["rank"] if p["rank"] is not None else 1_000_000)
     return list(views.values())
