@@ -198,3 +198,13 @@ def test_dev_json_shape_has_per_question_rows(dev_runs):
     assert {"qid", "found", "retrieved", "relevant"} <= set(row)
     assert row["qid"] == "franklin-iecms-01"
     assert len(row["retrieved"]) == 10
+
+
+def test_dev_no_needs_sme_flag_when_a_relevant_passage_is_in_the_top_3(dev_runs):
+    # issue 15: the floor (chosen by leave-one-document-out, benchmarks/cv_answers.py) flags
+    # no question a writer can answer from the three passages shown
+    rows = dev_runs["on"]["per_question"]
+    answerable = [r for r in rows if set(r["retrieved"][:3]) & set(r["relevant"])]
+    assert len(answerable) >= 100
+    assert [r["qid"] for r in answerable if r["status"] != "ok"] == []
+    assert RetrievalConfig().floor == 0.20

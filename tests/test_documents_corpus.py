@@ -65,7 +65,7 @@ COUNTS = {
     "kubernetes-third-party-security-audit-rfp-decision-2019.md": (1, 0),
     "navy-niwc-atlantic-facilities-support-rfq-2020.pdf": (369, 405),
     "osd-cape-future-analytics-rfi-hq003417rfabpa.pdf": (15, 4),
-    "ostif-kubernetes-security-audit-rfp-2025.md": (19, 11),
+    "ostif-kubernetes-security-audit-rfp-2025.md": (19, 12),
     "protocol-labs-ipfs-rfp-001-brave-local-discovery.md": (11, 1),
     "tsa-itms-task-order-proposal-instructions.pdf": (87, 47),
     "tsa-oatss-sources-sought-rfi-70t04020i9nap6403.pdf": (6, 34),
