@@ -41,6 +41,7 @@ from rfp_retrieval.documents.headings import (
 )
 from rfp_retrieval.documents.layout import LineStyle
 from rfp_retrieval.documents.numbering import (
+    list_family,
     normalise_number,
 )
 from rfp_retrieval.documents.plain_headings import (
@@ -206,6 +207,8 @@ def _build_sections(
     stack: list[tuple[int, str, bool]] = []
     root_key: str | None = None
     ranks: dict[str, int] = {}  # key -> font rank of a layout heading
+    families: dict[str, str] = {}  # key -> list family of a run-in list item (``list_family``)
+    labels: dict[str, str] = {}  # key -> label of a run-in list item
     title_shift = 0
     first_is_title = (
         mode == "markdown"
@@ -214,6 +217,18 @@ def _build_sections(
         and cands[0].hashes == 1
         and cands[0].number is None
     )
+    if first_is_title and len(cands) > 1:
+        # a title block: an unnumbered heading right under the title, with nothing but blank
+        # lines between them ("REQUEST FOR QUOTATION" / "Department of State TalentMAP"), is
+        # the title's second line, not a section
+        second = cands[1]
+        between = lines[cands[0].line + 1 + cands[0].extra : second.line]
+        if (
+            second.source == "atx"
+            and second.number is None
+            and not any(ln.strip().strip("=-") for ln in between)
+        ):
+            cands = [cands[0]] + cands[2:]
     if first_is_title:
         # "# Title" then "## Section": the title is the root and "##" is level 1. When
         # unnumbered sections are "#" too (a Word Title style over Heading 1/Heading 2), "#"
@@ -257,6 +272,21 @@ def _build_sections(
             while stack and stack[-1][0] >= level:
                 stack.pop()
             parent = stack[-1][1] if stack else root_key
+        elif c.source == "runin":
+            # a list item with a run-in title: a sibling of the open item of its family
+            # (``a.`` after ``a.``-``f.``), else a child of the innermost open item (``i.``
+            # under ``g.``), else one below the enclosing section
+            while stack and stack[-1][2] and families.get(stack[-1][1], "leaf") == "leaf":
+                stack.pop()  # other relative headings and unnumbered run-ins are leaves
+            chain = [k for k in range(len(stack)) if families.get(stack[k][1], "leaf") != "leaf"]
+            letters = [stack[k][1] for k in chain if families[stack[k][1]].endswith("letter")]
+            previous = labels.get(letters[-1]) if letters else None
+            family = list_family(c.number, previous) if c.number else "leaf"
+            hit = next((k for k in reversed(chain) if families[stack[k][1]] == family), None)
+            if hit is not None:
+                del stack[hit:]
+            level = stack[-1][0] + 1 if stack else 1
+            parent = stack[-1][1] if stack else root_key
         else:  # relative: one below the enclosing non-relative section
             while stack and stack[-1][2]:
                 stack.pop()
@@ -265,6 +295,9 @@ def _build_sections(
         relative = (c.scheme is None and c.source not in ("atx", "layout")) or (
             c.scheme is not None and c.scheme.relative
         )
+        if c.source == "runin":
+            families[key] = family
+            labels[key] = c.number or ""
         if not is_root:
             stack.append((level, key, relative))
             if c.source == "layout" and c.scheme is None:

@@ -16,6 +16,8 @@ Matching rules (the definitions of issue 13, made exact here; one place):
   empty heading matches any); or, both unnumbered, at least ``UNNUMBERED_HEADING_SIMILARITY``.
   Matching is one-to-one, in document order: each labelled section takes the first unused
   parsed section after the previous match that qualifies, else the first unused one before it.
+  The parser's level-0 root (the document title, ``outline``) is not a section of the outline
+  and is not scored; the labels give the title apart from the sections.
 - **Ask.** A parsed ask matches a labelled one when their ``normal_text`` forms are at least
   ``ASK_SIMILARITY`` similar (``fuzz.ratio``), or the shorter is at least ``ASK_MIN_SHARE`` of
   the longer's length and ``fuzz.partial_ratio`` >= ``ASK_PARTIAL_SIMILARITY`` (a row that cut or
@@ -313,7 +315,7 @@ def read_parsed(path: Path) -> tuple[list[dict], list[dict], dict[str, Any]]:
     from rfp_retrieval.scope import as_of_for, read_scope
 
     doc = load_document(path)
-    sections = [{"number": s.number, "heading": s.heading} for s in doc.sections]
+    sections = [{"number": s.number, "heading": s.heading} for s in doc.sections if s.level > 0]
     asks = []
     for q in find_questions(doc):
         text = q.text + (" " + " ".join(q.parts) if q.parts else "")
