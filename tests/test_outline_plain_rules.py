@@ -71,3 +71,28 @@ def test_general_conditions_appendix_keeps_its_caps_run_in_paragraphs_and_drops_
         ("2.", "DEFINITIONS", 2),
         ("3.", "BID FORMS", 2),
     ]
+
+
+def test_factor_labels_and_two_part_run_in_titles():
+    lines = [
+        "M.1. EVALUATION FACTORS",
+        "",
+        "M.1.1. Phase I: Written Proposals. The Government will evaluate written proposals.",
+        "",
+        "Subfactor 1 - Organizational Structure. Evaluate the organizational structure.",
+        "",
+        "Factor 2 is less important than Factor 1 and is evaluated on price.",
+        "",
+        "M.1.2. Delivery Locations (Attachment 2 lists",
+        "",
+        "Locations are listed in Attachment 2.",
+        "",
+        "M.2. BASIS FOR AWARD",
+    ]
+    assert _outline(lines) == [
+        ("M.1.", "EVALUATION FACTORS", 2),
+        ("M.1.1.", "Phase I: Written Proposals", 3),
+        ("Subfactor 1", "Organizational Structure", 4),
+        ("M.1.2.", "Delivery Locations", 3),
+        ("M.2.", "BASIS FOR AWARD", 2),
+    ]

@@ -105,6 +105,17 @@ def split_title(rest: str) -> tuple[str, str, str]:
     plain = strip_inline_markdown(rest)
     if not plain:
         return "", "", "heading"
+    labelled = re.match(
+        r"^(?P<t>[A-Z][^.?!]{0,70}?:\s+[A-Z][^.?!:]{0,50}?)\.\s+(?P<b>[A-Z(\"“].*)$", plain
+    )
+    if (
+        labelled
+        and len(labelled.group("t").split()) <= 8
+        and not MODAL.search(labelled.group("t"))
+        and not _SENTENCE_START.match(labelled.group("t"))
+    ):
+        # "Phase I: Written Proposals. The Government will ...": a two-part run-in title
+        return labelled.group("t").strip(), labelled.group("b").strip(), "heading"
     colon = re.match(r"^(?P<t>[^.:?!]{1,80}?)\s*:\s+(?P<b>\S.*)$", plain)
     if colon and is_title(colon.group("t"), 8) and not MODAL.search(colon.group("t")):
         return colon.group("t").strip(), colon.group("b").strip(), "heading"
@@ -278,6 +289,8 @@ def markdown_candidate(lines: list[str], i: int) -> HeadingCandidate | None:
     if not rest or not re.match(r"[A-Z*\"“(_]", rest):
         return None
     heading, body, kind = split_title(rest)
+    if scheme.name == "factor" and kind == "paragraph":
+        return None  # "Factor 1 is more important than ...": a sentence, not a heading
     label = m.group("label")
     if scheme.name == "question":
         label = label.rstrip(":)").strip()  # "Q2:" -> "Q2"; "Question 1." keeps its dot

@@ -15,8 +15,16 @@ import csv
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from rfp_retrieval.documents.ask_patterns import is_work_statement
 from rfp_retrieval.documents.questions import find_questions
 from rfp_retrieval.documents.records import Question, RfpDocument
+
+WORK_STATEMENT = "work-statement"
+"""The matrix kind of a post-award contractor obligation (``ask_patterns.is_work_statement``):
+kept in the matrix for the compliance check, but not an ask the proposal answers."""
+
+ASK_KINDS = ("question", "requirement", "table-row", "evaluation-criterion")
+"""Matrix kinds that are asks (what the proposal must respond to)."""
 
 MATRIX_COLUMNS = ("id", "label", "section_path", "text", "kind", "topic", "page", "line")
 """Columns of a compliance-matrix row, in export order."""
@@ -50,7 +58,9 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
 
     One row per question, requirement, evaluation criterion and response-table row, in
     document order. A compound question's lettered parts are appended to its text as
-    ``(a) ...; (b) ...`` so the row stays self-contained.
+    ``(a) ...; (b) ...`` so the row stays self-contained. A requirement that is a post-award
+    contractor work statement (``ask_patterns.is_work_statement``) keeps its row with kind
+    ``WORK_STATEMENT``: the team checks it, the proposal does not answer it (issue 13).
     """
     found = find_questions(doc) if questions is None else questions
     rows = []
@@ -58,13 +68,16 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
         text = q.text
         if q.parts:
             text = text + " " + " ".join(f"({chr(97 + i)}) {p}" for i, p in enumerate(q.parts))
+        kind = q.kind
+        if kind == "requirement" and is_work_statement(q.text):
+            kind = WORK_STATEMENT
         rows.append(
             MatrixRow(
                 id=q.id,
                 label=q.label,
                 section_path=SECTION_SEPARATOR.join(q.section_path),
                 text=text,
-                kind=q.kind,
+                kind=kind,
                 topic=q.topic,
                 page=q.page,
                 line=q.line,

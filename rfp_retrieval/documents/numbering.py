@@ -101,6 +101,18 @@ NUMBERING_SCHEMES: tuple[NumberingScheme, ...] = (
         lambda label: 1,
         relative=True,
     ),
+    # Factor 2 / Subfactor 1 / SUB-FACTOR 3.1  (evaluation factors in Section M; a heading
+    # only with a title, see ``headings``/``plain_headings``)
+    NumberingScheme(
+        "factor",
+        re.compile(
+            r"(?P<label>(?:[Ss]ub-?[Ff]actor|SUB-?FACTOR|[Ff]actor|FACTOR)\s+"
+            r"(?P<id>\d{1,2})(?:\.\d{1,2})?)(?=\s*[:.\-\u2013\u2014]?\s)"
+        ),
+        "factor",
+        lambda label: 1,
+        relative=True,
+    ),
     # SECTION ONE / Section L / Section IV / Section 2.  (Hawaii HTDC, DLA, Alaska)
     NumberingScheme(
         "section-word",

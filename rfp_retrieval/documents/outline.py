@@ -124,6 +124,17 @@ def _filter_plain(cands: list[HeadingCandidate], n_lines: int) -> list[HeadingCa
     return [c for c in kept if id(c) not in drop]
 
 
+def _unclosed_paren(text: str) -> int | None:
+    """Index of the first ``(`` that ``text`` never closes, else None."""
+    stack: list[int] = []
+    for k, ch in enumerate(text):
+        if ch == "(":
+            stack.append(k)
+        elif ch == ")" and stack:
+            stack.pop()
+    return stack[0] if stack else None
+
+
 def _opens_its_child(idx: int, cands: list[HeadingCandidate], body_lines) -> bool:
     """The heading at ``idx`` is followed directly by its own first sub-section (``1.`` then
     ``1.1.``) whose body has text: a real heading, not a table-of-contents copy."""
@@ -304,14 +315,17 @@ def _build_sections(
         and cands[0].number is None
     )
     if first_is_title and len(cands) > 1:
-        # a title block: an unnumbered heading right under the title, with nothing but blank
-        # lines between them ("REQUEST FOR QUOTATION" / "Department of State TalentMAP"), is
-        # the title's second line, not a section
+        # a title block: a second unnumbered title line right under the title (another H1, or
+        # any heading when the title is set off by a setext "=====" rule), with nothing but
+        # blank lines between them ("REQUEST FOR QUOTATION" / "Department of State
+        # TalentMAP"), is the title's second line, not a section
         second = cands[1]
         between = lines[cands[0].line + 1 + cands[0].extra : second.line]
+        underlined = any(re.fullmatch(r"\s*={3,}\s*", ln) for ln in between)
         if (
             second.source == "atx"
             and second.number is None
+            and (second.hashes == cands[0].hashes or underlined)
             and not any(ln.strip().strip("=-") for ln in between)
         ):
             cands = [cands[0]] + cands[2:]
@@ -329,6 +343,10 @@ def _build_sections(
         body_parts += lines[c.line + 1 + c.extra : end]
         body = "\n".join(body_parts).strip()
         heading = c.heading
+        open_at = _unclosed_paren(heading)
+        if open_at is not None and open_at > 3:
+            # a title cut at the line end inside a parenthetical note: the title is before it
+            heading = heading[:open_at].rstrip(" -,:")
         if c.kind == "paragraph" or not heading and c.number:
             heading = _first_sentence(body) if c.kind == "paragraph" else heading
 

@@ -330,7 +330,10 @@ def plain_candidate(
                 return None  # a single-level number before prose is a list item
             if not (title_case(title) or is_caps(title)):
                 return None
-        if scheme.name in ("section-word", "appendix", "addendum") and kind == "paragraph":
+        if (
+            scheme.name in ("section-word", "appendix", "addendum", "factor")
+            and kind == "paragraph"
+        ):
             return None
         return HeadingCandidate(i, label, scheme, heading, body, kind, "plain", 0, seq, extra, sep)
     if layout is not None and layout.active:

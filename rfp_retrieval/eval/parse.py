@@ -10,7 +10,8 @@ in ``instruction | question | table-row | requirement`` and optional ``borderlin
 Matching rules (the definitions of issue 13, made exact here; one place):
 
 - **Section.** A parsed section matches a labelled one when both numbers normalise to the same
-  label (``normal_number``: case folded, ``Section``/``Sec.``/``Article``/``Part`` dropped,
+  label (``normal_number``: case folded, ``Section``/``Sec.``/``Article``/``Part``/``Addendum``
+  dropped (``ADDENDUM L`` is UCF section ``L``),
   surrounding brackets and a trailing ``.``/``)`` dropped) and the headings (``normal_text``) are
   at least ``NUMBERED_HEADING_SIMILARITY`` similar (rapidfuzz ``fuzz.ratio`` / 100; a labelled
   empty heading matches any); or, both unnumbered, at least ``UNNUMBERED_HEADING_SIMILARITY``.
@@ -21,8 +22,9 @@ Matching rules (the definitions of issue 13, made exact here; one place):
 - **Ask.** A parsed ask matches a labelled one when their ``normal_text`` forms are at least
   ``ASK_SIMILARITY`` similar (``fuzz.ratio``), or the shorter is at least ``ASK_MIN_SHARE`` of
   the longer's length and ``fuzz.partial_ratio`` >= ``ASK_PARTIAL_SIMILARITY`` (a row that cut or
-  ran on a sentence). One-to-one, best score first. A parsed compound ask's lettered parts count
-  as part of its text.
+  ran on a sentence). One-to-one, best score first. The parsed asks are the compliance-matrix
+  rows (``documents.matrix.matrix_rows``, a compound ask's lettered parts in its text) of the
+  ask kinds (``ASK_KINDS``): post-award work statements are rows but not asks.
 - **Borderline.** A ``borderline`` labelled ask that is not found is no miss (left out of the
   recall denominator); one that is found counts as a hit; a parsed ask matching it is correct.
 - **Kinds.** Recall is given per labelled kind, precision per parsed kind (the parser's own
@@ -98,7 +100,7 @@ def load_truth(path: Path) -> list[TruthDoc]:
     return docs
 
 
-_NUMBER_WORD = re.compile(r"^(?:section|sec\.?|article|art\.?|part|item)\s+", re.I)
+_NUMBER_WORD = re.compile(r"^(?:section|sec\.?|article|art\.?|part|item|addendum)\s+", re.I)
 
 
 def normal_number(number: str | None) -> str | None:
@@ -311,15 +313,17 @@ def read_parsed(path: Path) -> tuple[list[dict], list[dict], dict[str, Any]]:
         DocumentError: the file cannot be read.
     """
     from rfp_retrieval.documents.extract import load_document
+    from rfp_retrieval.documents.matrix import ASK_KINDS, matrix_rows
     from rfp_retrieval.documents.questions import find_questions
     from rfp_retrieval.scope import as_of_for, read_scope
 
     doc = load_document(path)
     sections = [{"number": s.number, "heading": s.heading} for s in doc.sections if s.level > 0]
-    asks = []
-    for q in find_questions(doc):
-        text = q.text + (" " + " ".join(q.parts) if q.parts else "")
-        asks.append({"text": text, "kind": q.kind})
+    asks = [
+        {"text": row.text, "kind": row.kind}
+        for row in matrix_rows(doc, find_questions(doc))
+        if row.kind in ASK_KINDS
+    ]
     reading = read_scope(doc, as_of=as_of_for(doc).date)
     pp = {name: getattr(reading, name, None) for name in PP_FIELDS}
     return sections, asks, pp
