@@ -96,3 +96,27 @@ def test_factor_labels_and_two_part_run_in_titles():
         ("M.1.2.", "Delivery Locations", 3),
         ("M.2.", "BASIS FOR AWARD", 2),
     ]
+
+
+def test_restarted_items_with_run_in_titles_are_sub_sections():
+    lines = SPECIAL + [
+        "",
+        "4. PROPOSAL INSTRUCTIONS:",
+        "4.1. Technical Proposal",
+        "",
+        "1. Cover Letter: The letter will name the officer who binds the offeror.",
+        "",
+        "2. Staffing Plan: The plan should chart the time of each person.",
+        "",
+        "5. PRICING:",
+        "5.1. Prices are firm for one year.",
+    ]
+    got = _outline(lines)
+    assert got[6:] == [
+        ("4.", "PROPOSAL INSTRUCTIONS", 1),
+        ("4.1.", "Technical Proposal", 2),
+        ("1.", "Cover Letter", 3),
+        ("2.", "Staffing Plan", 3),
+        ("5.", "PRICING", 1),
+        ("5.1.", "Prices are firm for one year.", 2),
+    ]

@@ -131,7 +131,7 @@ def is_requirement(sentence: str) -> bool:
 _PERFORMER = re.compile(
     r"^(?:[A-Z][^.?!:]{0,60}?(?:\s?[-\u2013\u2014]\s|:\s))?"  # "Transition - The Contractor ..."
     r"(?:(?:upon|after|following|during|within|once|throughout|at|for|in|as|when|if)\b[^,]{0,90},\s*)?"
-    r"(?:the\s+|each\s+|all\s+)?(?:contractor|contractors|awardee|awardees|service provider|"
+    r"(?:the\s+|each\s+|all\s+)?(?:contractor|contractors|vendor|awardee|awardees|service provider|"
     r"successful (?:offeror|bidder|vendor|quoter|contractor|proposer)|selected (?:offeror|"
     r"vendor|contractor|proposer)|prime contractor|subcontractors?)(?:['’]s\s+\w+)?\s+"
     r"(?:shall|will|must|should|agrees|is responsible|are responsible|is required|are required|"
@@ -143,6 +143,13 @@ _ABOUT_THE_PROPOSAL = re.compile(
     r"responses?|respond|RFP|RFQ|RFI|solicitation|volume|page limit|pages)\b",
     re.I,
 )
+_QUALIFICATION = re.compile(
+    r"\b(?:be registered|registered (?:in|with)|possess|hold (?:a|an|the|valid)|certif\w*|"
+    r"licen[cs]ed?|eligible|qualif\w*|minimum of|at least \w+ \(?\d*\)?\s*years?)\b",
+    re.I,
+)
+"""A condition the offeror must meet and certifies (registration, licence, years): an ask of
+kind requirement even when written "The Contractor must ..."."""
 
 
 def is_work_statement(sentence: str) -> bool:
@@ -158,7 +165,25 @@ def is_work_statement(sentence: str) -> bool:
     s = strip_inline_markdown(sentence).strip().lstrip("-–—•*").strip()
     s = LEADING_LABEL.sub("", s, count=1)
     s = LIST_MARKER.sub("", s, count=1)
-    return bool(_PERFORMER.match(s)) and not _ABOUT_THE_PROPOSAL.search(s)
+    return (
+        bool(_PERFORMER.match(s))
+        and not _ABOUT_THE_PROPOSAL.search(s)
+        and not _QUALIFICATION.search(s)
+    )
+
+
+def is_work_requirement(sentence: str) -> bool:
+    """A ``shall`` / ``must`` sentence inside the statement of work that is a post-award
+    obligation: nothing in it is about the proposal and it is no qualification the offeror
+    certifies (``The application must export data.``). The caller decides that the sentence
+    stands in statement-of-work text (``section_kinds.SectionKinds.is_statement_of_work``)."""
+    s = strip_inline_markdown(sentence)
+    return (
+        is_requirement(s)
+        and not _ABOUT_THE_PROPOSAL.search(s)
+        and not _QUALIFICATION.search(s)
+        and not SECOND_PERSON.search(s)
+    )
 
 
 __all__ = [
@@ -167,5 +192,6 @@ __all__ = [
     "PROCEDURAL_VERBS",
     "is_ask",
     "is_requirement",
+    "is_work_requirement",
     "is_work_statement",
 ]

@@ -43,6 +43,7 @@ from rfp_retrieval.documents.headings import (
 )
 from rfp_retrieval.documents.layout import LineStyle
 from rfp_retrieval.documents.numbering import (
+    LIST_ITEM_SCHEME,
     list_family,
     normalise_number,
 )
@@ -108,10 +109,14 @@ def _filter_plain(cands: list[HeadingCandidate], n_lines: int) -> list[HeadingCa
                     # the next item of a list that restarted its numbering inside a section
                     # ("1. Infrastructure", "2. Application Development" under 1.3)
                     restarted[name] = (c.seq_value, c.line)
+                    if _titled_item(c):
+                        kept.append(_as_list_item(c))
                     continue
                 if not ok:
                     if prev is not None and c.seq_value <= prev:
                         restarted[name] = (c.seq_value, c.line)
+                        if _titled_item(c):
+                            kept.append(_as_list_item(c))
                     continue
                 restarted.pop(name, None)
                 last_seq[name] = c.seq_value
@@ -122,6 +127,18 @@ def _filter_plain(cands: list[HeadingCandidate], n_lines: int) -> list[HeadingCa
         kept.append(c)
     drop = {id(c) for run in runs.values() if len(run) < 3 for c in run}
     return [c for c in kept if id(c) not in drop]
+
+
+def _titled_item(c: HeadingCandidate) -> bool:
+    """A single-level numbered line with a run-in title and its text on the same line
+    (``1. Cover Letter: The letter will indicate ...``)."""
+    return c.kind == "heading" and bool(c.heading) and len(c.rest.split()) >= 4
+
+
+def _as_list_item(c: HeadingCandidate) -> HeadingCandidate:
+    """A numbered item of a list restarting inside a section, read as a sub-section nested by
+    its label's family (the run-in list item of ``headings.runin_list_heading``)."""
+    return replace(c, scheme=LIST_ITEM_SCHEME, source="runin")
 
 
 def _unclosed_paren(text: str) -> int | None:

@@ -65,6 +65,15 @@ def caps_runin(text: str) -> tuple[str, str] | None:
     return title, m.group("b").strip()
 
 
+def _group_heading(lines: list[str], i: int) -> bool:
+    """An ALL-CAPS line standing alone (blank lines around it) right before a numbered
+    paragraph: the group heading over numbered conditions (``CONDITIONS OF BIDDING`` above
+    ``3. BID FORMS-...``), set in body type."""
+    if i == 0 or i + 2 >= len(lines) or lines[i - 1].strip() or lines[i + 1].strip():
+        return False
+    return is_caps(lines[i]) and bool(match_number(lines[i + 2].strip(), "plain", "plain"))
+
+
 def _starts_lower(line: str) -> bool:
     return bool(re.match(r"^\s*[a-z]", line))
 
@@ -369,7 +378,8 @@ def plain_candidate(
     if not ended:
         return None  # an unnumbered heading follows the end of a paragraph or another heading
     if layout is not None and layout.active and not layout.emphasized(i):
-        return None  # a plain ALL-CAPS line in a styled document is a form line, not a heading
+        if not _group_heading(lines, i):
+            return None  # a plain ALL-CAPS line in a styled document is a form line
     if _CAPS_HEADING.match(line) and not TRAILING_FUNCTION_WORD.search(line):
         words = line.split()
         letters = sum(c.isalpha() for c in line)
