@@ -581,7 +581,7 @@ EXPECTED = {
             ),
             (
                 None,
-                "L.1.2. Proposal Format",
+                "Volume I, Functional",  # the proposal volumes are sections (issue 13)
                 "question",
                 "Offerors shall describe how their solution addresses each of",
             ),
@@ -763,7 +763,8 @@ def test_disa_section_l_reference_count_recency_and_customers():
     assert req.references_required == 5  # "provide no more than 5 past performance references"
     assert (req.recency.months, req.recency.applies_to) == (24, "ended")
     assert req.recency.stated.section == (
-        "ADDENDUM L - INSTRUCTIONS FOR PREPARATION OF PROPOSALS > L.1.2. Proposal Format"
+        "ADDENDUM L - INSTRUCTIONS FOR PREPARATION OF PROPOSALS > L.1.2. Proposal Format > "
+        "Volume III, Management/Past Performance"
     )
     # "either commercial and/or government"
     assert req.customers.types == [

@@ -120,3 +120,29 @@ def test_restarted_items_with_run_in_titles_are_sub_sections():
         ("5.", "PRICING", 1),
         ("5.1.", "Prices are firm for one year.", 2),
     ]
+
+
+def test_proposal_volumes_are_headings_and_a_list_of_factor_names_is_not():
+    lines = [
+        "L.1. PROPOSAL FORMAT",
+        "",
+        "Volume I, Functional.",
+        "Volume I Functional Documents. Offerors shall describe the functions offered.",
+        "",
+        "Volume II, Technical. Offerors shall describe the architecture.",
+        "",
+        "L.2. TECHNICAL SUBFACTORS",
+        "",
+        "Subfactor 1 - Infrastructure",
+        "",
+        "Subfactor 2 - Interface",
+        "",
+        "L.3. SUBMISSION",
+    ]
+    assert _outline(lines) == [
+        ("L.1.", "PROPOSAL FORMAT", 2),
+        (None, "Volume I, Functional", 3),
+        (None, "Volume II, Technical", 3),
+        ("L.2.", "TECHNICAL SUBFACTORS", 2),
+        ("L.3.", "SUBMISSION", 2),
+    ]

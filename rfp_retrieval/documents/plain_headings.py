@@ -65,6 +65,31 @@ def caps_runin(text: str) -> tuple[str, str] | None:
     return title, m.group("b").strip()
 
 
+def _next_is_factor(lines: list[str], i: int, scheme) -> bool:
+    """The next or previous non-blank line is another bare factor label (a list of factor
+    names: ``Subfactor 1 - Infrastructure`` / ``Subfactor 2 - Interface``)."""
+    nxt = next((ln.strip() for ln in lines[i + 1 : i + 4] if ln.strip()), "")
+    prev = next((ln.strip() for ln in reversed(lines[max(0, i - 3) : i]) if ln.strip()), "")
+    return any(
+        bool(scheme.pattern.match(other)) and len(other.split()) <= 8 for other in (nxt, prev)
+    )
+
+
+_VOLUME = re.compile(
+    r"^(?P<t>Volume\s+(?:[IVX]{1,4}|\d{1,2})\s*[,:\-\u2013\u2014]\s*[A-Z][^.:]{0,50}?)[.:]"
+    r"(?:\s+(?P<b>[A-Z].*))?$"
+)
+
+
+def _volume_heading(line: str) -> str | None:
+    """``Volume II, Technical.`` (alone, or running into its text): a proposal volume named in
+    the instructions, an unnumbered heading below the section that lists the volumes."""
+    m = _VOLUME.match(line)
+    if not m or len(m.group("t").split()) > 8 or MODAL.search(m.group("t")):
+        return None
+    return m.group("t").strip()
+
+
 def _group_heading(lines: list[str], i: int) -> bool:
     """An ALL-CAPS line standing alone (blank lines around it) right before a numbered
     paragraph: the group heading over numbered conditions (``CONDITIONS OF BIDDING`` above
@@ -339,12 +364,18 @@ def plain_candidate(
                 return None  # a single-level number before prose is a list item
             if not (title_case(title) or is_caps(title)):
                 return None
+        if scheme.name == "factor" and not body and _next_is_factor(lines, i, scheme):
+            return None  # a list of factor names, not the factor's own heading
         if (
             scheme.name in ("section-word", "appendix", "addendum", "factor")
             and kind == "paragraph"
         ):
             return None
         return HeadingCandidate(i, label, scheme, heading, body, kind, "plain", 0, seq, extra, sep)
+    volume = _volume_heading(line)
+    if volume is not None and (not prev or re.search(r"[.:;?!)]$", prev)):
+        body = line[len(volume) :].lstrip(".: ").strip()
+        return HeadingCandidate(i, None, None, volume, body, "heading", "label")
     if layout is not None and layout.active:
         if layout.side(i):
             return None
