@@ -587,19 +587,19 @@ EXPECTED = {
             ),
             (
                 None,
-                "L.1.2. Proposal Format",
+                "Volume I, Functional",
                 "question",
                 "Detail functional information regarding the objectives and r",
             ),
             (
                 None,
-                "L.1.2. Proposal Format",
+                "Volume I, Functional",
                 "requirement",
                 "Additionally, offerors shall complete the Fit Gap Matrix att",
             ),
             (
                 None,
-                "L.1.2. Proposal Format",
+                "Volume I, Functional",
                 "requirement",
                 "Volume I shall also include any revised process models, oper",
             ),
