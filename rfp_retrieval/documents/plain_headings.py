@@ -93,10 +93,13 @@ def _volume_heading(line: str) -> str | None:
 def _group_heading(lines: list[str], i: int) -> bool:
     """An ALL-CAPS line standing alone (blank lines around it) right before a numbered
     paragraph: the group heading over numbered conditions (``CONDITIONS OF BIDDING`` above
-    ``3. BID FORMS-...``), set in body type."""
+    ``3. BID FORMS-All bids must ...``), set in body type. The numbered line must run into
+    prose (three lower-case words or more), so a form's caps labels stay out."""
     if i == 0 or i + 2 >= len(lines) or lines[i - 1].strip() or lines[i + 1].strip():
         return False
-    return is_caps(lines[i]) and bool(match_number(lines[i + 2].strip(), "plain", "plain"))
+    after = lines[i + 2].strip()
+    prose = len(re.findall(r"\b[a-z]{3,}\b", after)) >= 3  # not another form line
+    return is_caps(lines[i]) and prose and bool(match_number(after, "plain", "plain"))
 
 
 def _starts_lower(line: str) -> bool:
