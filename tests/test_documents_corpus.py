@@ -15,6 +15,7 @@ import pytest
 from test_documents_extract import _cache
 
 from rfp_retrieval.documents.extract import load_document
+from rfp_retrieval.documents.ocr import tesseract_path
 from rfp_retrieval.documents.questions import find_questions
 from rfp_retrieval.documents.records import DocumentError, RfpDocument
 
@@ -30,20 +31,24 @@ SLOW = {  # seconds to parse here, measured once
     "george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf",  # 6 s, 29 pages
 }
 
-# file -> (sections, questions) as parsed today
+# file -> (sections, questions) when Tesseract is not installed: scanned pages stay unread
+WITHOUT_OCR = {"18f-hhs-tdrs-base-award-with-pws.pdf": (53, 106)}
+
+# file -> (sections, questions) as parsed today (scanned pages read by OCR when Tesseract is
+# installed; see WITHOUT_OCR)
 COUNTS = {
     "18f-dol-whd-14c-agile-bpa-rfq.md": (45, 56),
-    "18f-dol-whd-14c-first-order-pws.md": (55, 58),
-    "18f-dol-whd-14c-first-order-rfq.md": (19, 15),
+    "18f-dol-whd-14c-first-order-pws.md": (57, 58),
+    "18f-dol-whd-14c-first-order-rfq.md": (35, 36),
     "18f-dol-whd-14c-oral-presentation-instructions.md": (9, 3),
     "18f-dol-whd-14c-sf1449.pdf": (3, 2),
-    "18f-dos-talentmap-pws.md": (49, 50),
-    "18f-dos-talentmap-rfq.md": (15, 19),
-    "18f-hhs-tdrs-base-award-with-pws.pdf": (53, 106),
-    "18f-hhs-tdrs-rfq-draft.pdf": (76, 97),
+    "18f-dos-talentmap-pws.md": (48, 50),
+    "18f-dos-talentmap-rfq.md": (36, 43),
+    "18f-hhs-tdrs-base-award-with-pws.pdf": (53, 109),
+    "18f-hhs-tdrs-rfq-draft.pdf": (77, 97),
     "18f-hhs-tdrs-rfq-final.docx": (68, 96),
     "18f-hhs-tdrs-rfq-final.md": (68, 96),
-    "18f-usfs-epermit-api-rfq.md": (13, 26),
+    "18f-usfs-epermit-api-rfq.md": (34, 44),
     "18f-usfs-epermit-api-soo-draft.docx": (9, 4),
     "18f-usfs-epermit-api-soo.md": (9, 4),
     "18f-usfs-epermit-api-technical-approach-template.md": (3, 14),
@@ -53,29 +58,29 @@ COUNTS = {
     "alaska-dhss-aries-support-rfp-210000029.md": (121, 107),
     "alaska-dhss-aries-support-rfp-checklist.pdf": (9, 11),
     "alaska-dhss-it-requirements-agile-acquisition.md": (95, 96),
-    "alaska-doh-ies-milestone2-qap-sla.pdf": (19, 17),
-    "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (127, 149),
+    "alaska-doh-ies-milestone2-qap-sla.pdf": (13, 17),
+    "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (126, 149),
     "alaska-doh-ies-milestone2-rfp-amendment-1.pdf": (6, 1),
-    "disa-ebm-draft-rfp-hc1013-05-r-2001.pdf": (63, 47),
+    "disa-ebm-draft-rfp-hc1013-05-r-2001.pdf": (77, 47),
     "doc-rfi-cybersecurity-operations-cloud-migration.pdf": (18, 38),
-    "fairfax-county-va-it-staff-augmentation-rfp-2000004198.pdf": (208, 189),
-    "george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf": (37, 86),
+    "fairfax-county-va-it-staff-augmentation-rfp-2000004198.pdf": (275, 231),
+    "george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf": (44, 138),
     "hawaii-htdc-business-consultant-services-rfp-26-001.pdf": (49, 74),
     "kubernetes-third-party-security-audit-rfp-2018.md": (11, 7),
     "kubernetes-third-party-security-audit-rfp-decision-2019.md": (1, 0),
-    "navy-niwc-atlantic-facilities-support-rfq-2020.pdf": (369, 405),
+    "navy-niwc-atlantic-facilities-support-rfq-2020.pdf": (385, 404),
     "osd-cape-future-analytics-rfi-hq003417rfabpa.pdf": (15, 4),
     "ostif-kubernetes-security-audit-rfp-2025.md": (19, 12),
     "protocol-labs-ipfs-rfp-001-brave-local-discovery.md": (11, 1),
     "tsa-itms-task-order-proposal-instructions.pdf": (87, 47),
     "tsa-oatss-sources-sought-rfi-70t04020i9nap6403.pdf": (6, 34),
     "ussocom-silent-knight-demo-draft-soo.pdf": (6, 3),
-    "ustaxcourt-ef-cms-appendix-b-workflows.md": (19, 11),
-    "ustaxcourt-ef-cms-evaluation-criteria.md": (17, 32),
+    "ustaxcourt-ef-cms-appendix-b-workflows.md": (18, 11),
+    "ustaxcourt-ef-cms-evaluation-criteria.md": (16, 32),
     "ustaxcourt-ef-cms-rfq-18-0018.pdf": (41, 78),
     "ustaxcourt-ef-cms-rfq-amendment-qa.pdf": (51, 18),
-    "ustaxcourt-ef-cms-sow.md": (18, 33),
-    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (121, 219),
+    "ustaxcourt-ef-cms-sow.md": (17, 33),
+    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (153, 220),
     "dla-scals-modernization-rfp-SP4709-26-R-0042.md": (48, 30),
     "franklin-dhhs-iecms-modernization-rfp.md": (73, 50),
     "hhs-acf-grants-platform-rfp-75ACF126R00031.md": (44, 41),
@@ -142,4 +147,7 @@ def test_every_shared_file_gives_an_outline_and_questions_or_a_document_error(pa
         assert q.section_key is None or q.section_path == doc.section_path(q.section_key)
         assert set(q.references) <= set(keys)
     if path.name in COUNTS:
-        assert (len(doc.sections), len(questions)) == COUNTS[path.name]
+        expected = COUNTS[path.name]
+        if path.name in WITHOUT_OCR and tesseract_path() is None:
+            expected = WITHOUT_OCR[path.name]
+        assert (len(doc.sections), len(questions)) == expected

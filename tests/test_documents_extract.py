@@ -52,11 +52,12 @@ def test_talentmap_rfq_bold_paragraph_headings_are_top_level_sections():
     assert doc.issue_date == dt.date(2017, 2, 10)  # "**February 10, 2017**" on the cover
     assert outline(doc, 6) == [
         (None, "REQUEST FOR QUOTATION (RFQ)", 0),
-        (None, "Department of State TalentMAP", 1),
+        # the second title line is part of the title block, not a section (issue 13)
         ("1.", "General", 1),
         ("2.", "Administration", 1),
         ("3.", "Type of Contract", 1),
         ("4.", "Special Instructions", 1),
+        ("1.", "Quotation Validation Date", 2),
     ]
     assert [s.number for s in doc.sections if s.level == 1 and s.number][-1] == "10."
     general = section(doc, "1.")

@@ -226,6 +226,7 @@ def test_numbering_table_is_the_single_source_of_schemes():
     names = [s.name for s in NUMBERING_SCHEMES]
     assert names == [
         "question",
+        "factor",
         "section-word",
         "ucf-letter",
         "addendum",

@@ -128,10 +128,70 @@ def is_requirement(sentence: str) -> bool:
     return len(s.split()) >= 4 and bool(_REQUIREMENT.search(s)) and not _NOT_REQUIREMENT.search(s)
 
 
+_PERFORMER = re.compile(
+    r"^(?:[A-Z][^.?!:]{0,60}?(?:\s?[-\u2013\u2014]\s|:\s))?"  # "Transition - The Contractor ..."
+    r"(?:(?:upon|after|following|during|within|once|throughout|at|for|in|as|when|if)\b[^,]{0,90},\s*)?"
+    r"(?:the\s+|each\s+|all\s+)?(?:contractor|contractors|vendor|awardee|awardees|service provider|"
+    r"successful (?:offeror|bidder|vendor|quoter|contractor|proposer)|selected (?:offeror|"
+    r"vendor|contractor|proposer)|prime contractor|subcontractors?)(?:['’]s\s+\w+)?\s+"
+    r"(?:shall|will|must|should|agrees|is responsible|are responsible|is required|are required|"
+    r"may be required)\b",
+    re.I,
+)
+_ABOUT_THE_PROPOSAL = re.compile(
+    r"\b(?:proposals?|quotes?|quotations?|offers?|bids?|submissions?|submit(?:s|ted)?|"
+    r"responses?|respond|RFP|RFQ|RFI|solicitation|volume|page limit|pages)\b",
+    re.I,
+)
+_QUALIFICATION = re.compile(
+    r"\b(?:be registered|registered (?:in|with)|possess|hold (?:a|an|the|valid)|certif\w*|"
+    r"licen[cs]ed?|eligible|qualif\w*|minimum of|at least \w+ \(?\d*\)?\s*years?)\b",
+    re.I,
+)
+"""A condition the offeror must meet and certifies (registration, licence, years): an ask of
+kind requirement even when written "The Contractor must ..."."""
+
+
+def is_work_statement(sentence: str) -> bool:
+    """True for a post-award work statement: the contractor (awardee, successful offeror,
+    service provider) shall / will / must do the work, and nothing in the sentence is about the
+    proposal (proposal, quote, offer, bid, submission, response, solicitation, volume, pages).
+
+    ``The Contractor shall maintain the system 24x7.`` is one; ``The Contractor shall include
+    resumes in its proposal.`` and ``The Offeror shall describe ...`` are not. Source: the
+    compliance-matrix practice of keeping SOW/PWS obligations apart from Section L asks (the
+    proposal answers the asks; the contract binds the work).
+    """
+    s = strip_inline_markdown(sentence).strip().lstrip("-–—•*").strip()
+    s = LEADING_LABEL.sub("", s, count=1)
+    s = LIST_MARKER.sub("", s, count=1)
+    return (
+        bool(_PERFORMER.match(s))
+        and not _ABOUT_THE_PROPOSAL.search(s)
+        and not _QUALIFICATION.search(s)
+    )
+
+
+def is_work_requirement(sentence: str) -> bool:
+    """A ``shall`` / ``must`` sentence inside the statement of work that is a post-award
+    obligation: nothing in it is about the proposal and it is no qualification the offeror
+    certifies (``The application must export data.``). The caller decides that the sentence
+    stands in statement-of-work text (``section_kinds.SectionKinds.is_statement_of_work``)."""
+    s = strip_inline_markdown(sentence)
+    return (
+        is_requirement(s)
+        and not _ABOUT_THE_PROPOSAL.search(s)
+        and not _QUALIFICATION.search(s)
+        and not SECOND_PERSON.search(s)
+    )
+
+
 __all__ = [
     "ASK_VERBS",
     "CONTENT_VERBS",
     "PROCEDURAL_VERBS",
     "is_ask",
     "is_requirement",
+    "is_work_requirement",
+    "is_work_statement",
 ]

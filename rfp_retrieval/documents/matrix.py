@@ -15,8 +15,17 @@ import csv
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from rfp_retrieval.documents.ask_patterns import is_work_requirement, is_work_statement
 from rfp_retrieval.documents.questions import find_questions
 from rfp_retrieval.documents.records import Question, RfpDocument
+from rfp_retrieval.documents.section_kinds import SectionKinds
+
+WORK_STATEMENT = "work-statement"
+"""The matrix kind of a post-award contractor obligation (``ask_patterns.is_work_statement``):
+kept in the matrix for the compliance check, but not an ask the proposal answers."""
+
+ASK_KINDS = ("question", "requirement", "table-row", "evaluation-criterion")
+"""Matrix kinds that are asks (what the proposal must respond to)."""
 
 MATRIX_COLUMNS = ("id", "label", "section_path", "text", "kind", "topic", "page", "line")
 """Columns of a compliance-matrix row, in export order."""
@@ -50,27 +59,46 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
 
     One row per question, requirement, evaluation criterion and response-table row, in
     document order. A compound question's lettered parts are appended to its text as
-    ``(a) ...; (b) ...`` so the row stays self-contained.
+    ``(a) ...; (b) ...`` so the row stays self-contained. A requirement that binds the
+    contractor after award (a contractor work statement, ``ask_patterns.is_work_statement``,
+    or a proposal-free obligation in statement-of-work text, ``is_work_requirement``) keeps its
+    row with kind ``WORK_STATEMENT``: the team checks it, the proposal does not answer it
+    (issue 13).
     """
     found = find_questions(doc) if questions is None else questions
+    kinds = SectionKinds(doc)
     rows = []
     for q in found:
         text = q.text
         if q.parts:
             text = text + " " + " ".join(f"({chr(97 + i)}) {p}" for i, p in enumerate(q.parts))
+        kind = q.kind
+        if kind == "requirement" and _post_award(doc, kinds, q):
+            kind = WORK_STATEMENT
         rows.append(
             MatrixRow(
                 id=q.id,
                 label=q.label,
                 section_path=SECTION_SEPARATOR.join(q.section_path),
                 text=text,
-                kind=q.kind,
+                kind=kind,
                 topic=q.topic,
                 page=q.page,
                 line=q.line,
             )
         )
     return rows
+
+
+def _post_award(doc: RfpDocument, kinds: SectionKinds, q: Question) -> bool:
+    """A requirement row that binds the contractor after award: a contractor work statement
+    anywhere, or any proposal-free obligation inside statement-of-work text (not Section L)."""
+    if is_work_statement(q.text):
+        return True
+    section = doc.section(q.section_key)
+    if section is None or kinds.is_instructions(section):
+        return False
+    return kinds.is_statement_of_work(section) and is_work_requirement(q.text)
 
 
 def write_matrix(rows: list[MatrixRow], path: str | Path, title: str = "") -> Path:

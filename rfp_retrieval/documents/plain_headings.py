@@ -43,6 +43,65 @@ DATE_ONLY = re.compile(
 )
 
 
+_CAPS_RUNIN = re.compile(
+    r"^(?P<t>[A-Z][A-Z0-9&/,'’]*(?:[ -][A-Z0-9&/,'’]+){0,7})"
+    r"(?:\s*[-\u2013\u2014:]\s*|\s+)(?P<b>[A-Z][a-z].*)$"
+)
+
+
+def caps_runin(text: str) -> tuple[str, str] | None:
+    """(title, body) of a paragraph that opens with an ALL-CAPS run-in title joined to its
+    text by a dash, a colon or a space (``AUTHORITY-The Purchasing Agent ...``, ``TIE-BIDS –
+    If all bids ...``, ``AUDIT OF RECORDS The parties ...``): the general-conditions style of
+    state and local solicitations. None when the caps part is one short word (``RFP``)."""
+    m = _CAPS_RUNIN.match(text.strip())
+    if not m:
+        return None
+    title = m.group("t").strip(" -,")
+    if sum(c.isalpha() for c in title) < 4 or not is_caps(title):
+        return None
+    if len(title.split()) == 1 and "-" not in title and len(title) < 5:
+        return None
+    return title, m.group("b").strip()
+
+
+def _next_is_factor(lines: list[str], i: int, scheme) -> bool:
+    """The next or previous non-blank line is another bare factor label (a list of factor
+    names: ``Subfactor 1 - Infrastructure`` / ``Subfactor 2 - Interface``)."""
+    nxt = next((ln.strip() for ln in lines[i + 1 : i + 4] if ln.strip()), "")
+    prev = next((ln.strip() for ln in reversed(lines[max(0, i - 3) : i]) if ln.strip()), "")
+    return any(
+        bool(scheme.pattern.match(other)) and len(other.split()) <= 8 for other in (nxt, prev)
+    )
+
+
+_VOLUME = re.compile(
+    r"^(?P<t>Volume\s+(?:[IVX]{1,4}|\d{1,2})\s*[,:\-\u2013\u2014]\s*[A-Z][^.:]{0,50}?)[.:]"
+    r"(?:\s+(?P<b>[A-Z].*))?$"
+)
+
+
+def _volume_heading(line: str) -> str | None:
+    """``Volume II, Technical.`` (alone, or running into its text): a proposal volume named in
+    the instructions, an unnumbered heading below the section that lists the volumes."""
+    m = _VOLUME.match(line)
+    if not m or len(m.group("t").split()) > 8 or MODAL.search(m.group("t")):
+        return None
+    return m.group("t").strip()
+
+
+def _group_heading(lines: list[str], i: int) -> bool:
+    """An ALL-CAPS line standing alone (blank lines around it) right before a numbered
+    paragraph: the group heading over numbered conditions (``CONDITIONS OF BIDDING`` above
+    ``3. BID FORMS-All bids must ...``), set in body type. The numbered line must run into
+    prose (three lower-case words or more), so a form's caps labels stay out."""
+    if i == 0 or i + 2 >= len(lines) or lines[i - 1].strip() or lines[i + 1].strip():
+        return False
+    after = lines[i + 2].strip()
+    prose = len(re.findall(r"\b[a-z]{3,}\b", after)) >= 3  # not another form line
+    return is_caps(lines[i]) and prose and bool(match_number(after, "plain", "plain"))
+
+
 def _starts_lower(line: str) -> bool:
     return bool(re.match(r"^\s*[a-z]", line))
 
@@ -296,6 +355,9 @@ def plain_candidate(
                 rest, extra = f"{rest} {nxt}", 1
         sep = separator(line[m.end() :])
         heading, body, kind = split_title(rest)
+        caps = caps_runin(rest)
+        if caps is not None and (kind == "paragraph" or not heading):
+            heading, body, kind = caps[0], caps[1], "heading"
         if kind == "heading" and wrapped and not body and not extra:
             heading, body, kind = "", rest, "paragraph"
         single = scheme.name in ("decimal", "roman") and depth == 1
@@ -305,9 +367,18 @@ def plain_candidate(
                 return None  # a single-level number before prose is a list item
             if not (title_case(title) or is_caps(title)):
                 return None
-        if scheme.name in ("section-word", "appendix", "addendum") and kind == "paragraph":
+        if scheme.name == "factor" and not body and _next_is_factor(lines, i, scheme):
+            return None  # a list of factor names, not the factor's own heading
+        if (
+            scheme.name in ("section-word", "appendix", "addendum", "factor")
+            and kind == "paragraph"
+        ):
             return None
         return HeadingCandidate(i, label, scheme, heading, body, kind, "plain", 0, seq, extra, sep)
+    volume = _volume_heading(line)
+    if volume is not None and (not prev or re.search(r"[.:;?!)]$", prev)):
+        body = line[len(volume) :].lstrip(".: ").strip()
+        return HeadingCandidate(i, None, None, volume, body, "heading", "label")
     if layout is not None and layout.active:
         if layout.side(i):
             return None
@@ -341,7 +412,8 @@ def plain_candidate(
     if not ended:
         return None  # an unnumbered heading follows the end of a paragraph or another heading
     if layout is not None and layout.active and not layout.emphasized(i):
-        return None  # a plain ALL-CAPS line in a styled document is a form line, not a heading
+        if not _group_heading(lines, i):
+            return None  # a plain ALL-CAPS line in a styled document is a form line
     if _CAPS_HEADING.match(line) and not TRAILING_FUNCTION_WORD.search(line):
         words = line.split()
         letters = sum(c.isalpha() for c in line)

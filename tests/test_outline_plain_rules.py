@@ -1,0 +1,148 @@
+"""Plain-text / PDF outline rules of issue 13: restarted lists, caps run-in paragraphs of a
+closing appendix, running headings over part of a document, headings opening their child."""
+
+from __future__ import annotations
+
+from rfp_retrieval.documents.outline import parse_outline
+from rfp_retrieval.documents.plain_headings import caps_runin
+
+
+def _outline(lines, pages=None):
+    return [(s.number, s.heading, s.level) for s in parse_outline(lines, "plain", pages)]
+
+
+def test_caps_runin_splits_title_from_text():
+    assert caps_runin("AUTHORITY-The Purchasing Agent has") == (
+        "AUTHORITY",
+        "The Purchasing Agent has",
+    )
+    assert caps_runin("TIE-BIDS – If all bids are equal") == ("TIE-BIDS", "If all bids are equal")
+    assert caps_runin("AUDIT OF RECORDS The parties agree") == (
+        "AUDIT OF RECORDS",
+        "The parties agree",
+    )
+    assert caps_runin("RFP Submission is due") is None  # one short acronym is no title
+    assert caps_runin("The Offeror shall") is None
+
+
+SPECIAL = [
+    "1. PURPOSE AND SCOPE:",
+    "1.1. The County seeks IT staff for the following categories.",
+    "",
+    "1. Infrastructure Support",
+    "2. Application Support",
+    "3. Security Support",
+    "",
+    "2. MINIMUM QUALIFICATIONS:",
+    "2.1. Offerors must have been in business for five years.",
+    "3. CONTRACT PERIOD:",
+    "3.1. The contract runs for five years.",
+]
+
+
+def test_a_list_restarting_inside_a_section_does_not_take_the_top_level():
+    assert [(number, level) for number, _, level in _outline(SPECIAL)] == [
+        ("1.", 1),
+        ("1.1.", 2),
+        ("2.", 1),
+        ("2.1.", 2),
+        ("3.", 1),
+        ("3.1.", 2),
+    ]
+
+
+def test_general_conditions_appendix_keeps_its_caps_run_in_paragraphs_and_drops_header_copies():
+    appendix = [
+        "Appendix A GENERAL CONDITIONS",
+        "",
+        "1. AUTHORITY-The Purchasing Agent has the sole authority to purchase.",
+        "",
+        "2. DEFINITIONS- Terms have the meanings of the Purchasing Resolution.",
+        "Appendix A GENERAL CONDITIONS",
+        "3. BID FORMS-All bids must be submitted on the forms provided.",
+    ]
+    lines = SPECIAL + [""] + appendix
+    pages = [1] * (len(SPECIAL) + 1) + [2, 2, 2, 2, 2, 3, 3]
+    got = _outline(lines, pages)
+    assert [n for n, _, _ in got[:6]] == ["1.", "1.1.", "2.", "2.1.", "3.", "3.1."]
+    assert got[6:] == [
+        ("Appendix A", "GENERAL CONDITIONS", 1),
+        ("1.", "AUTHORITY", 2),
+        ("2.", "DEFINITIONS", 2),
+        ("3.", "BID FORMS", 2),
+    ]
+
+
+def test_factor_labels_and_two_part_run_in_titles():
+    lines = [
+        "M.1. EVALUATION FACTORS",
+        "",
+        "M.1.1. Phase I: Written Proposals. The Government will evaluate written proposals.",
+        "",
+        "Subfactor 1 - Organizational Structure. Evaluate the organizational structure.",
+        "",
+        "Factor 2 is less important than Factor 1 and is evaluated on price.",
+        "",
+        "M.1.2. Delivery Locations (Attachment 2 lists",
+        "",
+        "Locations are listed in Attachment 2.",
+        "",
+        "M.2. BASIS FOR AWARD",
+    ]
+    assert _outline(lines) == [
+        ("M.1.", "EVALUATION FACTORS", 2),
+        ("M.1.1.", "Phase I: Written Proposals", 3),
+        ("Subfactor 1", "Organizational Structure", 4),
+        ("M.1.2.", "Delivery Locations", 3),
+        ("M.2.", "BASIS FOR AWARD", 2),
+    ]
+
+
+def test_restarted_items_with_run_in_titles_are_sub_sections():
+    lines = SPECIAL + [
+        "",
+        "4. PROPOSAL INSTRUCTIONS:",
+        "4.1. Technical Proposal",
+        "",
+        "1. Cover Letter: The letter will name the officer who binds the offeror.",
+        "",
+        "2. Staffing Plan: The plan should chart the time of each person.",
+        "",
+        "5. PRICING:",
+        "5.1. Prices are firm for one year.",
+    ]
+    got = _outline(lines)
+    assert got[6:] == [
+        ("4.", "PROPOSAL INSTRUCTIONS", 1),
+        ("4.1.", "Technical Proposal", 2),
+        ("1.", "Cover Letter", 3),
+        ("2.", "Staffing Plan", 3),
+        ("5.", "PRICING", 1),
+        ("5.1.", "Prices are firm for one year.", 2),
+    ]
+
+
+def test_proposal_volumes_are_headings_and_a_list_of_factor_names_is_not():
+    lines = [
+        "L.1. PROPOSAL FORMAT",
+        "",
+        "Volume I, Functional.",
+        "Volume I Functional Documents. Offerors shall describe the functions offered.",
+        "",
+        "Volume II, Technical. Offerors shall describe the architecture.",
+        "",
+        "L.2. TECHNICAL SUBFACTORS",
+        "",
+        "Subfactor 1 - Infrastructure",
+        "",
+        "Subfactor 2 - Interface",
+        "",
+        "L.3. SUBMISSION",
+    ]
+    assert _outline(lines) == [
+        ("L.1.", "PROPOSAL FORMAT", 2),
+        (None, "Volume I, Functional", 3),
+        (None, "Volume II, Technical", 3),
+        ("L.2.", "TECHNICAL SUBFACTORS", 2),
+        ("L.3.", "SUBMISSION", 2),
+    ]

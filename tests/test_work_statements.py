@@ -1,0 +1,45 @@
+"""Post-award work statements are compliance-matrix rows of their own kind, not asks."""
+
+from __future__ import annotations
+
+import pytest
+
+from rfp_retrieval.documents.ask_patterns import is_work_statement
+from rfp_retrieval.documents.matrix import ASK_KINDS, WORK_STATEMENT, matrix_rows
+from rfp_retrieval.documents.outline import parse_outline
+from rfp_retrieval.documents.records import RfpDocument
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("The Contractor shall maintain the hosting environment 24x7.", True),
+        ("3.2.1 The contractor will deliver monthly status reports to the COR.", True),
+        ("Upon award, the successful offeror shall transition the services within 30 days.", True),
+        ("The Contractor shall include resumes for key personnel in its proposal.", False),
+        ("The Offeror shall describe its approach to transition.", False),
+        ("Quotations must not exceed 5 pages.", False),
+        ("The contractor’s proposal will not be incorporated into the PWS.", False),
+    ],
+)
+def test_is_work_statement(sentence, expected):
+    assert is_work_statement(sentence) is expected
+
+
+def test_matrix_keeps_work_statements_as_their_own_kind():
+    text = (
+        "# 1. Statement of Work\n\n"
+        "The Contractor shall maintain the hosting environment at all times.\n\n"
+        "# 2. Instructions\n\n"
+        "Quotations must not exceed 5 pages.\n\n"
+        "Describe your approach to hosting.\n"
+    )
+    lines = text.splitlines()
+    doc = RfpDocument("t.md", "markdown", "", text, parse_outline(lines, "markdown"), "")
+    kinds = [(row.kind, row.text) for row in matrix_rows(doc)]
+    assert kinds == [
+        (WORK_STATEMENT, "The Contractor shall maintain the hosting environment at all times."),
+        ("requirement", "Quotations must not exceed 5 pages."),
+        ("question", "Describe your approach to hosting."),
+    ]
+    assert WORK_STATEMENT not in ASK_KINDS
