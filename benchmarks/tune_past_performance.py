@@ -19,6 +19,10 @@ with the shipped ``PRODUCT_DEFAULT`` through ``rank_references`` (in-sample figu
     .venv/bin/pip install -e '.[tune]'
     .venv/bin/python benchmarks/tune_past_performance.py \
         --golden ../shared/data/pp_golden_dev/golden.jsonl --library ../shared/data/library
+
+``--part tuning`` fits (and runs the nested leave-one-out) on the tuning part of the split
+of ``benchmarks/pp_split.py`` only, then ranks the validation part once with the learned
+values (the held-out figure; issue 18). ``--cache`` reuses ``pp_split.py``'s pickle.
 """
 
 from __future__ import annotations
@@ -29,19 +33,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
+from pp_split import load, split_of
 from sklearn.linear_model import LogisticRegression
 
 from rfp_retrieval.eval.past_performance import (
     PreparedScope,
-    embed_library,
-    load_golden,
-    prepare_scopes,
     recall_at_k,
 )
-from rfp_retrieval.library.frames import entries_frame
-from rfp_retrieval.library.ingest import load_library
 from rfp_retrieval.retrieval.config import PRODUCT_DEFAULT, RankingConfig
-from rfp_retrieval.retrieval.embedding import Embedder
 from rfp_retrieval.retrieval.past_performance import rank_references
 from rfp_retrieval.retrieval.prepared import PreparedLibrary
 
@@ -78,6 +77,7 @@ UNIT = replace(
     penalty_value=1.0,
     penalty_role=1.0,
     penalty_industry=1.0,
+    issuer_bump_cap=None,
 )
 
 
@@ -197,14 +197,16 @@ def main() -> None:
         default=None,
         help="embedding model name or local folder (default: the bundled all-MiniLM-L6-v2)",
     )
+    parser.add_argument("--part", choices=("all", "tuning"), default="all")
+    parser.add_argument("--cache", type=Path, default=None)
     args = parser.parse_args()
 
     started = time.perf_counter()
-    embedder = Embedder(args.model) if args.model else Embedder()
-    golden = load_golden(args.golden)
-    entries = entries_frame(load_library(args.library).entries)
-    vectors = embed_library(entries, embedder)
-    prepared = prepare_scopes(golden, embedder)
+    entries, vectors, everything = load(args)
+    prepared = [
+        p for p in everything if args.part == "all" or split_of(p.golden.scope_id) == args.part
+    ]
+    held_out = [p for p in everything if p not in prepared]
     library = PreparedLibrary(entries, vectors)
     scopes = candidates_of(prepared, entries, vectors, library)
 
@@ -243,6 +245,10 @@ def main() -> None:
             "shipped default differs from the learned values: "
             + ", ".join(f"{k} {old} -> {new}" for k, (old, new) in differs.items())
         )
+    if held_out:
+        for name, config in (("learned", learned), ("shipped", PRODUCT_DEFAULT)):
+            ideal, alt = in_sample(held_out, entries, vectors, library, config)
+            print(f"{name} config, {len(held_out)} held-out scopes: {ideal:.3f} / {alt:.3f}")
     print(f"elapsed: {time.perf_counter() - started:.0f} s")
     library.close()
 

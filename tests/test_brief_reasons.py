@@ -110,7 +110,7 @@ def test_funded_below_the_floor_with_the_ceiling_inside_the_band_is_a_caveat():
     assert value_caveat(ENTRY | {"value_funded": None}, SCOPE) is None
     no_value = ENTRY | {"value_max": None, "value_funded": None}
     assert value_caveat(no_value, SCOPE) == Caveat(
-        "unknown", "Value unknown: the library states no value (floor $2.0M)."
+        "unknown", "Value unknown: the library states no value (floor $2.0M, ceiling $10.0M)."
     )
 
 
@@ -416,3 +416,29 @@ def test_notes_record_is_the_run_json_shape():
             "the date the RFP counts back from.",
         },
     ]
+
+
+def test_unknown_customer_type_and_missing_facets_are_shown_as_such():
+    # issue 18 defects 4 and 6: the brief says unknown / missing, never a miss
+    scope = SCOPE | {"customer_types": ["local", "state"], "value_min": None, "ended_after": None}
+    entry = ENTRY | {"customer_type": None, "value_funded": None, "value_max": None}
+    ref = {"id": "PP-1", "score": 0.8, "missing_facets": ["outcome"]}
+    found = caveats(ref, entry, scope, set(), [ref], 5)
+    assert found == [
+        Caveat("unknown", "Value unknown: the library states no value (ceiling $10.0M)."),
+        Caveat(
+            "unknown",
+            "Customer type unknown: the library does not say; the RFP accepts local, state.",
+        ),
+        Caveat(
+            "missing",
+            "Missing in the library entry: outcomes; ranked on its other parts. Write it up "
+            "before citing this reference.",
+        ),
+    ]
+    assert (
+        caveats(
+            ref | {"missing_facets": []}, ENTRY | {"customer_type": "local"}, scope, set(), [ref], 5
+        )
+        == []
+    )

@@ -71,3 +71,15 @@ def test_sentence_split_ignores_initials_and_abbreviations() -> None:
         "Cut cost e.g. Licenses.",
         "Done.",
     ]
+
+
+def test_a_prose_result_is_measurable_not_vague() -> None:
+    # issue 18 defect 5: a cell that is one prose sentence has no metric list
+    cell = "Reduced case processing time by 30% across the regional offices."
+    assert parse_outcomes_cell(cell) == Outcomes(metrics=[], narrative=cell, vague=False)
+    assert parse_results_section("Reduced case processing time by 30%.\n").vague is False
+    # prose without a measure stays vague; a year dates a result, it does not measure one
+    assert parse_outcomes_cell("The customer was satisfied with our work in 2019.").vague
+    assert is_vague(["Delivered on time in FY2024"]) is True
+    # with a metric list, the narrative is context and does not count
+    assert is_vague(["Delivered on schedule"], "Extended for two option years.") is True

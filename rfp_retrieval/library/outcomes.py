@@ -29,6 +29,9 @@ _MEASURABLE_RE = re.compile(
     re.IGNORECASE,
 )
 
+# A calendar or fiscal year ("in 2019", "FY2024") dates a result; it does not measure one.
+_YEAR_RE = re.compile(r"\b(?:FY\s?)?(?:19|20)\d{2}\b", re.IGNORECASE)
+
 ABBREVIATIONS = frozenset(
     {"e.g.", "i.e.", "etc.", "vs.", "no.", "approx.", "inc.", "dr.", "mr.", "ms.", "st.", "jr."}
 )
@@ -36,16 +39,24 @@ ABBREVIATIONS = frozenset(
 
 def is_measurable(metric: str) -> bool:
     """True when a metric states a number, a number word, a percentage or a before/after
-    (``from hours to minutes``)."""
-    return bool(_MEASURABLE_RE.search(metric))
+    (``from hours to minutes``); a year alone (``in 2019``, ``FY2024``) dates a result and
+    does not count."""
+    return bool(_MEASURABLE_RE.search(_YEAR_RE.sub(" ", metric)))
 
 
-def is_vague(metrics: list[str]) -> bool:
-    """The vague-outcome flag: True when no metric is measurable (``is_measurable``).
+def is_vague(metrics: list[str], narrative: str = "") -> bool:
+    """The vague-outcome flag (the one rule): True when the outcomes state no measurable
+    result (``is_measurable``): judged on the metrics when there are any, else on the
+    sentences of the outcome narrative.
 
-    Verified against every record of ``canonical_dev.jsonl``; an entry with no metrics is vague.
+    A result written as prose ("Reduced case processing time by 30%.", a cell with no list)
+    is as measurable as a listed one (issue 18, defect 5: such a cell has no metric and was
+    flagged vague). With a metric list, the narrative is context ("extended for two option
+    years") and does not count. Verified against every record of ``canonical_dev.jsonl``;
+    an entry with neither metrics nor narrative is vague.
     """
-    return not any(is_measurable(metric) for metric in metrics)
+    texts = metrics if metrics else split_sentences(narrative or "")
+    return not any(is_measurable(text) for text in texts)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -111,9 +122,10 @@ def parse_outcomes_cell(text: str | None) -> Outcomes:
         lines = first.split("\n")
         looks_like_metrics = any(_BULLET_RE.match(line) for line in lines) or ";" in first
         if not looks_like_metrics:
-            return Outcomes(metrics=[], narrative=first, vague=True)
+            return Outcomes(metrics=[], narrative=first, vague=is_vague([], first))
     metrics = parse_metrics_block(first)
-    return Outcomes(metrics=metrics, narrative="\n\n".join(rest), vague=is_vague(metrics))
+    narrative = "\n\n".join(rest)
+    return Outcomes(metrics=metrics, narrative=narrative, vague=is_vague(metrics, narrative))
 
 
 def parse_results_section(text: str | None) -> Outcomes:
@@ -129,17 +141,18 @@ def parse_results_section(text: str | None) -> Outcomes:
     if key_at is not None:
         narrative = "\n\n".join(join_markdown_lines(p) for p in paragraphs[:key_at])
         metrics = parse_metrics_block("\n".join(paragraphs[key_at + 1 :]))
-        return Outcomes(metrics=metrics, narrative=narrative, vague=is_vague(metrics))
+        return Outcomes(metrics=metrics, narrative=narrative, vague=is_vague(metrics, narrative))
     bullets = [p for p in paragraphs if all(_BULLET_RE.match(x) for x in p.split("\n"))]
     if bullets:
         prose = [join_markdown_lines(p) for p in paragraphs if p not in bullets]
         metrics = parse_metrics_block("\n".join(bullets))
-        return Outcomes(metrics=metrics, narrative="\n\n".join(prose), vague=is_vague(metrics))
+        narrative = "\n\n".join(prose)
+        return Outcomes(metrics=metrics, narrative=narrative, vague=is_vague(metrics, narrative))
     sentences = split_sentences(" ".join(paragraphs))
     if not sentences:
         return Outcomes(metrics=[], narrative="", vague=True)
     metrics = [s[:-1] if s.endswith(".") else s for s in sentences[1:]]
-    return Outcomes(metrics=metrics, narrative=sentences[0], vague=is_vague(metrics))
+    return Outcomes(metrics=metrics, narrative=sentences[0], vague=is_vague(metrics, sentences[0]))
 
 
 def join_markdown_lines(paragraph: str) -> str:

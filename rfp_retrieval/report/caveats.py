@@ -3,7 +3,8 @@
 ``entry`` is a ``pp_entries`` row (``library.frames.ENTRY_SCHEMA``: values USD, dates
 ``datetime.date``), ``scope`` the ``scope_query`` row, ``ref`` a ``pp_references`` row. Each
 rule returns a ``Caveat`` or None. A fact the library or the RFP does not state is reported
-as unknown, never as a miss.
+as unknown, never as a miss (``retrieval.filters.UNKNOWN_RULE``), and a facet the entry
+leaves empty as missing (``retrieval.components.MISSING_FACET_RULE``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ MIN_CANDIDATES = 3
 
 @dataclass(frozen=True)
 class Caveat:
-    """One check: ``kind`` (role, value, recency, vague, weak, unknown) and the sentence."""
+    """One check: ``kind`` (role, value, recency, vague, weak, unknown, missing) and the
+    sentence."""
 
     kind: str
     text: str
@@ -61,16 +63,18 @@ def role_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat | 
 
 
 def value_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat | None:
-    """Funded value below the RFP's floor while the ceiling is inside the band (USD)."""
+    """Funded value below the RFP's floor while the ceiling is inside the band (USD); the
+    value unknown when the RFP states a bound and the library no value."""
     floor, top = scope.get("value_min"), scope.get("value_max")
-    if floor is None:
+    if floor is None and top is None:
         return None
     funded, ceiling = entry.get("value_funded"), entry.get("value_max")
     if funded is None and ceiling is None and entry.get("value_min") is None:
-        return Caveat(
-            "unknown", f"Value unknown: the library states no value (floor {usd(floor)})."
+        bounds = ", ".join(
+            f"{word} {usd(v)}" for word, v in (("floor", floor), ("ceiling", top)) if v is not None
         )
-    if funded is None or ceiling is None:
+        return Caveat("unknown", f"Value unknown: the library states no value ({bounds}).")
+    if floor is None or funded is None or ceiling is None:
         return None
     in_band = ceiling >= floor and (top is None or ceiling <= top)
     if funded < floor and in_band:
@@ -107,6 +111,37 @@ def recency_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat
                 f"{cut.isoformat()}; confirm the date the RFP counts back from.",
             )
     return None
+
+
+def customer_type_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat | None:
+    """The customer type unknown when the RFP limits customer types and the library states
+    none for the entry (it was ranked, not excluded)."""
+    wanted = list(scope.get("customer_types") or [])
+    if not wanted or entry.get("customer_type"):
+        return None
+    return Caveat(
+        "unknown",
+        "Customer type unknown: the library does not say; the RFP accepts "
+        + ", ".join(wanted)
+        + ".",
+    )
+
+
+FACET_WORDS = {"outcome": "outcomes", "technical": "technical approach", "narrative": "summary"}
+"""How the brief names a facet of ``retrieval.facets.FACET_SOURCES``."""
+
+
+def missing_facet_caveat(ref: Mapping[str, Any]) -> Caveat | None:
+    """The facets the entry leaves empty (``pp_references.missing_facets``): scored as
+    missing, their weight shared out over the entry's other parts."""
+    missing = [FACET_WORDS.get(f, f) for f in ref.get("missing_facets") or []]
+    if not missing:
+        return None
+    return Caveat(
+        "missing",
+        f"Missing in the library entry: {', '.join(missing)}; ranked on its other parts. "
+        "Write it up before citing this reference.",
+    )
 
 
 def vague_caveat(entry_id: str, vague_ids: Collection[str]) -> Caveat | None:
@@ -166,15 +201,17 @@ def caveats(
     passed: int | None,
     relaxed: bool = False,
 ) -> list[Caveat]:
-    """Every check that applies to ``ref`` in a fixed order: role, value, recency, vague,
-    weak (``passed`` / ``relaxed`` as in ``weak_pick_caveat``). ``entry`` None (the library
-    row is missing) leaves the entry checks unknown."""
+    """Every check that applies to ``ref`` in a fixed order: role, value, recency, customer
+    type, missing facets, vague, weak (``passed`` / ``relaxed`` as in ``weak_pick_caveat``).
+    ``entry`` None (the library row is missing) leaves the entry checks unknown."""
     found: list[Caveat | None] = []
     if entry is None:
         found.append(Caveat("unknown", "Library entry not found: role, value and dates unknown."))
     else:
         found += [role_caveat(entry, scope), value_caveat(entry, scope)]
         found.append(recency_caveat(entry, scope))
+        found.append(customer_type_caveat(entry, scope))
+    found.append(missing_facet_caveat(ref))
     found.append(vague_caveat(str(ref.get("id")), vague_ids))
     found.append(weak_pick_caveat(ref, picks, passed, relaxed))
     return [c for c in found if c is not None]

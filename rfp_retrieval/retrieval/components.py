@@ -134,6 +134,24 @@ def domain_match_share(domains: Any, weights: dict[str, float]) -> float:
     return sum(w for d, w in weights.items() if d in tags)
 
 
+MISSING_FACET_RULE = (
+    "A facet the library entry leaves empty (no outcome text, no technical text) is missing, "
+    "not a match of an empty text: its cosine is 0, shown as missing, and its weight is "
+    "shared out over the entry's present cosines in proportion to their weights, so the "
+    "entry's similarity weights still sum to the mode's total."
+)
+"""The one rule for missing facets (issue 18, defect 6); not under the seed's rules."""
+
+COSINE_FACET: dict[str, str] = {
+    "narrative": "narrative",
+    "technical": "technical",
+    "outcome": "outcome",
+    "whole": "whole",
+    "section_max": "whole",
+}
+"""The entry facet each raw cosine is computed from (``section_max`` uses the whole entry)."""
+
+
 # ---------------------------------------------------------------- the candidates
 
 
@@ -162,8 +180,44 @@ class Candidates:
         return len(self.ranks)
 
     def cosine(self, name: str) -> np.ndarray:
-        """The raw cosine ``name`` of each candidate, float64 (len,)."""
-        return self.cosines[name].astype(np.float64)
+        """The raw cosine ``name`` of each candidate, float64 (len,); 0 where the entry's
+        facet is missing (``MISSING_FACET_RULE``)."""
+        values = self.cosines[name].astype(np.float64)
+        return np.where(self.missing(COSINE_FACET[name]), 0.0, values)
+
+    def missing(self, facet: str) -> np.ndarray:
+        """Whether each candidate's ``facet`` text is empty, bool (len,); all False under the
+        seed's rules (``Preset.seed_rules``) or for a facet the library does not track."""
+        tracked = getattr(self.library, "facet_missing", {})
+        if self.config.preset.seed_rules or facet not in tracked:
+            return np.zeros(len(self), dtype=bool)
+        return tracked[facet][self.ranks]
+
+    @functools.cached_property
+    def weight_scale(self) -> np.ndarray:
+        """Per candidate, the factor on its present weighted cosines, float64 (len,): the
+        mode's total cosine weight over the weight of the cosines it has
+        (``MISSING_FACET_RULE``); 1 when no facet is missing, 0 when none is present."""
+        if self.config.preset.seed_rules:
+            return np.ones(len(self), dtype=np.float64)
+        weights = [
+            (COMPONENT[n].weights, a)
+            for group in self.config.preset.parts
+            for n, a in group
+            if COMPONENT[n].weights
+        ]
+        total = sum(a for _, a in weights)
+        present = np.zeros(len(self), dtype=np.float64)
+        for cosine, amount in weights:
+            present += np.where(self.missing(COSINE_FACET[cosine]), 0.0, amount)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(present > 0, total / np.where(present > 0, present, 1.0), 0.0)
+
+    def missing_facets(self) -> list[list[str]]:
+        """The facets each candidate misses among those its mode's cosines read."""
+        facets = sorted({COSINE_FACET[n] for n in self.config.preset.cosines if n in COSINE_FACET})
+        flags = {f: self.missing(f) for f in facets}
+        return [[f for f in facets if flags[f][i]] for i in range(len(self))]
 
     @functools.cached_property
     def recency(self) -> tuple[np.ndarray, np.ndarray]:
@@ -195,6 +249,14 @@ class Candidates:
         if not self.scope.issuer_type:
             return np.zeros(len(self), dtype=bool)
         return self.library.customer_type[self.ranks] == self.scope.issuer_type
+
+    @functools.cached_property
+    def issuer_bumps(self) -> np.ndarray:
+        """The same-agency plus same-sector bumps of each candidate under the config's
+        ``default`` values, float64 (len,) (what ``issuer_bump_cap`` caps)."""
+        bumps = self.config.default.bumps
+        agency = np.where(self.same_agency, bumps.agency, 0.0)
+        return agency + np.where(self.same_sector, bumps.sector or 0.0, 0.0)
 
     def missed(self, constraint: str) -> np.ndarray:
         """Whether each candidate misses the RFP's original ``constraint``, bool (len,)."""
@@ -239,7 +301,7 @@ def _weighted(cosine: str, label: str, explains: str) -> ScoreComponent:
         label,
         "cosine",
         explains,
-        lambda c, a: a * c.cosine(cosine),
+        lambda c, a: a * c.cosine(cosine) * c.weight_scale,
         weights=cosine,
     )
 
@@ -314,6 +376,14 @@ REGISTRY: tuple[ScoreComponent, ...] = (
         "bonus",
         "Added when the entry's customer type is the issuer's (state for a state RFP, ...).",
         lambda c: c.same_sector,
+    ),
+    ScoreComponent(
+        "issuer_bump_cap",
+        "issuer bumps capped",
+        "penalty",
+        "Takes back what the same-agency and same-sector bumps add above the cap, so they "
+        "never overturn a clear topical difference (one larger than the cap).",
+        lambda c, a: -np.maximum(c.issuer_bumps - a, 0.0),
     ),
     _when(
         "vague_penalty",

@@ -30,13 +30,17 @@ class Bumps:
     (``age_penalty``); ``agency``: the entry's customer is the issuing agency or rolls up to
     the same department (``agency_bump``; the rollup FNS -> USDA is ours); ``sector``: the
     entry's customer type is the issuer's (``sector_bump``), None when the mode has no
-    such component.
+    such component; ``cap``: the most the agency and sector bumps add together
+    (``issuer_bump_cap``; issue 18, defect 8): bumps >= 0 capped at ``cap`` never lift an
+    entry over one whose score without them is higher by more than ``cap``, so they decide
+    only among entries that are near-ties on topic. None: no cap (the seed's bumps).
     """
 
     recent: float
     old: float
     agency: float
     sector: float | None = None
+    cap: float | None = None
 
 
 @dataclass(frozen=True)
@@ -91,12 +95,18 @@ class RecencyWindows:
 class Relaxation:
     """Graded relaxation when fewer than ``top_k`` entries pass the hard filters.
 
-    ``order``: constraints relaxed one at a time (DESIGN: widen value, then recency, then
-    customer type); ``value_widen_factor``: first relaxation of the value band, [min / f,
-    max * f]; ``recency_widen_years``: first relaxation of the recency window.
+    ``order``: constraints relaxed one at a time (``filters.relaxation_steps``), the order a
+    proposal veteran bends them (issue 18, defect 3; labellers keep the sector and the named
+    industry and bend size and recency first): widen then drop the value band, widen then
+    drop the recency window, drop prime-only, widen the customer types to the adjacent ones
+    (federal civilian / defense, state / local; never dropped wholesale), and last drop the
+    industry. ``seed_order``: the seed's order (``facet+bumps``), which drops the customer
+    type. ``value_widen_factor``: first relaxation of the value band, [min / f, max * f];
+    ``recency_widen_years``: first relaxation of the recency window.
     """
 
-    order: tuple[str, ...] = ("value", "recency", "customer_type", "industry", "role")
+    order: tuple[str, ...] = ("value", "recency", "role", "customer_type_adjacent", "industry")
+    seed_order: tuple[str, ...] = ("value", "recency", "customer_type", "industry", "role")
     value_widen_factor: float = 2.0
     recency_widen_years: int = 2
 
@@ -112,7 +122,12 @@ class Preset:
     ``parts``: the summed components as groups of ``(component, amount)`` in summation
     order, where ``amount`` is a cosine's weight or the value a bonus/penalty adds when its
     condition holds; ``soft``: constraints that cost a penalty instead of excluding
-    (constraint -> penalty > 0).
+    (constraint -> penalty > 0); ``seed_rules``: rank as the seed did (``facet+bumps``): an
+    unknown fact is a miss, a facet text left empty is scored like any text, relaxation
+    follows ``Relaxation.seed_order`` and the final sort is by score alone. Every other mode
+    follows ``filters.UNKNOWN_RULE``, redistributes the weight of a missing facet
+    (``components.MISSING_FACET_RULE``), relaxes in ``Relaxation.order`` and ranks entries
+    that meet every hard constraint before relaxed ones (``past_performance._rank``).
 
     The total is the sum of each group's sum, each group summed left to right from 0. The
     seed's ``facet+bumps`` adds its bumps as one subtotal to the cosine subtotal (two
@@ -125,6 +140,7 @@ class Preset:
     kernel: str
     parts: tuple[tuple[tuple[str, float], ...], ...]
     soft: Mapping[str, float] = field(default_factory=dict)
+    seed_rules: bool = False
 
     @property
     def components(self) -> tuple[str, ...]:
@@ -169,6 +185,7 @@ def _facet_bumps(config: RankingConfig) -> Preset:
                 ("agency_bump", bumps.agency),
             ),
         ),
+        seed_rules=True,
     )
 
 
@@ -190,6 +207,7 @@ def _default(config: RankingConfig) -> Preset:
                 ("age_penalty", b.old),
                 ("agency_bump", b.agency),
                 ("sector_bump", b.sector),
+                ("issuer_bump_cap", b.cap if b.cap is not None else 1e9),
                 ("vague_penalty", d.vague),
                 ("value_penalty", -p.value),
                 ("role_penalty", -p.role),
@@ -218,6 +236,7 @@ VALUES: dict[str, str] = {
     "old_years": "windows.old_years",
     "agency_bump": "seed.bumps.agency",
     "relaxation_order": "relaxation.order",
+    "seed_relaxation_order": "relaxation.seed_order",
     "value_widen_factor": "relaxation.value_widen_factor",
     "recency_widen_years": "relaxation.recency_widen_years",
     "top_k": "top_k",
@@ -229,6 +248,7 @@ VALUES: dict[str, str] = {
     "default_old_penalty": "default.bumps.old",
     "default_agency_bump": "default.bumps.agency",
     "default_sector_bump": "default.bumps.sector",
+    "issuer_bump_cap": "default.bumps.cap",
     "vague_penalty": "default.vague",
     "penalty_value": "default.penalties.value",
     "penalty_role": "default.penalties.role",

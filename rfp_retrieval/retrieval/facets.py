@@ -38,6 +38,47 @@ def entry_facet_texts(row: Mapping[str, Any]) -> dict[str, str]:
     return {"narrative": narrative, "technical": technical, "outcome": outcome, "whole": whole}
 
 
+FACET_SOURCES: dict[str, tuple[str, ...]] = {
+    "narrative": ("title", "narrative"),
+    "technical": ("domains", "stack_tags", "technical_description"),
+    "outcome": ("outcome_metrics", "outcome_narrative"),
+}
+"""The ``pp_entries`` columns each facet text of ``entry_facet_texts`` is made of."""
+
+
+def missing_facets_frame(entries: Any) -> Any:
+    """Whether each entry's facet text (``entry_facet_texts``) would be empty, per facet.
+
+    ``entries`` is a ``pp_entries`` polars frame; returns a frame of the same height with one
+    bool column per facet of ``FACET_SOURCES``: True when every source column of the facet is
+    null, blank or an empty (or all-blank) list. A frame without some source column (a
+    hand-built one) does not know the facet is empty: False.
+    """
+    import polars as pl
+
+    def blank(name: str) -> Any:
+        kind = entries.schema[name]
+        if isinstance(kind, pl.List):
+            filled = pl.col(name).list.eval(pl.element().cast(pl.String).str.strip_chars() != "")
+            return ~filled.list.any().fill_null(False)
+        return pl.col(name).cast(pl.String).fill_null("").str.strip_chars() == ""
+
+    exprs = []
+    for facet, sources in FACET_SOURCES.items():
+        if all(name in entries.columns for name in sources):
+            expr = pl.all_horizontal([blank(name) for name in sources])
+        else:
+            expr = pl.repeat(False, pl.len(), dtype=pl.Boolean)
+        exprs.append(expr.alias(facet))
+    return (
+        entries.select(exprs)
+        if entries.height
+        else pl.DataFrame(
+            {f: [] for f in FACET_SOURCES}, schema={f: pl.Boolean for f in FACET_SOURCES}
+        )
+    )
+
+
 def facet_embeddings_frame(
     entries: Any,
     embedder: Any,

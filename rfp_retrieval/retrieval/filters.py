@@ -155,8 +155,10 @@ class FilterColumns:
             if isinstance(schema[name], (pl.Date, pl.Null)):
                 self.dates[name] = ordered[name].cast(pl.Date).to_numpy().astype("datetime64[D]")
         self.ongoing: np.ndarray | None = None
+        self.ongoing_known = np.ones(self.n, dtype=bool)
         if isinstance(schema["ongoing"], (pl.Boolean, pl.Null)):
             self.ongoing = ordered["ongoing"].cast(pl.Boolean).fill_null(False).to_numpy()
+            self.ongoing_known = ordered["ongoing"].is_not_null().to_numpy()
 
     def isin(self, name: str, values: Any) -> np.ndarray | None:
         """Whether each entry's text column ``name`` is one of ``values`` (NULL: False)."""
@@ -179,34 +181,65 @@ def _lit(value: Any) -> str:
 
 
 class Constraint:
-    """One hard filter: its SQL expression, its numpy mask and its trace value.
+    """One hard filter: its SQL expression, its numpy masks and its trace value.
 
-    ``sql`` is TRUE when the entry satisfies the constraint, None when ``filters`` state no
-    such constraint (``widened`` holds the relaxation's wider values by constraint name);
-    ``mask`` gives the same booleans (n,) for the strict (unwidened) constraint, or None to
-    evaluate it in SQL; ``describe`` is the value shown in the filter trace.
+    ``expr`` is the bare SQL comparison, TRUE when the entry satisfies the constraint, FALSE
+    when it does not and NULL when the library does not state the fact it needs (no value, no
+    end date, no customer type, ...); None when ``filters`` state no such constraint
+    (``widened`` holds the relaxation's wider values by constraint name). ``sql`` decides the
+    NULL case (``UNKNOWN_RULE``): the seed's ``coalesce(expr, false)`` (an unknown fact is a
+    miss) or ``coalesce(expr, true)`` (it passes, labelled unknown). ``mask`` gives the
+    strict (unwidened, unknown = miss) booleans (n,) and ``unknown_mask`` where ``expr`` is
+    NULL, or None to evaluate them in SQL; ``describe`` is the value shown in the filter trace.
     """
 
     name = ""
 
-    def sql(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
+    def expr(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
         raise NotImplementedError
 
+    def sql(
+        self, filters: ScopeFilters, widened: dict[str, Any], unknown_passes: bool = False
+    ) -> str | None:
+        expr = self.expr(filters, widened)
+        if expr is None:
+            return None
+        return f"coalesce({expr}, {'true' if unknown_passes else 'false'})"
+
+    def unknown_sql(self, filters: ScopeFilters) -> str | None:
+        """SQL TRUE when the library does not state the fact this constraint needs."""
+        expr = self.expr(filters, {})
+        return None if expr is None else f"(({expr}) IS NULL)"
+
     def mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
+        return None
+
+    def unknown_mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
         return None
 
     def describe(self, filters: ScopeFilters) -> Any:
         raise NotImplementedError
 
 
-class CustomerType(Constraint):
-    name = "customer_type"
+class _TextIn(Constraint):
+    """A text column in a list of values: unknown when the column is NULL."""
 
-    def sql(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
+    column = ""
+
+    def unknown_mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
+        if self.column not in columns.text:
+            return None
+        return columns.text[self.column][1] < 0
+
+
+class CustomerType(_TextIn):
+    name = column = "customer_type"
+
+    def expr(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
         types = widened.get("customer_type", filters.customer_types)
         if not types:
             return None
-        return f"coalesce(customer_type IN ({', '.join(map(_lit, types))}), false)"
+        return f"customer_type IN ({', '.join(map(_lit, types))})"
 
     def mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
         return columns.isin("customer_type", filters.customer_types)
@@ -215,14 +248,14 @@ class CustomerType(Constraint):
         return list(filters.customer_types)
 
 
-class Industry(Constraint):
-    name = "industry"
+class Industry(_TextIn):
+    name = column = "industry"
 
-    def sql(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
+    def expr(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
         if not filters.industries:
             return None
         inds = ", ".join(_lit(i.lower()) for i in filters.industries)
-        return f"coalesce(lower(industry) IN ({inds}), false)"
+        return f"lower(industry) IN ({inds})"
 
     def mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
         return columns.isin("industry", [i.lower() for i in filters.industries])
@@ -231,13 +264,13 @@ class Industry(Constraint):
         return list(filters.industries)
 
 
-class VehicleType(Constraint):
-    name = "vehicle_type"
+class VehicleType(_TextIn):
+    name = column = "vehicle_type"
 
-    def sql(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
+    def expr(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
         if not filters.vehicle_types:
             return None
-        return f"coalesce(vehicle_type IN ({', '.join(map(_lit, filters.vehicle_types))}), false)"
+        return f"vehicle_type IN ({', '.join(map(_lit, filters.vehicle_types))})"
 
     def mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
         return columns.isin("vehicle_type", filters.vehicle_types)
@@ -251,7 +284,7 @@ class ValueBand(Constraint):
 
     name = "value"
 
-    def sql(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
+    def expr(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
         vmin, vmax = widened.get("value", (filters.value_min, filters.value_max))
         if vmin is None and vmax is None:
             return None
@@ -260,7 +293,7 @@ class ValueBand(Constraint):
             parts.append(f"value_high >= {int(vmin)}")
         if vmax is not None:
             parts.append(f"value_low <= {int(vmax)}")
-        return f"coalesce({' AND '.join(parts)}, false)"
+        return " AND ".join(parts)
 
     def mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
         bounds = [b for b in (filters.value_min, filters.value_max) if b is not None]
@@ -275,6 +308,12 @@ class ValueBand(Constraint):
             ok &= known & (low <= int(filters.value_max))
         return ok
 
+    def unknown_mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
+        # value_low and value_high are null together (each falls back to the other)
+        if columns.numbers is None:
+            return None
+        return ~columns.numbers["low"][1]
+
     def describe(self, filters: ScopeFilters) -> Any:
         return [filters.value_min, filters.value_max]
 
@@ -284,11 +323,11 @@ class Recency(Constraint):
 
     name = "recency"
 
-    def sql(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
+    def expr(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
         ended_after = widened.get("recency", filters.ended_after)
         if ended_after is None:
             return None
-        return f"coalesce(ongoing OR end_date >= {_lit(ended_after)}, false)"
+        return f"(ongoing OR end_date >= {_lit(ended_after)})"
 
     def mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
         if columns.ongoing is None or "end_date" not in columns.dates:
@@ -298,6 +337,13 @@ class Recency(Constraint):
         end = columns.dates["end_date"]
         return columns.ongoing | (end >= np.datetime64(filters.ended_after, "D"))
 
+    def unknown_mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
+        if columns.ongoing is None or "end_date" not in columns.dates:
+            return None
+        if filters.ended_after is None or not columns.ongoing_known.all():
+            return None
+        return ~columns.ongoing & np.isnat(columns.dates["end_date"])
+
     def describe(self, filters: ScopeFilters) -> Any:
         return filters.ended_after.isoformat() if filters.ended_after else None
 
@@ -305,25 +351,31 @@ class Recency(Constraint):
 class StartedAfter(Constraint):
     name = "started_after"
 
-    def sql(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
+    def expr(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
         if filters.started_after is None:
             return None
-        return f"coalesce(start_date >= {_lit(filters.started_after)}, false)"
+        return f"start_date >= {_lit(filters.started_after)}"
 
     def mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
         if "start_date" not in columns.dates or filters.started_after is None:
             return None
         return columns.dates["start_date"] >= np.datetime64(filters.started_after, "D")
 
+    def unknown_mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
+        if "start_date" not in columns.dates:
+            return None
+        return np.isnat(columns.dates["start_date"])
+
     def describe(self, filters: ScopeFilters) -> Any:
         return filters.started_after.isoformat() if filters.started_after else None
 
 
-class PrimeRole(Constraint):
+class PrimeRole(_TextIn):
     name = "role"
+    column = "role"
 
-    def sql(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
-        return "coalesce(role = 'prime', false)" if filters.require_prime else None
+    def expr(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
+        return "role = 'prime'" if filters.require_prime else None
 
     def mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
         return columns.isin("role", ["prime"])
@@ -345,9 +397,22 @@ CONSTRAINTS: tuple[Constraint, ...] = (
 CONSTRAINT = {c.name: c for c in CONSTRAINTS}
 
 
-def constraint_sql(filters: ScopeFilters, widened: dict[str, Any]) -> dict[str, str]:
-    """SQL boolean expression per stated constraint (TRUE when the entry satisfies it)."""
-    exprs = {c.name: c.sql(filters, widened) for c in CONSTRAINTS}
+UNKNOWN_RULE = (
+    "A fact the library does not state (no contract value, no end date of finished work, no "
+    "customer type, industry, role or start date) is unknown, not a miss: the entry is "
+    "neither excluded nor charged for that constraint, and its reference lists the "
+    "constraint as unknown for the writer to check."
+)
+"""The one rule for unknown facts (issue 18, defect 4). Every mode follows it except the
+seed's ``facet+bumps`` preset, kept as the seed ranked (an unknown fact there is a miss)."""
+
+
+def constraint_sql(
+    filters: ScopeFilters, widened: dict[str, Any], unknown_passes: bool = False
+) -> dict[str, str]:
+    """SQL boolean expression per stated constraint (TRUE when the entry satisfies it; an
+    unknown fact passes when ``unknown_passes``, ``UNKNOWN_RULE``, else it is a miss)."""
+    exprs = {c.name: c.sql(filters, widened, unknown_passes) for c in CONSTRAINTS}
     return {name: expr for name, expr in exprs.items() if expr is not None}
 
 
@@ -357,14 +422,20 @@ def describe(filters: ScopeFilters, name: str) -> Any:
 
 
 def relaxation_steps(
-    filters: ScopeFilters, config: RankingConfig
+    filters: ScopeFilters, config: RankingConfig, order: tuple[str, ...] | None = None
 ) -> list[tuple[str, dict[str, Any], list[str]]]:
-    """Graded relaxation: (label, widened constraints, dropped constraints) in order."""
+    """Graded relaxation: (label, widened constraints, dropped constraints) in order.
+
+    ``order`` (default ``config.relaxation.order``) names the steps: ``value`` and
+    ``recency`` widen then drop, ``customer_type_adjacent`` widens the customer types to the
+    adjacent ones (``ADJACENT_CUSTOMER_TYPES``) and never drops them, ``customer_type`` (the
+    seed's) widens then drops them, ``industry`` and ``role`` drop.
+    """
     relaxation = config.relaxation
     steps: list[tuple[str, dict[str, Any], list[str]]] = []
     widened: dict[str, Any] = {}
     dropped: list[str] = []
-    for constraint in relaxation.order:
+    for constraint in relaxation.order if order is None else order:
         if constraint == "value" and (filters.value_min or filters.value_max):
             f = relaxation.value_widen_factor
             lo = int(filters.value_min / f) if filters.value_min else None
@@ -381,7 +452,7 @@ def relaxation_steps(
             )
             dropped = dropped + ["recency"]
             steps.append(("recency window dropped", dict(widened), list(dropped)))
-        elif constraint == "customer_type" and filters.customer_types:
+        elif constraint.startswith("customer_type") and filters.customer_types:
             adjacent = set(filters.customer_types)
             for t in filters.customer_types:
                 adjacent.update(ADJACENT_CUSTOMER_TYPES.get(t, []))
@@ -389,8 +460,9 @@ def relaxation_steps(
                 widened = {**widened, "customer_type": tuple(sorted(adjacent))}
                 label = f"customer types widened to {', '.join(sorted(adjacent))}"
                 steps.append((label, dict(widened), list(dropped)))
-            dropped = dropped + ["customer_type"]
-            steps.append(("customer type dropped", dict(widened), list(dropped)))
+            if constraint == "customer_type":
+                dropped = dropped + ["customer_type"]
+                steps.append(("customer type dropped", dict(widened), list(dropped)))
         elif constraint == "industry" and filters.industries:
             dropped = dropped + ["industry"]
             steps.append(("industry requirement dropped", dict(widened), list(dropped)))
@@ -406,7 +478,9 @@ class FilterPass:
 
     ``ranks`` are the candidates' positions in id order (ascending, so ``candidates`` is
     sorted by id); ``ok`` is (len(candidates), len(names)) bool: whether each candidate meets
-    each ORIGINAL constraint in ``names`` (the strict constraints, in SQL order).
+    each ORIGINAL constraint in ``names`` (the strict constraints, in SQL order; a fact the
+    library does not state counts as met under ``UNKNOWN_RULE``); ``unknown`` the same shape:
+    whether the library states the fact each constraint needs (None: not computed).
     """
 
     candidates: list[str]
@@ -415,6 +489,17 @@ class FilterPass:
     ok: np.ndarray
     trace: list[dict[str, Any]]
     relaxed: list[str]
+    unknown: np.ndarray | None = None
+
+    def unknowns(self, positions: Any = None) -> dict[str, list[str]]:
+        """Constraints whose fact is unknown, per candidate (all, or the given positions)."""
+        picked = range(len(self.candidates)) if positions is None else positions
+        if self.unknown is None:
+            return {self.candidates[j]: [] for j in picked}
+        return {
+            self.candidates[j]: [n for n, u in zip(self.names, self.unknown[j], strict=True) if u]
+            for j in picked
+        }
 
     def misses(self, positions: Any = None) -> dict[str, list[str]]:
         """Failed original constraints per candidate (all, or the given candidate positions)."""

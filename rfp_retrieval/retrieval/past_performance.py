@@ -21,9 +21,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from rfp_retrieval.retrieval.components import (
-    agency_matcher,
-)
+from rfp_retrieval.retrieval.components import Candidates, agency_matcher
 from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.retrieval.filters import (
     FilterPass,
@@ -40,7 +38,7 @@ from rfp_retrieval.retrieval.records import (
     ScopeFilters,
     ScopeQuery,
 )
-from rfp_retrieval.retrieval.scoring import score_candidates
+from rfp_retrieval.retrieval.scoring import hard_misses, score_candidates
 
 __all__ = [
     "apply_hard_filters",
@@ -85,12 +83,19 @@ def filter_pass(
     """Pass 1 (see ``apply_hard_filters``), results kept as numpy arrays.
 
     ``PreparedLibrary.strict_ok`` evaluates every strict constraint per entry (numpy masks
-    mirroring the SQL, or one DuckDB scan); the strict pass is the AND of the hard ones.
-    Each relaxation step is its own SQL ``WHERE`` query.
+    mirroring the SQL, or one DuckDB scan); the strict pass is the AND of the hard ones. A
+    fact the library does not state passes (``filters.UNKNOWN_RULE``) except under the
+    seed's rules (``Preset.seed_rules``). Each relaxation step is its own SQL ``WHERE``
+    query, in ``Relaxation.order`` (the seed's ``seed_order`` under its rules).
     """
     n = len(library)
+    preset = config.preset
+    unknown_passes = not preset.seed_rules
     soft_penalty = config.soft_constraints
     names, ok_all = library.strict_ok(filters)
+    unknown_all = library.unknown(filters, names)
+    if unknown_passes:
+        ok_all = ok_all | unknown_all
     trace: list[dict[str, Any]] = [{"filter": "library", "remaining": n}]
     remaining = np.ones(n, dtype=bool)
     for k, name in enumerate(names):
@@ -114,7 +119,7 @@ def filter_pass(
     def passing(widened: dict[str, Any], dropped: list[str]) -> np.ndarray:
         exprs = {
             k: v
-            for k, v in constraint_sql(filters, widened).items()
+            for k, v in constraint_sql(filters, widened, unknown_passes).items()
             if k not in dropped and k not in soft
         }
         where = " AND ".join(exprs.values()) or "true"
@@ -123,8 +128,9 @@ def filter_pass(
 
     ranks = np.flatnonzero(remaining)
     relaxed: list[str] = []
+    order = config.relaxation.seed_order if preset.seed_rules else config.relaxation.order
     if len(ranks) < config.top_k:
-        for label, widened, dropped in relaxation_steps(filters, config):
+        for label, widened, dropped in relaxation_steps(filters, config, order):
             if all(k in soft for k in [*widened, *dropped]):
                 continue
             relaxed.append(label)
@@ -133,7 +139,7 @@ def filter_pass(
             if len(ranks) >= config.top_k:
                 break
     candidates = library.ids_at(ranks)
-    return FilterPass(candidates, ranks, names, ok_all[ranks], trace, relaxed)
+    return FilterPass(candidates, ranks, names, ok_all[ranks], trace, relaxed, unknown_all[ranks])
 
 
 def apply_hard_filters(
@@ -234,8 +240,19 @@ def _rank(
     scored, misses = score_candidates(
         library, candidates, ranks, idx, scope, config, passed, agency_matcher(scope), depth
     )
-    scored.sort(key=lambda item: (-round(item[0], 9), item[1]))
+    tiers = hard_misses(config.preset, passed) if passed is not None else None
+
+    def tier(item: tuple) -> float:
+        """0 for an entry that meets every hard constraint, 1 for one relaxation let in:
+        compliant entries come first (issue 18, defect 3; the seed sorts by score alone)."""
+        return 0.0 if tiers is None or not len(tiers) else float(tiers[item[3]])
+
+    scored.sort(key=lambda item: (tier(item), -round(item[0], 9), item[1]))
     top = scored[:depth]
+    unknowns = passed.unknowns([j for *_, j in top]) if passed is not None else {}
+    facts = Candidates(library, ranks, scope, config, {}, passed, agency_matcher(scope))
+    gaps = facts.missing_facets()
+    comps_missing = {pp_id: gaps[j] for _, pp_id, _, j in top}
     positions = library.positions[ranks[np.asarray([j for *_, j in top], dtype=np.int64)]]
     titles = library.entries["title"].gather(positions).to_list() if top else []
     refs = [
@@ -246,6 +263,8 @@ def _rank(
             score=round(total, 6),
             components={key: round(val, 6) for key, val in comps.items()},
             relaxed=misses.get(pp_id, []),
+            unknown=unknowns.get(pp_id, []),
+            missing=list(comps_missing.get(pp_id, [])),
         )
         for k, ((total, pp_id, comps, _), title) in enumerate(zip(top, titles, strict=True))
     ]

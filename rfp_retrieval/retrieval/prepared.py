@@ -15,6 +15,7 @@ import duckdb
 import numpy as np
 import polars as pl
 
+from rfp_retrieval.retrieval.facets import missing_facets_frame
 from rfp_retrieval.retrieval.filters import (
     CONSTRAINT,
     FilterColumns,
@@ -63,9 +64,10 @@ class PreparedLibrary:
     row of each in ``entries``), the filter columns registered as a DuckDB table (with
     ``_rank`` = position in id order), each entry's row in the vector matrices
     (``vector_rows``, -1 when it has none) and per-entry facts the score components read
-    (``components.REGISTRY``) as numpy arrays (n,). It references, never copies, the
-    vectors. Not for concurrent use from several threads (one DuckDB cursor; a lock
-    serialises the queries).
+    (``components.REGISTRY``) as numpy arrays (n,), among them ``facet_missing`` (facet ->
+    bool (n,): the entry's facet text is empty, ``facets.missing_facets_frame``). It
+    references, never copies, the vectors. Not for concurrent use from several threads (one
+    DuckDB cursor; a lock serialises the queries).
 
     ``stage_ms`` holds the wall time (ms) of each stage of the last ``rank_references`` call
     on it: ``filters`` (pass 1), ``cosines`` (candidate facet cosines), ``shortlist`` (numpy
@@ -122,6 +124,10 @@ class PreparedLibrary:
         self.value_max = cols["value_max"].fill_null(0).to_numpy().astype(np.float64)
         self.value_funded = cols["value_funded"].fill_null(0).to_numpy().astype(np.float64)
         self.customer_type = cols["customer_type"].fill_null("").to_numpy().astype(object)
+        missing = missing_facets_frame(ordered)
+        self.facet_missing: dict[str, np.ndarray] = {
+            facet: missing[facet].to_numpy().astype(bool) for facet in missing.columns
+        }
         tags = (
             cols.select(pl.int_range(pl.len()).alias("_rank"), "domains")
             .explode("domains")
@@ -197,6 +203,26 @@ class PreparedLibrary:
             for k in in_sql:
                 ok[order, k] = np.asarray(result[f"ok_{k}"], dtype=bool)
         return names, ok
+
+    def unknown(self, filters: ScopeFilters, names: list[str]) -> np.ndarray:
+        """Whether the library leaves unknown the fact each constraint ``names`` needs, per
+        entry: bool (n, len(names)), rows in id order (``Constraint.unknown_sql``, or its
+        numpy mirror ``unknown_mask``; ``filters.UNKNOWN_RULE``)."""
+        unknown = np.zeros((len(self), len(names)), dtype=bool)
+        in_sql = []
+        for k, name in enumerate(names):
+            mask = CONSTRAINT[name].unknown_mask(self._filter_columns, filters)
+            if mask is None:
+                in_sql.append(k)
+            else:
+                unknown[:, k] = mask
+        if in_sql:
+            exprs = [f"{CONSTRAINT[names[k]].unknown_sql(filters)} AS u_{k}" for k in in_sql]
+            result = self.query(f"SELECT _rank, {', '.join(exprs)} FROM entries")
+            order = np.asarray(result["_rank"], dtype=np.int64)
+            for k in in_sql:
+                unknown[order, k] = np.asarray(result[f"u_{k}"], dtype=bool)
+        return unknown
 
     def close(self) -> None:
         """Release the DuckDB cursor (the object is unusable afterwards)."""

@@ -130,7 +130,12 @@ class EntryVectors:
 
 @dataclass
 class RankedReference:
-    """One chosen reference with every score component (cosines in [-1, 1])."""
+    """One chosen reference with every score component (cosines in [-1, 1]).
+
+    ``relaxed``: the RFP's original constraints it misses (what relaxation or a soft penalty
+    let through); ``unknown``: the constraints whose fact the library does not state
+    (``filters.UNKNOWN_RULE``); ``missing``: the facets its entry leaves empty
+    (``components.MISSING_FACET_RULE``)."""
 
     rank: int
     id: str
@@ -138,6 +143,8 @@ class RankedReference:
     score: float
     components: dict[str, float]
     relaxed: list[str] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
 
 
 @dataclass

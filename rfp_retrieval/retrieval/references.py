@@ -30,6 +30,8 @@ REFERENCES_SCHEMA: dict[str, Any] = {
     "score": pl.Float64,
     **{c: pl.Float64 for c in COMPONENTS},
     "relaxed": pl.List(pl.String),
+    "unknown": pl.List(pl.String),
+    "missing_facets": pl.List(pl.String),
     "mode": pl.String,
     "ranking_config": pl.String,
     "candidate_count": pl.Int64,
@@ -56,9 +58,11 @@ def references_frame(partition: str, result: RankingResult) -> pl.DataFrame:
         row = {**shared, "rank": ref.rank, "id": ref.id, "title": ref.title, "score": ref.score}
         row.update({c: ref.components.get(c) for c in COMPONENTS})
         row["relaxed"] = list(ref.relaxed)
+        row["unknown"] = list(ref.unknown)
+        row["missing_facets"] = list(ref.missing)
         rows.append(row)
     if not rows:
-        rows.append({**shared, "rank": 0, "relaxed": []})
+        rows.append({**shared, "rank": 0, "relaxed": [], "unknown": [], "missing_facets": []})
     return pl.DataFrame(rows, schema=REFERENCES_SCHEMA)
 
 

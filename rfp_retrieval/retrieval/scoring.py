@@ -26,6 +26,8 @@ from rfp_retrieval.retrieval.records import ScopeQuery
 _SHORTLIST_ABOVE = 64
 # Margin (score units) that keeps every candidate whose rounded score could tie the k-th.
 _SHORTLIST_MARGIN = 1e-8
+# Score units that put every relaxed candidate below every compliant one in the shortlist cut.
+_TIER_GAP = 1e6
 
 KERNELS: dict[str, Callable[[PreparedLibrary, np.ndarray, ScopeQuery, tuple], dict]] = {
     "facets": lambda lib, idx, scope, names: facet_cosines(lib.vectors.matrices, idx, scope, names),
@@ -86,7 +88,10 @@ def score_candidates(
     ``depth`` (default ``config.top_k``): all of them up to ``_SHORTLIST_ABOVE`` candidates,
     else those whose numpy total is within ``_SHORTLIST_MARGIN`` of the ``depth``-th best (no
     other can enter the top k, whatever the rounding). Each scored item is ``(total, id,
-    components, position in candidates)``; ``misses`` the original constraints each misses.
+    components, position in candidates)``; ``misses`` the original constraints each misses
+    (a fact the library does not state is not a miss, ``filters.UNKNOWN_RULE``). Outside
+    the seed's rules, an entry that misses a hard constraint (let in by relaxation) ranks
+    after every compliant one (``hard_misses``), so the shortlist is cut within each group.
     """
     assert library.vectors is not None
     preset = config.preset
@@ -98,6 +103,8 @@ def score_candidates(
     shortlist: Any = range(len(candidates))
     if len(candidates) > max(_SHORTLIST_ABOVE, depth):
         totals = numpy_totals(preset, values)
+        if passed is not None:
+            totals = totals - _TIER_GAP * hard_misses(preset, passed)
         kth = -np.partition(-totals, depth - 1)[depth - 1]
         shortlist = np.flatnonzero(totals >= kth - _SHORTLIST_MARGIN).tolist()
     library.lap("shortlist")
@@ -113,3 +120,16 @@ def score_candidates(
         misses = {candidates[j]: [] for j in shortlist}
     library.lap("components")
     return scored, misses
+
+
+def hard_misses(preset: Preset, passed: FilterPass) -> np.ndarray:
+    """Whether each candidate of ``passed`` misses a hard (not soft) original constraint,
+    float64 (len,) of 0/1: relaxation let it in. All 0 under the seed's rules (the seed sorts
+    by score alone)."""
+    out = np.zeros(len(passed.candidates), dtype=np.float64)
+    if preset.seed_rules:
+        return out
+    for name in passed.names:
+        if name not in preset.soft:
+            out = np.maximum(out, passed.missed(name).astype(np.float64))
+    return out

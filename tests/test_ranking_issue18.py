@@ -1,0 +1,216 @@
+"""Issue 18 defects 3, 4, 6 and 8 on a small hand-built library (hand-made unit vectors).
+
+3: compliant entries come first and customer type is widened, never dropped; 4: an unknown
+fact is labelled unknown, neither excluded nor charged (the seed preset keeps the seed's
+rule); 6: an empty facet is missing, its weight shared out; 8: the issuer bumps are capped so
+they never overturn a clear topical difference.
+"""
+
+import datetime as dt
+
+import numpy as np
+import polars as pl
+import pytest
+
+from rfp_retrieval.retrieval.config import RankingConfig
+from rfp_retrieval.retrieval.filters import UNKNOWN_RULE
+from rfp_retrieval.retrieval.past_performance import rank_references
+from rfp_retrieval.retrieval.records import EntryVectors, ScopeFilters, ScopeQuery
+
+AS_OF = dt.date(2026, 6, 8)
+D = dt.date
+COLUMNS = (
+    "id",
+    "customer_type",
+    "industry",
+    "value_min",
+    "value_max",
+    "end_date",
+    "ongoing",
+    "role",
+    "customer_named",
+)
+
+
+def _frame(rows: list[tuple]) -> pl.DataFrame:
+    frame = pl.DataFrame(
+        [dict(zip(COLUMNS, r, strict=True)) for r in rows],
+        schema={
+            "id": pl.String,
+            "customer_type": pl.String,
+            "industry": pl.String,
+            "value_min": pl.Int64,
+            "value_max": pl.Int64,
+            "end_date": pl.Date,
+            "ongoing": pl.Boolean,
+            "role": pl.String,
+            "customer_named": pl.String,
+        },
+    )
+    return frame.with_columns(
+        pl.col("id").alias("title"),
+        pl.lit("standalone").alias("vehicle_type"),
+        pl.lit(None, dtype=pl.String).alias("customer_acronym"),
+        pl.lit(D(2020, 1, 1)).alias("start_date"),
+    )
+
+
+def _vectors(sims: dict[str, float]) -> EntryVectors:
+    """Vectors whose cosine with the query e0 is exactly ``sims[id]`` on every facet."""
+    ids = sorted(sims)
+    matrix = np.asarray([[sims[i], np.sqrt(1 - sims[i] ** 2)] for i in ids], dtype=np.float32)
+    facets = ("narrative", "technical", "outcome", "whole")
+    return EntryVectors(ids=ids, matrices={f: matrix for f in facets})
+
+
+def _query(filters: ScopeFilters, issuer_type: str | None = None, issuer: str | None = None):
+    e0 = np.array([1.0, 0.0], dtype=np.float32)
+    vectors = {f: e0 for f in ("narrative", "technical", "outcome", "whole")}
+    return ScopeQuery(filters, AS_OF, vectors, issuer=issuer, issuer_type=issuer_type)
+
+
+# A state RFP: state customers, $2M..$10M, ended on/after 2021-06-08.
+STATE_RFP = ScopeFilters(
+    customer_types=("state",), value_min=2_000_000, value_max=10_000_000, ended_after=D(2021, 6, 8)
+)
+LIBRARY = _frame(
+    [
+        # in band, recent, state: compliant, low cosine
+        ("PP-10", "state", None, 5_000_000, 5_000_000, D(2024, 3, 31), False, "prime", "DHS"),
+        # $40M state work: only in once the value band is relaxed
+        ("PP-11", "state", None, 40_000_000, 40_000_000, D(2025, 1, 31), False, "prime", "DOR"),
+        # a county (adjacent to state) in band
+        ("PP-12", "local", None, 4_000_000, 4_000_000, D(2024, 9, 30), False, "prime", "County"),
+        # federal work in band: another sector, never let in by relaxation
+        ("PP-13", "federal-civilian", None, 6e6, 6e6, D(2025, 5, 31), False, "prime", "IRS"),
+    ]
+)
+SIMS = {"PP-10": 0.40, "PP-11": 0.90, "PP-12": 0.85, "PP-13": 0.95}
+
+
+def test_compliant_entries_come_first_and_customer_type_is_widened_never_dropped():
+    result = rank_references(
+        LIBRARY, _vectors(SIMS), _query(STATE_RFP), RankingConfig(mode="facet", top_k=4)
+    )
+    # one compliant entry; the value band is bent first (PP-11), then the customer types
+    # widened to the adjacent local (PP-12); the federal PP-13 (highest cosine) stays out,
+    # even though four were asked for
+    assert result.relaxed == [
+        "value band widened to 1000000..20000000 USD",
+        "value band dropped",
+        "recency window widened to end on/after 2019-06-08",
+        "recency window dropped",
+        "customer types widened to local, state",
+    ]
+    assert [r.id for r in result.references] == ["PP-10", "PP-11", "PP-12"]
+    assert [r.relaxed for r in result.references] == [[], ["value"], ["customer_type"]]
+    # the seed preset keeps the seed's order and sort: customer type dropped, score alone
+    seed = rank_references(
+        LIBRARY, _vectors(SIMS), _query(STATE_RFP), RankingConfig(mode="facet+bumps", top_k=4)
+    )
+    assert "customer type dropped" in seed.relaxed
+    assert [r.id for r in seed.references][0] == "PP-13"
+
+
+UNKNOWN = _frame(
+    [
+        ("PP-20", "state", None, 5_000_000, 5_000_000, D(2024, 3, 31), False, "prime", "DHS"),
+        # no value stated
+        ("PP-21", "state", None, None, None, D(2024, 6, 30), False, "prime", "DOR"),
+        # finished work with no end date
+        ("PP-22", "state", None, 3_000_000, 3_000_000, None, False, "prime", "DOT"),
+        # no customer type
+        ("PP-23", None, None, 7_000_000, 7_000_000, D(2025, 1, 31), False, "prime", "Acme"),
+        # a clear value miss, for contrast
+        ("PP-24", "state", None, 60_000_000, 60_000_000, D(2025, 2, 28), False, "prime", "DOL"),
+    ]
+)
+UNKNOWN_SIMS = {"PP-20": 0.5, "PP-21": 0.6, "PP-22": 0.7, "PP-23": 0.8, "PP-24": 0.9}
+
+
+@pytest.mark.parametrize("mode", ["facet", "default"])
+def test_unknown_facts_are_labelled_unknown_not_excluded_or_charged(mode):
+    config = RankingConfig(mode=mode, top_k=5)
+    result = rank_references(UNKNOWN, _vectors(UNKNOWN_SIMS), _query(STATE_RFP), config)
+    by_id = {r.id: r for r in result.references}
+    assert {"PP-20", "PP-21", "PP-22", "PP-23"} <= set(by_id)
+    assert by_id["PP-21"].unknown == ["value"] and by_id["PP-21"].relaxed == []
+    assert by_id["PP-22"].unknown == ["recency"] and by_id["PP-22"].relaxed == []
+    assert by_id["PP-23"].unknown == ["customer_type"] and by_id["PP-23"].relaxed == []
+    assert by_id["PP-20"].unknown == []
+    if mode == "default":
+        # a blank value is not "outside the value band"; a $60M entry is
+        assert by_id["PP-21"].components["value_penalty"] == 0.0
+        assert by_id["PP-24"].components["value_penalty"] < 0
+        assert by_id["PP-24"].relaxed == ["value"]
+    assert "unknown, not a miss" in UNKNOWN_RULE
+
+
+def test_the_seed_preset_keeps_treating_an_unknown_fact_as_a_miss():
+    config = RankingConfig(mode="facet+bumps", top_k=1)
+    result = rank_references(UNKNOWN, _vectors(UNKNOWN_SIMS), _query(STATE_RFP), config)
+    # only PP-20 meets every constraint under the seed's rule; nothing was relaxed
+    assert [r.id for r in result.references] == ["PP-20"] and result.relaxed == []
+    assert result.filter_trace[-1] == {"filter": "recency", "value": "2021-06-08", "remaining": 1}
+
+
+def test_a_missing_outcome_facet_is_explicit_and_its_weight_shared_out():
+    frame = _frame(
+        [
+            ("PP-30", "state", None, 5e6, 5e6, D(2024, 3, 31), False, "prime", "DHS"),
+            ("PP-31", "state", None, 5e6, 5e6, D(2024, 3, 31), False, "prime", "DOR"),
+        ]
+    ).with_columns(
+        pl.Series("outcome_metrics", [["Cut wait times 40%"], []], dtype=pl.List(pl.String)),
+        pl.Series("outcome_narrative", ["Faster service.", "  "]),
+    )
+    config = RankingConfig(
+        default_weight_whole=0.3, default_weight_outcome=0.2, default_weight_section=0.5
+    )
+    result = rank_references(
+        frame, _vectors({"PP-30": 0.6, "PP-31": 0.6}), _query(STATE_RFP), config
+    )
+    by_id = {r.id: r for r in result.references}
+    empty, full = by_id["PP-31"], by_id["PP-30"]
+    assert empty.missing == ["outcome"] and full.missing == []
+    assert empty.components["outcome"] == 0.0 and empty.components["weighted_outcome"] == 0.0
+    # whole 0.3 and section 0.5 carry the whole 1.0: x 1.25 each
+    assert empty.components["weighted_whole"] == pytest.approx(0.3 * 1.25 * 0.6, abs=1e-6)
+    assert empty.components["weighted_section_max"] == pytest.approx(0.5 * 1.25 * 0.6, abs=1e-6)
+    # same cosine on every facet: the similarity part is the same as the full entry's
+    sim = ("weighted_whole", "weighted_outcome", "weighted_section_max")
+    assert sum(empty.components[k] for k in sim) == pytest.approx(
+        sum(full.components[k] for k in sim), abs=1e-6
+    )
+
+
+def test_issuer_bumps_decide_near_ties_but_never_overturn_a_clear_topical_gap():
+    rfp = ScopeFilters(customer_types=("state", "local"))
+    frame = _frame(
+        [
+            # the issuer's sector and agency, off topic
+            ("PP-40", "state", None, 5e6, 5e6, D(2025, 3, 31), False, "prime", "Dept of Revenue"),
+            # another allowed sector, on the RFP's main subject
+            ("PP-41", "local", None, 5e6, 5e6, D(2025, 3, 31), False, "prime", "County"),
+            # the issuer's sector, a near-tie with PP-41
+            ("PP-42", "state", None, 5e6, 5e6, D(2025, 3, 31), False, "prime", "Dept of Labor"),
+        ]
+    )
+    config = RankingConfig(
+        top_k=3,
+        default_weight_whole=0.3,
+        default_weight_outcome=0.2,
+        default_weight_section=0.5,
+        default_sector_bump=0.16,
+        default_agency_bump=0.06,
+        issuer_bump_cap=0.10,
+    )
+    sims = {"PP-40": 0.45, "PP-41": 0.70, "PP-42": 0.65}
+    query = _query(rfp, issuer_type="state", issuer="Dept of Revenue")
+    result = rank_references(frame, _vectors(sims), query, config)
+    by_id = {r.id: r for r in result.references}
+    # PP-40 earns 0.16 + 0.06 in bumps, capped at 0.10: 0.12 taken back
+    assert by_id["PP-40"].components["issuer_bump_cap"] == pytest.approx(-0.12)
+    assert by_id["PP-42"].components["issuer_bump_cap"] == pytest.approx(-0.06)
+    # topical gap 0.25 > cap: PP-41 stays above PP-40; gap 0.05 < cap: PP-42 passes PP-41
+    assert [r.id for r in result.references] == ["PP-42", "PP-41", "PP-40"]
