@@ -2,18 +2,18 @@
 
 One module per command: ``run`` (the main job through Dagster), ``library``, ``parse``,
 ``matrix``, ``evaluate`` (``eval past-performance``, ``eval answers``), ``ui`` (the Dagster
-UI) and ``init``; ``app`` holds the typer app and what the commands share, ``render`` the
-Rich output, ``shapes`` the fixed ``--json`` shapes.
+UI), ``review`` (the review page) and ``init``; ``app`` holds the typer app and what the
+commands share, ``render`` the Rich output, ``shapes`` the fixed ``--json`` shapes.
 
 The one seam to the Dagster layer is the project's ``launch.py`` (beside ``definitions.py``),
-imported inside the ``run`` and ``ui`` commands only (``app.import_launcher``): importing
-this package never imports Dagster. ``library``, ``parse``, ``matrix`` and ``eval`` call the
-core directly.
+imported inside the ``run``, ``ui`` and ``review`` commands only (``app.import_launcher``):
+importing this package never imports Dagster. ``library``, ``parse``, ``matrix`` and
+``eval`` call the core directly.
 """
 
 from __future__ import annotations
 
-from rfp_retrieval.cli import evaluate, init, library, matrix, parse, run, ui  # noqa: F401
+from rfp_retrieval.cli import evaluate, init, library, matrix, parse, review, run, ui  # noqa: F401
 from rfp_retrieval.cli.app import app
 
 __all__ = ["app", "main"]

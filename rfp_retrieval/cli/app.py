@@ -1,8 +1,9 @@
 """The typer app and what every command shares: the project folder, the settings, the console.
 
 Commands live one per module (``run``, ``library``, ``parse``, ``matrix``, ``evaluate``,
-``ui``, ``init``) and register themselves on ``app`` / ``eval_app`` when the package imports
-them. Only ``run`` and ``ui`` reach Dagster, through ``import_launcher`` (the one seam).
+``ui``, ``review``, ``init``) and register themselves on ``app`` / ``eval_app`` when the
+package imports them. Only ``run``, ``ui`` and ``review`` reach Dagster, through
+``import_launcher`` (the one seam).
 """
 
 from __future__ import annotations

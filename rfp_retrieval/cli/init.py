@@ -17,6 +17,7 @@ def init(
 ) -> None:
     """Create a working project folder: inbox, library, answers, overrides and a config."""
     from rfp_retrieval.project_folder import InitError, init_project
+    from rfp_retrieval.retrieval.overrides import EXAMPLE_FILE_NAME, EXAMPLE_OVERRIDE_FILE
 
     sample = CHECKOUT / "sample"
     try:
@@ -25,6 +26,9 @@ def init(
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(1) from exc
     root = folder.expanduser().resolve()
+    example = root / "overrides" / EXAMPLE_FILE_NAME  # inert: no run reads *.example
+    example.write_text(EXAMPLE_OVERRIDE_FILE, encoding="utf-8")
+    created.append(example)
     out = Console(soft_wrap=True)
     for path in created:
         out.print(f"created {path}")
@@ -39,5 +43,7 @@ def init(
         f"  3. {cmd} run --config {config}\n"
         f"     (or: {cmd} ui --config {config}, and turn on rfp_inbox_sensor)\n"
         f"  4. Open {root / 'output'}/<rfp>/brief.html in a browser; the compliance matrix\n"
-        "     (compliance_matrix.csv / .xlsx) is written beside it."
+        "     (compliance_matrix.csv / .xlsx) is written beside it.\n"
+        f"  5. To swap a reference: {cmd} review --config {config} (or copy\n"
+        f"     {example} to overrides/<partition-key>.yaml and edit it)."
     )

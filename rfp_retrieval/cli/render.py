@@ -55,7 +55,8 @@ def print_run_summary(
     ``library_note`` (e.g. "library unchanged: not rebuilt") is printed first in the summary.
 
     Laid out for terminals as narrow as 80 columns: tables keep to three or four short
-    columns and put long text (title, score components, misses) in one wrapping cell; brief
+    columns and put long text (title, score components, misses, a writer's override with
+    who, when, why and the replaced pick) in one wrapping cell; brief
     paths are shown relative to the output folder; every failed file is listed with its
     whole error message, never truncated.
     """
@@ -91,6 +92,10 @@ def print_run_summary(
                 cell.append("\n" + parts, style="dim")
             if ref["relaxed"]:
                 cell.append("\nmissed: " + ", ".join(ref["relaxed"]), style="yellow")
+            if ref.get("override"):
+                from rfp_retrieval.retrieval.overrides import override_line
+
+                cell.append("\nwriter override: " + override_line(ref["override"]), style="cyan")
             table.add_row(str(rank), Text(ref["id"]), f"{ref['score']:.3f}", cell)
         if item["references"]:
             out.print(table)

@@ -29,7 +29,13 @@ from rfp_retrieval.cli.app import (
     settings_failed,
 )
 from rfp_retrieval.cli.render import print_run_summary
-from rfp_retrieval.cli.shapes import RunItem, print_json, run_item, run_scope_query
+from rfp_retrieval.cli.shapes import (
+    RunItem,
+    print_json,
+    run_item,
+    run_references,
+    run_scope_query,
+)
 from rfp_retrieval.settings import CONFIG_ENV, CONFIG_FILE, SettingsError
 
 LIBRARY_UNCHANGED = "library unchanged: not rebuilt (--rebuild-library to force)"
@@ -175,7 +181,6 @@ def run_rfps(
     ``failed`` with ``"no references: <reason>"`` (its ScopeQuery and brief are kept).
     """
     from rfp_retrieval.inbox import partition_key_for
-    from rfp_retrieval.retrieval.references import references_from_frame
 
     outcomes: list[RunItem] = []
     task = progress.add_task("RFPs: parse, read scope, rank", total=len(rfp_files))
@@ -214,9 +219,11 @@ def run_rfps(
         refs = store.read_partition("pp_references", key)
         item["status"] = "ok"
         item["scope_query"] = run_scope_query(scope)
-        item["references"] = references_from_frame(refs) if refs.height else []
         brief = store.read_partition("response_brief", key)
-        item["brief"] = brief["html_path"][0] if brief is not None and brief.height else None
+        built = brief is not None and brief.height > 0
+        notes = brief["reference_notes"][0] if built and "reference_notes" in brief else None
+        item["references"] = run_references(refs, notes)
+        item["brief"] = brief["html_path"][0] if built else None
         if no_library and not item["references"]:
             item["status"] = "failed"
             item["error"] = f"no references: {no_library}"

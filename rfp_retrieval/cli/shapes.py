@@ -37,14 +37,43 @@ class RunScopeQuery(TypedDict):
     as_of: str  # date recency is judged against
 
 
+class RunCheck(TypedDict):
+    """One "check before citing" line of the brief (``report.caveats.Caveat``)."""
+
+    kind: str  # role, value, recency, vague, weak or unknown (report.caveats.Caveat)
+    text: str
+
+
+class RunReplaced(TypedDict):
+    """The pick a writer's override displaced, as the pipeline ranked it."""
+
+    id: str | None
+    title: str | None
+    score: float | None
+
+
+class RunOverride(TypedDict):
+    """A writer's override (``retrieval.overrides.override_marks``)."""
+
+    by: str
+    at: str  # ISO 8601 date or date-time
+    reason: str
+    replaced: RunReplaced
+
+
 class RunReference(TypedDict):
-    """One of the top 3 (``retrieval.references.references_from_frame``)."""
+    """One of the top 3 (``retrieval.references.references_from_frame``), with the brief's
+    notes (``report.brief.notes_record``, stored in ``response_brief.reference_notes``) and
+    the writer's override when there is one."""
 
     id: str
     title: str | None
     score: float
     components: dict[str, float]  # every stored score component that is not null
     relaxed: list[str]  # constraints it misses when a filter was relaxed
+    why_cite: list[str]  # the brief's "why cite" lines
+    check_before_citing: list[RunCheck]  # the brief's "check before citing" lines
+    override: RunOverride | None  # None: the pipeline's own pick
 
 
 class RunItem(TypedDict):
@@ -90,6 +119,37 @@ def run_scope_query(scope: dict[str, Any]) -> RunScopeQuery:
     from rfp_retrieval.retrieval.scope_query import RUN_SUMMARY_FIELDS
 
     return {k: scope[k] for k in RUN_SUMMARY_FIELDS}  # type: ignore[return-value]
+
+
+def run_references(references: Any, reference_notes: str | None) -> list[RunReference]:
+    """The ``RunReference`` list of one partition.
+
+    ``references``: its ``pp_references`` frame (polars); ``reference_notes``: the JSON of
+    its ``response_brief.reference_notes`` (None when the brief was not built: the notes are
+    then empty lists). The notes are the brief's own, read back rather than recomputed.
+
+    Raises:
+        json.JSONDecodeError: ``reference_notes`` is not JSON.
+    """
+    from rfp_retrieval.retrieval.overrides import override_marks
+    from rfp_retrieval.retrieval.references import references_from_frame
+
+    if references is None or not references.height:
+        return []
+    notes = json.loads(reference_notes) if reference_notes else {}
+    marks = override_marks(references.to_dicts())
+    out: list[RunReference] = []
+    for ref in references_from_frame(references):
+        note = notes.get(ref["id"], {})
+        out.append(
+            {
+                **ref,  # type: ignore[typeddict-item]
+                "why_cite": list(note.get("why_cite", [])),
+                "check_before_citing": list(note.get("check_before_citing", [])),
+                "override": marks.get(ref["id"]),  # type: ignore[typeddict-item]
+            }
+        )
+    return out
 
 
 # --- library --json -----------------------------------------------------------------------

@@ -29,6 +29,7 @@ from rfp_retrieval.report.filters import filter_sentence, plain_value, usd
 from rfp_retrieval.report.questions import NEEDS_SME, question_views
 from rfp_retrieval.report.reasons import why_cite
 from rfp_retrieval.retrieval.components import RAW_COSINES
+from rfp_retrieval.retrieval.overrides import override_line, override_marks
 
 __all__ = [
     "brief_html",
@@ -246,6 +247,7 @@ def brief_markdown(
     """
     picks, shared = _picks(references), _shared(references)
     notes = notes_by_reference(references, scope, vague_ids, entries, relevance, sections)
+    marks = override_marks(references)
     lines = [f"# Response brief: {_md(scope.get('title') or scope.get('rfp_partition'))}", ""]
     lines += ["## ScopeQuery as read from the RFP", ""]
     for key, label in SCOPE_FIELDS:
@@ -287,6 +289,8 @@ def brief_markdown(
             f"(score {float(ref.get('score') or 0):.3f})"
         )
         lines.append("")
+        if ref.get("id") in marks:
+            lines.append("- **Writer override:** " + _md(override_line(marks[ref["id"]])))
         if facts and ref.get("id") in facts:
             lines.append("- Facts: " + _md(facts[ref["id"]]))
         parts = [f"{label} +{v:.3f}" for _, label, v in positives]
@@ -354,6 +358,8 @@ border-radius:6px;padding:8px 14px;margin:10px 0}
 .score-chart .ref-label{font-weight:600}.score-chart .sub{fill:#4a5360}
 .score-chart .seg-label{fill:#fff;font-size:11px}.why{background:#eef6ee;
 border-left:4px solid #59a14f;padding:6px 10px;margin:6px 0}.why ul,.checks ul{margin:4px 0}
+.override{background:#eef2fb;border-left:4px solid #4e79a7;padding:6px 10px;margin:6px 0}
+.override-tag{color:#fff;background:#4e79a7;border-radius:3px;padding:1px 6px;font-size:12px}
 """
 
 
@@ -374,6 +380,7 @@ def brief_html(
     """
     picks, shared = _picks(references), _shared(references)
     notes = notes_by_reference(references, scope, vague_ids, entries, relevance, sections)
+    marks = override_marks(references)
     title = scope.get("title") or scope.get("rfp_partition")
     h = [
         "<!DOCTYPE html>",
@@ -423,11 +430,19 @@ def brief_html(
         h.append('<p class="warn">No reference could be picked.</p>')
     for ref in picks:
         positives, penalties = score_parts(ref)
-        h.append(f'<div class="reference ref" data-id="{_e(ref.get("id"))}">')
+        mark = marks.get(str(ref.get("id")))
+        overridden = ' data-override="yes"' if mark else ""
+        h.append(f'<div class="reference ref" data-id="{_e(ref.get("id"))}"{overridden}>')
+        tag = ' <span class="override-tag">writer override</span>' if mark else ""
         h.append(
             f"<h3>{_e(ref.get('rank'))}. {_e(ref.get('id'))}: {_e(ref.get('title'))} "
-            f'<span class="muted">score {float(ref.get("score") or 0):.3f}</span></h3>'
+            f'<span class="muted">score {float(ref.get("score") or 0):.3f}</span>{tag}</h3>'
         )
+        if mark:
+            h.append(
+                f'<div class="override" data-replaced="{_e(mark["replaced"]["id"])}">'
+                f"<b>Writer override.</b> {_e(override_line(mark))}</div>"
+            )
         if facts and ref.get("id") in facts:
             h.append(f'<p class="facts">{_e(facts[ref["id"]])}</p>')
         h.append("<table><tr><th>component</th><th>value</th></tr>")

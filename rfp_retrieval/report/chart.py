@@ -77,8 +77,9 @@ def score_chart_svg(references: Sequence[Mapping[str, Any]], width: int = 760) -
     Positive components are stacked left to right from 0; penalties are drawn as a separate
     red bar under it, growing right from 0 with the magnitude of the penalty. Scale: the
     largest positive total (at least 0.1) spans the plot width. A segment wide enough carries
-    its value (``class="seg-label"``); the legend lists only the parts drawn. Returns '' for
-    no references.
+    its value (``class="seg-label"``); the legend lists only the parts drawn. A pick a writer
+    brought in (``override_by`` set) says so under its score: its rank is the writer's, not
+    the score's. Returns '' for no references.
     """
     if not references:
         return ""
@@ -114,9 +115,10 @@ def score_chart_svg(references: Sequence[Mapping[str, Any]], width: int = 760) -
             f'<text x="{pad}" y="{y + 15}" class="ref-label">#{_e(ref.get("rank"))} '
             f"{_e(ref.get('id'))}</text>"
         )
+        writer = ", writer override" if ref.get("override_by") is not None else ""
         out.append(
             f'<text x="{pad}" y="{y + bar_h + 15}" class="sub">score '
-            f"{float(ref.get('score') or 0):.3f}</text>"
+            f"{float(ref.get('score') or 0):.3f}{writer}</text>"
         )
         x = label_w + pad
         for key, label, value in positives:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,32 @@ REVIEW_SCHEMA: dict[str, Any] = {
     "source_row": pl.Int64,
     "updated_by": pl.String,
 }
+
+
+EXAMPLE_FILE_NAME = "example.yaml.example"
+"""The example ``rfp-retrieval init`` writes in the overrides folder: not ``*.yaml``, so no
+run reads it (copy it to ``<partition-key>.yaml`` and edit)."""
+
+EXAMPLE_OVERRIDE_FILE = """\
+# A writer's override of the past-performance references chosen for one RFP.
+#
+# This example is never read: only a file named <partition-key>.yaml is (the key is in the
+# run summary and at the top of the brief, e.g. miami-dade-311-rfp-md.yaml for
+# "Miami-Dade 311 RFP.md"). Copy it to that name, replace the ids with yours, and re-run
+# the RFP (`rfp-retrieval run`, or `rfp-retrieval review` which writes this file for you).
+#
+# Every field is required. `replace` is a reference the pipeline chose for this RFP,
+# `with` the library entry (pp_entries id) to cite instead; `at` is a date (2026-06-10) or
+# a date-time (2026-06-10T14:30). The brief and `run --json` then mark the new pick with
+# who, when, why and the replaced pick and its score.
+overrides:
+  - replace: PP-112
+    with: PP-045
+    by: Dana Writer
+    at: 2026-06-10
+    reason: The evaluators asked for benefits-eligibility work, not the loan system.
+"""
+"""The example override file's text (the format of the module docstring)."""
 
 
 class OverrideError(ValueError):
@@ -382,3 +409,143 @@ def vague_outcome_review(references: pl.DataFrame, entries: pl.DataFrame) -> pl.
     )
     joined = picks.join(vague, on="id", how="inner").sort("rank")
     return joined.select(list(REVIEW_SCHEMA)).cast(REVIEW_SCHEMA)
+
+
+def override_marks(references: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """What the brief and ``run --json`` say about each pick a writer brought in.
+
+    ``references``: one partition's ``pp_references`` rows (dicts, with the
+    ``OVERRIDE_SCHEMA`` columns; rows without them give ``{}``). Returns
+    ``{new id: {"by", "at", "reason", "replaced": {"id", "title", "score"}}}`` for each
+    chosen row (``rank > 0``) with ``override_by`` set; ``replaced`` is the pick it
+    displaced (its score a float as ranked, None when the row is missing).
+    """
+    displaced = {
+        str(r["overridden_by"]): r for r in references if r.get("overridden_by") is not None
+    }
+    marks: dict[str, dict[str, Any]] = {}
+    for row in references:
+        if (row.get("rank") or 0) <= 0 or row.get("override_by") is None:
+            continue
+        old = displaced.get(str(row["id"]), {})
+        score = old.get("score")
+        marks[str(row["id"])] = {
+            "by": row["override_by"],
+            "at": row.get("override_at"),
+            "reason": row.get("override_reason"),
+            "replaced": {
+                "id": old.get("id"),
+                "title": old.get("title"),
+                "score": None if score is None else float(score),
+            },
+        }
+    return marks
+
+
+def override_line(mark: Mapping[str, Any]) -> str:
+    """One ``override_marks`` value in words, e.g. "Chosen by Dana Writer on 2026-06-10 in
+    place of PP-112 (score 0.412): The CO asked for the SNAP work." (the rank is the
+    writer's, so the score may be lower than the next pick's)."""
+    old = mark.get("replaced") or {}
+    score = old.get("score")
+    displaced = f"{old.get('id') or 'a pick no longer stored'}"
+    if score is not None:
+        displaced += f" (score {score:.3f})"
+    at = str(mark.get("at") or "an unstated date")
+    if "T" in at:  # a date-time: 2026-06-10 14:30 (seconds dropped when zero)
+        at = at.replace("T", " ").removesuffix(":00")
+    return f"Chosen by {mark.get('by')} on {at} in place of {displaced}: {mark.get('reason')}"
+
+
+def _yaml_at(at: str) -> dt.date | dt.datetime | str:
+    """``at`` as the date or date-time YAML writes unquoted (so it reads back the same)."""
+    for parse in (dt.date.fromisoformat, dt.datetime.fromisoformat):
+        try:
+            return parse(at)
+        except ValueError:
+            continue
+    return at
+
+
+def set_override(
+    path: Path | str,
+    picks: Sequence[str],
+    replace_id: str,
+    with_id: str,
+    by: str,
+    reason: str,
+    known_ids: set[str] | frozenset[str],
+    at: str | None = None,
+) -> list[ReferenceOverride]:
+    """Record in the override file ``path`` that the writer cites ``with_id`` instead of the
+    current pick ``replace_id``, and return the file's overrides as now written.
+
+    ``picks``: the RFP's current picks (after the file's overrides), ``known_ids`` the
+    library's entry ids, ``at`` ISO 8601 (default: now, to the minute). When ``replace_id``
+    was itself brought in by an override, that override is updated (its ``with`` becomes
+    ``with_id``, or it is removed when ``with_id`` is the pick it once displaced), so the file
+    always replaces the pipeline's own picks. The file is rewritten as plain YAML (comments in
+    it are not kept) and only after every check passed.
+
+    Raises:
+        OverrideError: empty ``by`` or ``reason``, ``replace_id`` not a current pick,
+            ``with_id`` not in the library or already a pick, or the existing file is
+            unreadable (the message says what to fix; the file is left unchanged).
+    """
+    path = Path(path)
+    by, reason, with_id = by.strip(), reason.strip(), with_id.strip()
+    if not reason:
+        raise OverrideError("give a reason: it goes into the brief and the golden set")
+    if not by:
+        raise OverrideError("give your name: the brief says who chose each override")
+    if replace_id not in picks:
+        raise OverrideError(
+            f"{replace_id} is not one of the current picks ({', '.join(picks) or 'none'}); "
+            "reload the page"
+        )
+    if with_id not in known_ids:
+        raise OverrideError(
+            f"{with_id or '(empty)'} is not an entry id of the library; pick a runner-up or "
+            "type an id from pp_entries"
+        )
+    if with_id in picks:
+        raise OverrideError(f"{with_id} is already one of the picks; choose another entry")
+    existing = load_overrides(path, known_ids)
+    for o in existing:
+        if o.replace_id == with_id and o.with_id != replace_id:
+            raise OverrideError(
+                f"{with_id} is a pick the writers replaced by {o.with_id}; to cite it again, "
+                f"replace {o.with_id} with {with_id}"
+            )
+    when = at or dt.datetime.now().replace(second=0, microsecond=0).isoformat()
+    new = ReferenceOverride(replace_id, with_id, by, when, reason, path)
+    kept: list[ReferenceOverride] = []
+    placed = False
+    for o in existing:
+        if o.with_id == replace_id:  # the pick being replaced came from this override
+            placed = True
+            if o.replace_id != with_id:
+                kept.append(replace(new, replace_id=o.replace_id))
+            continue
+        kept.append(o)
+    if not placed:
+        kept.append(new)
+    document = {
+        "overrides": [
+            {
+                "replace": o.replace_id,
+                "with": o.with_id,
+                "by": o.by,
+                "at": _yaml_at(o.at),
+                "reason": o.reason,
+            }
+            for o in kept
+        ]
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(
+        yaml.safe_dump(document, sort_keys=False, allow_unicode=True), encoding="utf-8"
+    )
+    partial.replace(path)
+    return kept

@@ -1,0 +1,90 @@
+"""``rfp-retrieval review``: the review page of a project folder on 127.0.0.1
+(``rfp_retrieval.report.review``); a swap re-runs the RFP's partition through the project's
+launcher (``launch.Launcher.run_rfp``, as ``rfp-retrieval run`` does)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from rfp_retrieval.cli.app import (
+    ConfigOption,
+    ProjectOption,
+    app,
+    config_file,
+    console,
+    import_launcher,
+    load_cli_settings,
+    project_dir,
+)
+
+DEFAULT_PORT = 8765
+
+
+@app.command()
+def review(
+    port: int = typer.Option(DEFAULT_PORT, help="Port on 127.0.0.1 (0: any free port)."),
+    project: Path | None = ProjectOption,
+    config: Path | None = ConfigOption,
+) -> None:
+    """Serve the project's briefs with a "replace" control per reference (127.0.0.1 only).
+
+    A replacement writes ``<overrides_dir>/<partition-key>.yaml`` and re-materializes that
+    RFP's partition through Dagster; the page then shows the updated brief. Stop: Ctrl-C.
+    """
+    from rfp_retrieval.report.review import ReviewSite, review_server
+
+    folder = project_dir(project)
+    config = config_file(config)
+    settings = load_cli_settings(folder, config)
+    if not Path(settings.db_path).is_file():
+        console.print(
+            f"[red]No store at {settings.db_path}[/red]: nothing to review yet; run "
+            "`rfp-retrieval run` on this project first."
+        )
+        raise typer.Exit(2)
+    launch = import_launcher(folder)
+    launcher = launch.Launcher(settings, launch.dagster_home(folder, config))
+    site = ReviewSite(
+        store=launcher.store,
+        overrides_dir=Path(settings.overrides_dir),
+        ranking_mode=settings.ranking_mode,
+        rematerialize=lambda key, path: _keeping_stop(launcher.run_rfp, key, path),
+    )
+    try:
+        server = review_server(site, port)
+    except OSError as exc:
+        console.print(f"[red]Cannot listen on 127.0.0.1:{port}: {exc}[/red]; try --port N")
+        raise typer.Exit(2) from exc
+
+    signal.signal(signal.SIGTERM, _stop)
+    host, bound = server.server_address[:2]
+    # stdout, flushed: a script (or the browser test) reads the address from here
+    print(f"Review page on http://{host}:{bound}/ (stop: Ctrl-C or kill {os.getpid()})", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    sys.stdout.flush()
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def _keeping_stop(run_rfp: Callable[[str, Path], Any], key: str, path: Path) -> Any:
+    """``run_rfp(key, path)``, then ``kill PID`` stops the server like Ctrl-C again: a Dagster
+    in-process run leaves SIGTERM with the SIGINT handler it found, which is "ignore" when
+    the command was started in the background."""
+    try:
+        return run_rfp(key, path)
+    finally:
+        signal.signal(signal.SIGTERM, _stop)
