@@ -355,15 +355,37 @@ def ui_process(
     config_file: Path | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> tuple[list[str], dict[str, str]]:
-    """The ``dagster dev`` command on ``project_dir``'s ``workspace.yaml`` and its whole
-    environment: ``environ`` (default ``os.environ``, copied) with ``DAGSTER_HOME=home`` and,
-    for ``--config``, ``RFP_RETRIEVAL_CONFIG=config_file`` (the code location reads it).
-    Prepares ``home`` (``prepare_home``)."""
+    """The ``dagster dev`` command on ``project_dir``'s ``workspace.yaml`` (absolute path) and
+    its whole environment: ``environ`` (default ``os.environ``, copied) with
+    ``DAGSTER_HOME=home`` and, for ``--config``, ``RFP_RETRIEVAL_CONFIG=config_file`` (the code
+    location reads it). Prepares ``home`` (``prepare_home``).
+
+    The command is meant to run with ``home`` as its working directory (``ui_cwd``):
+    ``dagster dev`` warns that a ``dagster.yaml`` in its working directory "will not be used"
+    whenever that folder is not ``DAGSTER_HOME``, and the project folder holds the template
+    ``prepare_home`` copies. So relative paths in the environment that the code location
+    resolves against the working directory (``RFP_RETRIEVAL_CONFIG`` and the path settings'
+    ``RFP_RETRIEVAL_*`` variables, ``settings.PATH_FIELDS``) are made absolute here, against
+    this process's working directory, as the CLI's own commands read them.
+    """
+    from rfp_retrieval.settings import ENV_PREFIX, PATH_FIELDS
+
+    home = Path(home).resolve()
     prepare_home(home, project_dir)
     env = dict(os.environ if environ is None else environ)
     env["DAGSTER_HOME"] = str(home)
     if config_file is not None:
         env[CONFIG_ENV] = str(config_file)
+    for name in (CONFIG_ENV, *(ENV_PREFIX + field.upper() for field in PATH_FIELDS)):
+        if env.get(name):
+            env[name] = str(Path.cwd() / Path(env[name]).expanduser())
     dagster = Path(sys.executable).with_name("dagster")
-    cmd = [str(dagster), "dev", "-w", "workspace.yaml", "-h", "127.0.0.1", "-p", str(port)]
+    workspace = Path(project_dir).resolve() / "workspace.yaml"
+    cmd = [str(dagster), "dev", "-w", str(workspace), "-h", "127.0.0.1", "-p", str(port)]
     return cmd, env
+
+
+def ui_cwd(home: Path) -> Path:
+    """The working directory of ``ui_process``'s command: the Dagster home itself, the one
+    folder whose ``dagster.yaml`` ``dagster dev`` uses without a warning."""
+    return Path(home).resolve()

@@ -1,5 +1,7 @@
 """Library assets: the past-performance library as validated facet tables and embeddings."""
 
+from pathlib import Path
+
 import dagster as dg
 import polars as pl
 
@@ -7,10 +9,15 @@ from assets.partitions import OWNERS
 from assets.previews import markdown_preview
 from resources import EmbeddingModel, ProjectPaths
 from resources.partition_store import DuckDBPartitionStore
+from rfp_retrieval.library.fingerprint import folder_fingerprint
 from rfp_retrieval.library.frames import entries_frame, rejected_frame, superseded_frame
 from rfp_retrieval.library.ingest import load_library
 from rfp_retrieval.library.quality import empty_library_reason
 from rfp_retrieval.retrieval.facets import facet_embeddings_frame
+
+LIBRARY_FINGERPRINT = "library_fingerprint"
+"""``pp_entries`` metadata: ``folder_fingerprint`` of the library folder the run read (the inbox
+sensor rebuilds the library only when today's differs)."""
 
 
 @dg.multi_asset(
@@ -43,6 +50,8 @@ from rfp_retrieval.retrieval.facets import facet_embeddings_frame
 )
 def pp_entries(context: dg.AssetExecutionContext, paths: ProjectPaths):
     """Ingest and normalise the past-performance library folder."""
+    # taken before reading: an edit made during the run makes the next sensor tick rebuild
+    fingerprint = folder_fingerprint(Path(paths.library_dir))
     loaded = load_library(paths.library_dir)
     entries = entries_frame(loaded.entries)
     rejected = rejected_frame(loaded.rejected)
@@ -62,6 +71,7 @@ def pp_entries(context: dg.AssetExecutionContext, paths: ProjectPaths):
             "row_count": entries.height,
             "with_defects": with_defects.height,
             "library_dir": paths.library_dir,
+            LIBRARY_FINGERPRINT: fingerprint,
             **({"empty_library": empty} if empty else {}),
             "preview": dg.MetadataValue.md(markdown_preview(entries.select(preview_cols))),
         },

@@ -2,7 +2,7 @@
 
 import polars as pl
 
-from rfp_retrieval.retrieval.components import REGISTRY, summed_parts
+from rfp_retrieval.retrieval.components import COMPONENT, REGISTRY, summed_parts
 
 MAX_PREVIEW_ROWS = 20
 
@@ -45,5 +45,38 @@ def reference_preview_columns(frame: pl.DataFrame) -> list[str]:
 
 
 def references_preview(frame: pl.DataFrame, limit: int = MAX_PREVIEW_ROWS) -> str:
-    """``markdown_preview`` of a ``pp_references`` frame's ``reference_preview_columns``."""
-    return markdown_preview(frame.select(reference_preview_columns(frame)), limit)
+    """A ``pp_references`` frame as the brief shows it, as a Markdown table.
+
+    Columns ``reference_preview_columns``, with each summed component headed by its label
+    (``ScoreComponent.label``, the brief's) and written as the signed contribution it adds
+    to the score (``+0.113``, ``-0.050``; blank where a row has none), then the raw cosines
+    some row has and no row sums, headed ``<name> cosine`` (unsigned: they are not parts of
+    the score), then the constraints missed and the override columns. Components the mode
+    does not compute (None in every row) get no column.
+    """
+    columns = reference_preview_columns(frame)
+    summed = [c for c in REGISTRY if c.name in columns]
+    cosines = [
+        c.name
+        for c in REGISTRY
+        if c.raw
+        and c.name not in columns
+        and c.name in frame.columns
+        and frame[c.name].is_not_null().any()
+    ]
+    rest = [c for c in columns if c not in REFERENCE_COLUMNS and c not in COMPONENT]
+    out = frame.select(
+        *REFERENCE_COLUMNS,
+        *(
+            pl.col(c.name).map_elements(_signed, return_dtype=pl.String).alias(c.label)
+            for c in summed
+        ),
+        *(pl.col(name).alias(f"{name} cosine") for name in cosines),
+        *rest,
+    )
+    return markdown_preview(out, limit)
+
+
+def _signed(value: float | None) -> str | None:
+    """A score contribution as the brief writes it: ``+0.113``, ``-0.050``."""
+    return None if value is None else f"{value:+.3f}"

@@ -12,7 +12,18 @@ and where the time goes, in one separate process (``probe``): importing the CLI,
 and the code location; building the ``Launcher`` (definitions + instance); the library job, or
 its skip when the library is unchanged (``Launcher.library_is_current``, absent in older code:
 then the job runs, as ``run`` did); and each of three new RFPs' ``rfp_job`` runs (the first
-loads the embedding model).
+loads the embedding model), with the seconds of each step of the last one (``steps``, from
+the run's event log: STEP_START to STEP_SUCCESS) and the rest of its run (``overhead``).
+
+Then the UI (``--sensor``, on by default): ``rfp-retrieval ui`` on the same project, which
+``run`` has just brought up to date. ``first_start_runs``: the runs the inbox sensor requested
+on its first tick (nothing changed: 0 is right). Then one new RFP is dropped into the inbox
+and ``drop`` splits its drop-to-materialized time (``response_brief`` of its partition):
+``to_request`` (drop to the sensor's run request: settle window + tick interval),
+``to_start`` (request to run start: queue + run process launch), ``run`` (run start to
+end: imports, code location, model load, steps), ``steps`` (their sum) and ``total``.
+When the first start requested runs (older code), the drop is not measured (it would queue
+behind them).
 
 ``--code DIR`` runs another checkout of the project (e.g. ``git archive <commit>`` extracted
 in /tmp) to measure the code as it was. Prints one JSON object (seconds) and a Markdown row.
@@ -24,9 +35,12 @@ in /tmp) to measure the code as it was. Prints one JSON object (seconds) and a M
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -66,10 +80,35 @@ for f in files:
     t = time.perf_counter()
     assert launcher.run_rfp(partition_key_for(Path(f).name), Path(f)).success
     per_rfp.append(round(time.perf_counter() - t, 2))
+import dagster as dg
+last = launcher.instance.get_runs(dg.RunsFilter(job_name="rfp_job"), limit=1)[0]
+steps, total = step_seconds(launcher.instance, last.run_id)
 print(json.dumps({"imports": round(t_imports, 2), "launcher": round(t_launcher, 2),
                   "library": round(t_library, 2), "library_skipped": skip,
-                  "per_rfp": per_rfp}))
+                  "per_rfp": per_rfp, "steps": steps,
+                  "overhead": round(per_rfp[-1] - sum(steps.values()), 2)}))
 """
+
+
+def step_seconds(instance, run_id):
+    """Seconds of each step of run ``run_id`` (STEP_START to STEP_SUCCESS/FAILURE in its event
+    log), slowest first, and their sum."""
+    starts, steps = {}, {}
+    for entry in instance.all_logs(run_id):
+        event = entry.dagster_event
+        if event is None:
+            continue
+        if event.event_type_value == "STEP_START":
+            starts[entry.step_key] = entry.timestamp
+        elif event.event_type_value in ("STEP_SUCCESS", "STEP_FAILURE"):
+            began = starts.get(entry.step_key, entry.timestamp)
+            steps[entry.step_key] = round(entry.timestamp - began, 2)
+    ordered = dict(sorted(steps.items(), key=lambda kv: -kv[1]))
+    return ordered, round(sum(steps.values()), 2)
+
+
+# the probe runs in another process, on the checkout it measures: it gets the helper's source
+PROBE = inspect.getsource(step_seconds) + PROBE
 
 
 def cli_run(code: Path, config: Path, files: list[Path], env: dict[str, str]) -> float:
@@ -99,11 +138,116 @@ def copies(inbox: Path, prefix: str, count: int) -> list[Path]:
     return made
 
 
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _sensor_ticks(instance) -> list:
+    """The ticks of ``rfp_inbox_sensor`` on ``instance``, newest first ([] before its first)."""
+    for state in instance.all_instigator_state():
+        if state.instigator_name == "rfp_inbox_sensor":
+            return list(instance.get_ticks(state.instigator_origin_id, state.selector_id))
+    return []
+
+
+def _wait(predicate, timeout_s: float, what: str):
+    deadline = time.time() + timeout_s
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.5)
+    raise SystemExit(f"timed out after {timeout_s:.0f} s waiting for {what}")
+
+
+def sensor_phase(code: Path, config: Path, work: Path, env: dict[str, str]) -> dict:
+    """``rfp-retrieval ui`` on the project ``run`` left up to date: the runs its first sensor
+    tick requests, then one dropped RFP's drop-to-materialized time, split (module docstring).
+    Stops the UI (SIGTERM to the command, as the README says) before returning."""
+    import dagster as dg
+
+    home = work / "var" / "dagster_home"
+    port = _free_port()
+    cmd = [sys.executable, "-m", "rfp_retrieval.cli", "ui", "--project", str(code)]
+    cmd += ["--config", str(config), "--port", str(port)]
+    out: dict[str, object] = {}
+    start = time.time()
+    proc = subprocess.Popen(
+        cmd,
+        env=env,
+        cwd=config.parent,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        with dg.DagsterInstance.from_config(str(home)) as instance:
+            before = {r.run_id for r in instance.get_runs()}
+
+            def first_tick():
+                done = [
+                    t
+                    for t in _sensor_ticks(instance)
+                    if t.status.value != "STARTED" and t.timestamp >= start
+                ]
+                return done[-1] if done else None
+
+            tick = _wait(first_tick, 600, "the inbox sensor's first tick")
+            out["first_tick_after_start"] = round(tick.timestamp - start, 1)
+            out["first_start_runs"] = len(tick.run_ids)
+            if tick.run_ids:
+                return out
+            dropped = work / "inbox" / f"dropped-{RFPS[0]}"
+            drop = time.time()
+            shutil.copy(REPO / "sample" / "inbox" / RFPS[0], dropped)
+            from rfp_retrieval.inbox import partition_key_for
+
+            key = partition_key_for(dropped.name)
+
+            def materialized():
+                records = instance.fetch_materializations(
+                    dg.AssetRecordsFilter(
+                        asset_key=dg.AssetKey("response_brief"), asset_partitions=[key]
+                    ),
+                    limit=1,
+                ).records
+                return records[0] if records else None
+
+            record = _wait(materialized, 900, f"response_brief {key}")
+            done = time.time()
+            run = instance.get_run_record_by_id(record.run_id)
+            _wait(lambda: instance.get_run_record_by_id(record.run_id).end_time, 120, "run end")
+            run = instance.get_run_record_by_id(record.run_id)
+            requested = run.create_timestamp.timestamp()
+            steps, steps_total = step_seconds(instance, record.run_id)
+            out["drop"] = {
+                "to_request": round(requested - drop, 1),
+                "to_start": round(run.start_time - requested, 1),
+                "run": round(run.end_time - run.start_time, 1),
+                "steps": steps_total,
+                "total": round(done - drop, 1),
+                "step_seconds": steps,
+                "new_runs": len({r.run_id for r in instance.get_runs()} - before),
+            }
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--code", type=Path, default=REPO, help="project checkout to run")
     parser.add_argument("--work", type=Path, default=None, help="scratch folder (default: tmp)")
     parser.add_argument("--label", default="now")
+    parser.add_argument(
+        "--no-sensor", action="store_true", help="skip the UI / sensor phase (dagster dev)"
+    )
     args = parser.parse_args()
     code = args.code.resolve()
     work = Path(args.work or tempfile.mkdtemp(prefix="bench-run-speed-")).resolve()
@@ -137,6 +281,9 @@ def main() -> None:
     if probe.returncode != 0:
         raise SystemExit(f"probe failed:\n{probe.stderr[-3000:]}")
     result["probe"] = json.loads(probe.stdout.strip().splitlines()[-1])
+    result["load_after_run"] = os.getloadavg()[0]
+    if not args.no_sensor:
+        result["sensor"] = sensor_phase(code, config, work, env)
     result["load_end"] = os.getloadavg()[0]
     print(json.dumps(result))
     p = result["probe"]
@@ -146,6 +293,19 @@ def main() -> None:
         f"| {library} | {' / '.join(map(str, p['per_rfp']))} "
         f"| {result['load_start']:.1f}–{result['load_end']:.1f} |"
     )
+    sensor = result.get("sensor") or {}
+    if sensor:
+        drop = sensor.get("drop") or {}
+        print(
+            f"| {args.label} | first start: {sensor['first_start_runs']} runs | drop: "
+            + (
+                f"{drop['total']} s (request {drop['to_request']}, start {drop['to_start']}, "
+                f"run {drop['run']} of which steps {drop['steps']})"
+                if drop
+                else "not measured"
+            )
+            + f" | load {os.getloadavg()[0]:.1f} |"
+        )
 
 
 if __name__ == "__main__":

@@ -241,4 +241,4 @@ def test_asset_preview_shows_the_summed_components_of_the_references():
         "value_penalty",
         "relaxed",
     ]
-    assert "| weighted_whole |" in references_preview(frame)
+    assert "| whole entry |" in references_preview(frame)  # labels, as the brief

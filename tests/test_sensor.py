@@ -24,6 +24,15 @@ def project(tmp_path):
     return settings, build_definitions(settings)
 
 
+def settled(*paths, age_s: float = 60.0) -> None:
+    """Date ``paths`` ``age_s`` seconds back: older than the sensor's settle window."""
+    import time
+
+    for path in paths:
+        when = time.time_ns() - int(age_s * 1e9)
+        os.utime(path, ns=(when, when))
+
+
 def _tick(defs, instance, cursor=None):
     from sensors.inbox import rfp_inbox_sensor
 
@@ -44,6 +53,7 @@ def test_sensor_adds_partitions_reruns_edits_and_ignores_unchanged_files(project
     settings, defs = project
     (settings.inbox_dir / "RFP 001 (Navy).md").write_text("# Navy RFP")
     (settings.inbox_dir / "usda.md").write_text("# USDA RFP")
+    settled(*settings.inbox_dir.iterdir())
     with dg.instance_for_test() as instance:
         first = _tick(defs, instance)
         by_job = sorted((r.job_name, r.partition_key) for r in first.run_requests)
@@ -61,8 +71,7 @@ def test_sensor_adds_partitions_reruns_edits_and_ignores_unchanged_files(project
         assert unchanged.run_requests == []
 
         path = settings.inbox_dir / "usda.md"
-        stat = path.stat()
-        os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000_000))
+        settled(path, age_s=30)  # an edit: another (settled) modification time
         edited = _tick(defs, instance, unchanged.cursor or first.cursor)
         assert [(r.job_name, r.partition_key) for r in edited.run_requests] == [
             ("rfp_job", "usda-md")
@@ -78,5 +87,32 @@ def test_library_change_requests_the_library_job_first(project):
         assert [r.job_name for r in first.run_requests] == ["library_job"]
         (settings.library_dir / "extra.md").write_text("---\nid: PP-9\n---\n")
         (settings.inbox_dir / "new.pdf").write_bytes(b"%PDF-1.4")
+        settled(settings.inbox_dir / "new.pdf")
         second = _tick(defs, instance, first.cursor)
         assert [r.job_name for r in second.run_requests] == ["library_job", "rfp_job"]
+
+
+def test_files_dropped_together_are_requested_in_one_tick_once_settled(project):
+    from sensors.inbox import SETTLE_SECONDS
+
+    settings, defs = project
+    with dg.instance_for_test() as instance:
+        first = _tick(defs, instance)  # the library
+        old = settings.inbox_dir / "a.md"
+        old.write_text("# A")
+        settled(old)
+        young = settings.inbox_dir / "b.md"
+        young.write_text("# B")  # still arriving: holds the batch back, a.md included
+        waiting = _tick(defs, instance, first.cursor)
+        assert waiting.run_requests == [] and not waiting.dynamic_partitions_requests
+        assert f"less than {SETTLE_SECONDS} s ago (b-md)" in waiting.skip_message
+        (settings.inbox_dir / "c.md").write_text("# C")
+        settled(young, settings.inbox_dir / "c.md", age_s=SETTLE_SECONDS + 1)
+        batch = _tick(defs, instance, waiting.cursor or first.cursor)
+        assert [(r.job_name, r.partition_key) for r in batch.run_requests] == [
+            ("rfp_job", "a-md"),
+            ("rfp_job", "b-md"),
+            ("rfp_job", "c-md"),
+        ]
+        assert sorted(instance.get_dynamic_partitions("rfp_documents")) == ["a-md", "b-md", "c-md"]
+        assert _tick(defs, instance, batch.cursor).run_requests == []

@@ -50,7 +50,7 @@ def ui(
     # own, with default signal handling (a shell's `&` starts children with SIGINT ignored)
     proc = subprocess.Popen(
         cmd,
-        cwd=folder,
+        cwd=launch.ui_cwd(home),
         env=env,
         start_new_session=True,
         preexec_fn=_default_stop_signals,
