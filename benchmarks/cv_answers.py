@@ -1,6 +1,18 @@
 """Leave-one-document-out cross-validation of the answer-retrieval settings that were tuned.
 
-Run: ``.venv/bin/python benchmarks/cv_answers.py [--qrels FILE] [--only SETTING...] [--json]``
+Run: ``.venv/bin/python benchmarks/cv_answers.py [--qrels FILE...] [--only SETTING...]
+[--validation DOC...] [--json]``
+
+``--qrels`` defaults to both dev files (``answers_qrels_dev.jsonl`` and
+``answers_qrels_dev2.jsonl``, 158 questions, 7 documents). Figures are printed for all
+documents, for the tuning documents and for the validation documents (``--validation``,
+default the two held back while the rules were designed), per question type and per
+document, with rewriting on and off.
+
+The "needs SME" floor (``RetrievalConfig.floor``) is chosen the same way: for each held-out
+document, the highest floor (0.05 steps) that flags no question of the other documents whose
+top 3 holds a relevant passage; the held-out figures count wrong flags (a relevant passage in
+the top 3 but flagged) and flags on questions without one.
 
 Tuned on the dev qrels: the fusion constant across a question's queries (``fusion_k``), the
 length of the earlier-paragraph and cross-reference keyword summaries, whether the offline
@@ -72,7 +84,7 @@ class _MemoEmbedder:
         return np.stack([self.memo[t] for t in texts])
 
 
-def _per_question(prepared, index, embedder, point: dict) -> dict[str, dict]:
+def _per_question(prepared, index, embedder, point: dict, mode: str = "on") -> dict[str, dict]:
     chain = ChainConfig(
         context=ContextConfig(
             paragraph_words=point["paragraph_words"], reference_words=point["reference_words"]
@@ -83,22 +95,81 @@ def _per_question(prepared, index, embedder, point: dict) -> dict[str, dict]:
         prepared,
         index,
         embedder,
-        modes=("on",),
+        modes=(mode,),
         chain_config=chain,
         retrieval_config=RetrievalConfig(fusion_k=point["fusion_k"]),
         rewriter=OfflineRewriter(include_subject=point["include_subject"]),
-    )["on"]
+    )[mode]
     return {row["qid"]: row for row in run["per_question"]}
+
+
+VALIDATION = (
+    "treasury-fiscal-service-dcdis-rfq-2032H5-26-Q-00117.md",
+    "harborline-bank-vendor-security-rfp.md",
+)
+"""Documents held back while the rules were designed (issue 14's tuning/validation split)."""
+
+FLOORS = tuple(round(0.05 * i, 2) for i in range(0, 17))
+"""Candidate "needs SME" floors (cosine)."""
+
+
+def _top3_hit(row: dict) -> bool:
+    return bool(set(row["retrieved"][:3]) & set(row["relevant"]))
+
+
+def _sme_floor(rows: list[dict]) -> float:
+    """The highest candidate floor that flags no question with a relevant passage in its
+    top 3 (0.0 when even that is not possible)."""
+    good = [r["confidence"] for r in rows if r["found"] and _top3_hit(r)]
+    ok = [f for f in FLOORS if all(c >= f for c in good)]
+    return max(ok) if ok else 0.0
+
+
+def _sme_cv(rows_by_doc: dict[str, list[dict]]) -> dict:
+    held: dict[str, dict] = {}
+    for doc, rows in rows_by_doc.items():
+        train = [r for d, rs in rows_by_doc.items() if d != doc for r in rs]
+        floor = _sme_floor(train)
+        wrong = sum(1 for r in rows if r["found"] and _top3_hit(r) and r["confidence"] < floor)
+        flagged_missing = sum(
+            1 for r in rows if r["found"] and not _top3_hit(r) and r["confidence"] < floor
+        )
+        missing = sum(1 for r in rows if r["found"] and not _top3_hit(r))
+        held[doc] = {
+            "floor": floor,
+            "wrong_flags": wrong,
+            "flags_on_questions_without_a_top3_answer": flagged_missing,
+            "questions_without_a_top3_answer": missing,
+            "questions": len(rows),
+        }
+    everything = [r for rs in rows_by_doc.values() for r in rs]
+    return {"held_out": held, "floor_on_all_documents": _sme_floor(everything)}
 
 
 def _summary(rows: list[dict]) -> dict:
     out = {m: round(float(np.mean([r[m] for r in rows])), 4) for m in METRICS}
+    out["questions"] = len(rows)
+    out["found"] = sum(1 for r in rows if r["found"])
     by_type: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
         by_type[r["type"]].append(r)
     out["by_type"] = {
-        t: {m: round(float(np.mean([r[m] for r in rs])), 4) for m in METRICS}
+        t: {m: round(float(np.mean([r[m] for r in rs])), 4) for m in METRICS} | {"n": len(rs)}
         for t, rs in sorted(by_type.items())
+    }
+    return out
+
+
+def _splits(rows: list[dict], doc_of: dict[str, str], validation: set[str]) -> dict:
+    """Summaries over all, tuning and validation documents, and per document."""
+    out = {
+        "all": _summary(rows),
+        "tuning": _summary([r for r in rows if doc_of[r["qid"]] not in validation]),
+        "validation": _summary([r for r in rows if doc_of[r["qid"]] in validation]),
+    }
+    out["per_document"] = {
+        doc: _summary([r for r in rows if doc_of[r["qid"]] == doc])
+        for doc in sorted(set(doc_of.values()))
     }
     return out
 
@@ -106,7 +177,13 @@ def _summary(rows: list[dict]) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--qrels", type=Path, default=REPO.parent / "shared" / "data" / "answers_qrels_dev.jsonl"
+        "--qrels",
+        type=Path,
+        nargs="+",
+        default=[
+            REPO.parent / "shared" / "data" / "answers_qrels_dev.jsonl",
+            REPO.parent / "shared" / "data" / "answers_qrels_dev2.jsonl",
+        ],
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument(
@@ -115,8 +192,11 @@ def main() -> None:
         choices=sorted(GRID),
         help="tune only these settings (the others stay at their defaults)",
     )
+    parser.add_argument(
+        "--validation", nargs="*", default=list(VALIDATION), help="validation document names"
+    )
     args = parser.parse_args()
-    qrels = load_qrels(args.qrels)
+    qrels = [q for path in args.qrels for q in load_qrels(path)]
     prepared = prepare_questions(qrels)
     embedder = _MemoEmbedder()
     index = build_index(load_answer_library(REPO / "sample" / "answers").blocks, embedder)
@@ -142,22 +222,44 @@ def main() -> None:
         chosen[doc] = points[best]
         held_out += [results[best][qid] for qid, d in doc_of.items() if d == doc]
     default_rows = list(results[points.index(DEFAULT)].values())
+    off_rows = list(_per_question(prepared, index, embedder, DEFAULT, mode="off").values())
+    validation = set(args.validation)
+    by_doc: dict[str, list[dict]] = defaultdict(list)
+    for row in default_rows:
+        by_doc[doc_of[row["qid"]]].append(row)
     report = {
         "grid_points": len(points),
+        "validation_documents": sorted(validation),
         "chosen_per_held_out_document": chosen,
-        "cross_validated": _summary(held_out),
-        "defaults_in_sample": _summary(default_rows),
+        "cross_validated": _splits(held_out, doc_of, validation),
+        "defaults_in_sample": _splits(default_rows, doc_of, validation),
+        "rewriting_off": _splits(off_rows, doc_of, validation),
+        "needs_sme_floor": _sme_cv(dict(by_doc)),
     }
     if args.json:
         print(json.dumps(report, indent=2))
         return
-    for name in ("cross_validated", "defaults_in_sample"):
-        s = report[name]
-        print(f"{name}: " + " ".join(f"{m}={s[m]:.3f}" for m in METRICS))
-        for t, m in s["by_type"].items():
-            print(f"    {t:16s} " + " ".join(f"{k}={v:.3f}" for k, v in m.items()))
+    for name in ("cross_validated", "defaults_in_sample", "rewriting_off"):
+        for part in ("all", "tuning", "validation"):
+            s = report[name][part]
+            print(
+                f"{name} [{part}, {s['found']}/{s['questions']} found]: "
+                + " ".join(f"{m}={s[m]:.3f}" for m in METRICS)
+            )
+            for t, m in s["by_type"].items():
+                print(f"    {t:16s} " + " ".join(f"{k}={v:.3f}" for k, v in m.items() if k != "n"))
+        for doc, s in report[name]["per_document"].items():
+            print(f"  {doc[:44]:44s} " + " ".join(f"{m}={s[m]:.3f}" for m in METRICS))
     for doc, point in chosen.items():
         print(f"held out {doc}: chose {point}")
+    sme = report["needs_sme_floor"]
+    print(f"needs-SME floor on all documents: {sme['floor_on_all_documents']:.2f}")
+    for doc, h in sme["held_out"].items():
+        print(
+            f"  held out {doc[:44]:44s} floor={h['floor']:.2f} wrong flags={h['wrong_flags']} "
+            f"flags on unanswered={h['flags_on_questions_without_a_top3_answer']}"
+            f"/{h['questions_without_a_top3_answer']}"
+        )
 
 
 if __name__ == "__main__":

@@ -174,7 +174,12 @@ def test_output_that_drops_a_distinctive_term_is_rejected_and_flagged(api):
     )
     result = rewrite_question(question, None, _rewriter(api, []))
     assert result.rewriter == f"offline (fallback: {MODEL} output invalid)"
-    assert result.flags == ["llm-output-invalid: dropped distinctive term 'FedRAMP'"]
+    assert result.flags == [
+        "llm-output-invalid: dropped distinctive term 'FedRAMP'; "
+        + "; ".join(
+            f"paraphrase {i} dropped or changed protected term 'FedRAMP'" for i in (1, 2, 3)
+        )
+    ]
     assert result.input_tokens == 412  # the failed call still cost tokens
     assert "FedRAMP" in result.rewrite
 
@@ -252,7 +257,8 @@ def test_api_keys_in_a_rewrite_are_fine_when_the_question_or_its_topic_asks_abou
     assert validate_output(row, output) == []
     unrelated = RewriteRequest(question="Describe how they are rotated.", context=QuestionContext())
     assert validate_output(unrelated, output) == [
-        "rewrite echoes instructions instead of rewriting"
+        "rewrite echoes instructions instead of rewriting",
+        "rewrite adds protected term 'API' the question never named",
     ]
 
 

@@ -150,7 +150,11 @@ def test_api_failure_falls_back_to_offline_and_is_flagged():
 def test_validation_requires_distinctive_terms_and_three_paraphrases():
     request = RewriteRequest("Is the POA&M updated monthly?", MIGRATION_CONTEXT)
     problems = validate_output(request, RewriteOutput("Is the plan of action updated?", [], ["a"]))
-    assert problems == ["1 paraphrases, 3 required", "dropped distinctive term 'POA&M'"]
+    assert problems == [
+        "1 paraphrases, 3 required",
+        "dropped distinctive term 'POA&M'",
+        "paraphrase 1 dropped or changed protected term 'POA&M'",
+    ]
 
 
 MIGRATION_CONTEXT = rewrite_question(MIGRATION, None).context

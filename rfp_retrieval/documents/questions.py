@@ -68,7 +68,10 @@ from rfp_retrieval.documents.response_tables import (
     ColumnRoles,
     cells_repeat_header,
     column_roles,
+    header_index,
+    is_separator,
     row_cells,
+    spanning_label,
 )
 from rfp_retrieval.documents.section_kinds import SectionKinds
 from rfp_retrieval.documents.text import split_sentences, strip_inline_markdown
@@ -457,33 +460,74 @@ class _Finder:
     # -- tables -----------------------------------------------------------------------------
 
     def walk_table(self, block: _Block, owner: Section | None) -> None:
+        """Asks among a table's rows (issue 14: header not on the first line, merged cells).
+
+        The header is ``response_tables.header_index``; rows above it are titles. A row
+        spanning the table (``spanning_label``) names the topic of the rows below it; a blank
+        topic or row-header cell continues the one above (a vertically merged cell; not in a
+        spreadsheet, whose reader expands merged cells itself).
+        """
         rows = [(block.start + j, row_cells(line)) for j, line in enumerate(block.lines)]
         rows = [(i, r) for i, r in rows if any(c for c in r)]
         if len(rows) < 2:
             return
-        header = rows[0][1]
-        data = rows[1:]
+        at = header_index([r for _, r in rows])
+        header = rows[at][1]
+        data = [(i, r) for i, r in rows[at + 1 :] if not is_separator(r)]
+        if not data:
+            return
         width = max(len(r) for _, r in rows)
         header = header + [""] * (width - len(header))
         data = [(i, r + [""] * (width - len(r))) for i, r in data]
         roles = column_roles(header, [r for _, r in data])
         if roles.question is None:
             return
+
+        def spans(row: list[str]) -> str | None:
+            label = spanning_label(row)
+            filled = [c for c in row if c.strip()]
+            if label is None or (len(filled) == 1 and row[roles.question].strip()):
+                return None  # one filled cell in the ask column: an ask with blank answers
+            return label
+
+        plain = [(i, r) for i, r in data if spans(r) is None]
+        roles = column_roles(header, [r for _, r in plain])
+        if roles.question is None:
+            return
         if roles.response is not None:
-            answered = sum(1 for _, r in data if r[roles.response].strip())
-            if answered >= 0.5 * len(data):
+            answered = sum(1 for _, r in plain if r[roles.response].strip())
+            if answered >= 0.5 * len(plain):
                 return  # a Q&A table the issuer already answered, not a form to fill in
+        # questionnaire readers already expand merged cells (a blank there means "none")
+        merged = [j for j in [*roles.groups, roles.row_header] if j is not None]
+        merged = [] if self.questionnaire else merged
+        span_topic: str | None = None
+        above: list[str] = [""] * width
         for line0, row in data:
+            spanning = spans(row)
+            if spanning is not None:
+                span_topic = spanning
+                above = [""] * width
+                continue
+            for j in merged:
+                if row[j].strip():
+                    above[j] = row[j]
+                elif above[j]:
+                    row = [*row[:j], above[j], *row[j + 1 :]]
             text = row[roles.question].strip()
             if not text or cells_repeat_header(row, header):
                 continue
-            asks = is_ask(text) or text.endswith("?")
+            asks = any(is_ask(s) or s.endswith("?") for s in split_sentences(text))
             if roles.response is None and not asks:
                 continue
             if roles.response is not None and len(text.split()) < 3 and not asks:
                 continue
             label = row[roles.label].strip() or None if roles.label is not None else None
             topic = self.topic(header, row, roles, owner)
+            if span_topic and (topic is None or (owner is not None and topic == owner.heading)):
+                topic = span_topic
+            elif span_topic and topic and span_topic not in topic:
+                topic = f"{span_topic} / {topic}"
             self.add(
                 label=label,
                 text=text,

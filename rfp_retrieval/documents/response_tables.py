@@ -31,10 +31,14 @@ _QUESTION_HEADER = re.compile(
     re.I,
 )
 _GROUP_HEADER = re.compile(
-    r"^(?:domain|category|sub-?category|section|topic|area|family|control family|group|"
-    r"capability|function|module|requirement (?:area|category|type)|service area)$",
+    r"^(?:(?:[a-z/&-]+\s+){0,2}(?:domain|domains|category|categories|sub-?category|topic|"
+    r"topics|area|areas|family|families|group|capability|function|module|subject|theme)"
+    r"|section|control|controls|control (?:objective|name|title))$",
     re.I,
 )
+"""Headers naming the topic a row belongs to (``Domain``, ``Control Area``, ``Category``,
+``Control Family``, ``Control``), in any column position (issue 14: the topic may sit in a
+middle column). ``Control`` alone names the topic only when another column holds the ask."""
 _ID_CELL = re.compile(
     r"^(?:[A-Z]{1,8}[-_. ]?\d{1,4}(?:[.-]\d{1,4})*[a-z]?|\d{1,4}(?:\.\d{1,4})*\.?|[a-z]\.|"
     r"\(?[a-z]\)|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)$"
@@ -68,6 +72,54 @@ def row_cells(line: str) -> list[str]:
     return [strip_inline_markdown(c) for c in s.split("|")]
 
 
+_SEPARATOR_CELL = re.compile(r"^:?-{3,}:?$")
+
+
+def header_index(rows: list[list[str]]) -> int:
+    """Index of a table's header row among its ``rows`` (issue 14: not always the first line).
+
+    The row just above a Markdown ``| --- |`` separator; without one, the first row whose
+    cells name a role (a response, label, ask or topic column) in at least two columns,
+    else 0. Rows above the header are titles ("Table 3 — Security Questionnaire").
+    """
+    for i, row in enumerate(rows):
+        cells = [c.strip() for c in row if c.strip()]
+        if i > 0 and cells and all(_SEPARATOR_CELL.match(c) for c in cells):
+            return i - 1
+    for i, row in enumerate(rows[:5]):
+        named = sum(
+            1
+            for c in row
+            if c.strip()
+            and (
+                _RESPONSE_HEADER.search(c)
+                or _LABEL_HEADER.match(c.strip())
+                or _QUESTION_HEADER.search(c)
+                or _GROUP_HEADER.match(c.strip())
+            )
+            and len(c.split()) <= 4
+        )
+        if named >= 2:
+            return i
+    return 0
+
+
+def is_separator(row: list[str]) -> bool:
+    """The row is a Markdown alignment row (``| --- | :---: |``)."""
+    cells = [c.strip() for c in row if c.strip()]
+    return bool(cells) and all(_SEPARATOR_CELL.match(c) for c in cells)
+
+
+def spanning_label(row: list[str]) -> str | None:
+    """The text of a row that spans the table (merged cells): one filled cell, or every
+    filled cell the same text ("| Access Control | | |", "| Access Control | Access Control |");
+    None for an ordinary row."""
+    cells = [c.strip() for c in row if c.strip()]
+    if cells and len(set(cells)) == 1 and (len(cells) == 1 or len(cells) == len(row)):
+        return cells[0] if len(row) > 1 else None
+    return None
+
+
 def cells_repeat_header(row: list[str], header: list[str]) -> bool:
     """The row repeats the header (a table continued on the next page)."""
     return [c.lower() for c in row] == [c.lower() for c in header]
@@ -95,6 +147,16 @@ def column_roles(header: list[str], data: list[list[str]]) -> ColumnRoles:
         None,
     )
     groups = [j for j in range(width) if _GROUP_HEADER.match(names[j])]
+    if groups:
+        others = [
+            j
+            for j in range(width)
+            if j not in groups and j != response and _QUESTION_HEADER.search(names[j])
+        ]
+        if not others:
+            # the only ask-like column is a topic-named one ("Control" with a response
+            # column): it is the ask, not a grouping
+            groups = [j for j in groups if not _QUESTION_HEADER.search(names[j])]
     label = None
     for j in range(width):
         if j == response or j in groups:

@@ -211,7 +211,9 @@ def evaluate_answers(
 
     Returns ``{mode: {"recall_at_5", "hit_rate_at_5", "mrr_at_10", "ndcg_at_10",
     "questions", "found", "by_type": {type: {...}}, "per_question": [{"qid", "type",
-    "found", "retrieved", "relevant"}]}}``. ``on_rewrite`` sees each rewritten question.
+    "found", "retrieved", "relevant", "confidence", "status", metrics...}]}}``
+    (``confidence`` is a cosine in [-1, 1], ``status`` ``ok`` or ``needs SME``; both None
+    for a question the parser did not find). ``on_rewrite`` sees each rewritten question.
     """
     retrieval_config = retrieval_config or RetrievalConfig()
     results: dict[str, dict[str, Any]] = {}
@@ -252,6 +254,8 @@ def evaluate_answers(
                     "found": result is not None,
                     "retrieved": retrieved,
                     "relevant": q.relevant,
+                    "confidence": result.confidence if result else None,
+                    "status": result.status if result else None,
                     **{m: round(v, 4) for m, v in scores.items()},
                 }
             )

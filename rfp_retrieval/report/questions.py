@@ -3,11 +3,64 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import polars as pl
 
+from rfp_retrieval.rewrite.terms import STOPWORDS, words
+
 NEEDS_SME = "needs SME"
+
+_SECTION_NUMBER = re.compile(
+    r"^\s*(?:(?:Section|Part|Article|Volume|Factor|Attachment|Appendix|Exhibit)\s+)?"
+    r"(?P<n>(?:[A-Z]{1,3}|[0-9]+|[IVXLC]+)(?:\.[A-Z0-9]+)*)\.?(?=[\s—–:-]|$)"
+)
+_LOCAL_LABEL = re.compile(r"^\(?(?:[0-9]{1,3}|[a-z]{1,2}|[ivxlc]{1,6}|[A-Z])[.)]?$")
+
+
+def full_label(label: str | None, section_path: list[str]) -> str | None:
+    """The label a proposal answer is cited by: a local item marker ("(ii)", "a.", "(1)")
+    prefixed with the number of the nearest numbered section above it ("III.B (ii)",
+    "L.5.3.2 (1)"; issue 15: "the section numbers the RFP asks answers to be labelled with").
+
+    A label that is already a section number ("3.1.4", "L.4.2.1", "CCM-01") is returned as
+    is; without a label, the section number alone; None when neither exists.
+    """
+    number = None
+    for heading in reversed(section_path or []):
+        m = _SECTION_NUMBER.match(heading or "")
+        if m and (any(ch.isdigit() for ch in m.group("n")) or "." in m.group("n")):
+            number = m.group("n")
+            break
+    if not label:
+        return number
+    if number and _LOCAL_LABEL.match(label.strip()) and not label.startswith(number):
+        return f"{number} {label.strip()}"
+    return label
+
+
+def meaningful_queries(queries: list[str]) -> list[str]:
+    """The query variants worth showing a writer, in order: duplicates (case and spacing
+    ignored), keyword-only forms (no function word left: "caseworkers training metrics
+    adoption") and variants that add no word the ones before lacked are left out. The full
+    set stays in the ``rewritten_questions`` table."""
+    shown: list[str] = []
+    seen_words: set[str] = set()
+    for text in queries:
+        tokens = [w.lower() for w in words(text)]
+        if not tokens:
+            continue
+        if any(" ".join(text.lower().split()) == " ".join(s.lower().split()) for s in shown):
+            continue
+        if shown and not any(t in STOPWORDS for t in tokens):
+            continue
+        new = set(tokens) - STOPWORDS
+        if shown and new <= seen_words:
+            continue
+        shown.append(text)
+        seen_words |= new
+    return shown
 
 
 def question_views(
@@ -19,7 +72,9 @@ def question_views(
     ``question_answers`` frames (None when the answer pipeline has not run). Missing columns
     are tolerated. Returns None when both frames are None, [] when they hold no question.
     Each passage is ``{rank, block_id, title, score}``; ``needs_sme`` is True when the
-    retrieval status says so.
+    retrieval status says so. ``label`` is the citation label (``full_label``: "III.B (ii)"),
+    ``item_label`` the label as printed; ``queries`` the variants worth showing
+    (``meaningful_queries``), ``all_queries`` the whole query set.
     """
     if rewritten is None and answers is None:
         return None
@@ -31,11 +86,13 @@ def question_views(
             {
                 "question_id": qid,
                 "label": None,
+                "item_label": None,
                 "question": None,
                 "section_path": [],
                 "rewrite": None,
                 "skipped": None,
                 "queries": [],
+                "all_queries": [],
                 "status": None,
                 "confidence": None,
                 "needs_sme": False,
@@ -47,16 +104,18 @@ def question_views(
         if not row.get("question_id"):
             continue
         v = view(row["question_id"])
-        v["label"] = row.get("label")
-        v["question"] = row.get("original")
+        v["item_label"] = row.get("label")
         v["section_path"] = list(row.get("section_path") or [])
+        v["label"] = full_label(row.get("label"), v["section_path"])
+        v["question"] = row.get("original")
         v["rewrite"] = row.get("rewrite")
         v["skipped"] = row.get("skipped")
         try:
             queries = json.loads(row.get("queries") or "[]")
         except json.JSONDecodeError:
             queries = []
-        v["queries"] = [q.get("text") if isinstance(q, dict) else str(q) for q in queries]
+        v["all_queries"] = [q.get("text") if isinstance(q, dict) else str(q) for q in queries]
+        v["queries"] = meaningful_queries(v["all_queries"])
     for row in (answers if answers is not None else pl.DataFrame()).iter_rows(named=True):
         if not row.get("question_id"):
             continue

@@ -14,13 +14,16 @@ found by several queries outranks one found by a single phrasing (seed 2: "the r
 prioritizes blocks that retrieved well across multiple paraphrases"). Every passage keeps its
 rank under each query.
 
-Confidence and the retrieval floor: a question's confidence is the cosine between its top
-passage and the closest query of its set; below ``RetrievalConfig.floor`` the question is
-flagged "needs SME" instead of being silently answered.
+Confidence and the retrieval floor: a question's confidence is the best cosine between any of
+its first ``RetrievalConfig.confidence_window`` (3) passages and the closest query of its set
+(the writer reads the top three, seed 1; a question answered by passage #2 is not an SME's
+job, issue 15); below ``RetrievalConfig.floor`` the question is flagged "needs SME" instead
+of being silently answered.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +34,26 @@ from rfp_retrieval.rewrite.records import Query
 from rfp_retrieval.rewrite.terms import index_tokens
 
 NEEDS_SME = "needs SME"
+PAST_PERFORMANCE = "past performance"
+"""Status of an ask for past-performance references under the floor: the brief's reference
+picks answer it, not the answer library, so it is no SME's job (issue 15: "needs SME" fired
+on "Offerors shall provide three (3) references")."""
+
+_PAST_PERFORMANCE_ASK = re.compile(
+    r"\bpast[- ]performance\b"
+    r"|\b(?:one|two|three|four|five|\d+)\s+(?:\(\d+\)\s+)?(?:\w+\s+)?references\b"
+    r"|\breferences?\s+(?:for|from|of)\s+(?:similar|comparable|prior|previous|recent|relevant)\b"
+    r"|\b(?:similar|comparable|prior|previous|recent|relevant)\s+(?:contracts|efforts|projects)\b",
+    re.I,
+)
+
+
+def is_past_performance_ask(question: str) -> bool:
+    """True when ``question`` asks for past-performance references or prior efforts
+    ("Offerors shall provide three (3) references", "Summarize each referenced effort" is
+    not enough on its own: it needs "past performance", a counted "references" or "prior /
+    similar contracts")."""
+    return bool(_PAST_PERFORMANCE_ASK.search(question or ""))
 
 
 @dataclass(frozen=True)
@@ -45,7 +68,10 @@ class RetrievalConfig:
     ``dense_weight`` / ``lexical_weight``: per-query fusion weights of the two retrievers;
     ``top_k``: passages returned per question; ``depth``: ranks kept per query (a block below
     it contributes nothing for that query); ``floor``: minimum confidence (cosine in [-1, 1])
-    below which a question needs an SME.
+    below which a question needs an SME, chosen by leave-one-document-out cross-validation
+    on both dev qrels files (``benchmarks/cv_answers.py --sme``: the highest floor that flags
+    no question with a relevant passage in its top 3 on the other documents, rounded down to
+    0.05 for margin); ``confidence_window``: how many top passages the confidence looks at.
     """
 
     rrf_k: int = 60
@@ -55,6 +81,7 @@ class RetrievalConfig:
     top_k: int = 10
     depth: int = 100
     floor: float = 0.40
+    confidence_window: int = 3
 
 
 @dataclass
@@ -81,9 +108,10 @@ class Passage:
 class AnswerResult:
     """The passages for one question and whether they clear the retrieval floor.
 
-    ``confidence`` is the cosine (in [-1, 1]) between the top passage and its closest query;
-    ``agreement`` the share (in [0, 1]) of the query-set weight whose own top 3 holds the top
-    passage; ``status`` is ``ok`` or ``needs SME``.
+    ``confidence`` is the best cosine (in [-1, 1]) between one of the top three passages and
+    its closest query; ``agreement`` the share (in [0, 1]) of the query-set weight whose own
+    top 3 holds the top passage; ``status`` is ``ok``, ``needs SME``, or ``past performance``
+    (an ask for references under the floor: the brief's reference picks answer it).
     """
 
     passages: list[Passage]
@@ -196,9 +224,13 @@ class AnswerIndex:
             for r, i in enumerate(order, start=1)
         ]
         top = int(order[0])
-        confidence = round(float(best_cos[top]), 4)
+        window = order[: max(1, config.confidence_window)]
+        confidence = round(float(best_cos[window].max()), 4)
         agreement = round(float(top3_weight[top] / total_weight), 4)
         status = "ok" if confidence >= config.floor else NEEDS_SME
+        original = next((q.text for q in queries if q.role == "original"), queries[0].text)
+        if status == NEEDS_SME and is_past_performance_ask(original):
+            status = PAST_PERFORMANCE
         return AnswerResult(passages, confidence, agreement, status)
 
 

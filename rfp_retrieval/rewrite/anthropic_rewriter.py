@@ -158,7 +158,12 @@ def build_prompt(request: RewriteRequest) -> str:
         lines.append("Outline above it: " + " > ".join(reversed(ctx.outline)))
     for ref in ctx.references:
         lines.append(f"Referenced section {ref.key}: {ref.heading} — {ref.summary}")
-    if ctx.paragraphs:
+    if ctx.paragraphs and ctx.generic_heading:
+        lines.append(
+            "The heading names no topic; the sentences just above the question do: "
+            + ctx.paragraphs
+        )
+    elif ctx.paragraphs:
         lines.append(f"Earlier paragraphs of the section (keywords): {ctx.paragraphs}")
     if ctx.summary:
         lines.append(f"Document summary: {ctx.summary}")

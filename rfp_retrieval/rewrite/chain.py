@@ -9,9 +9,13 @@
 4. query set: original (always kept: seed 2 "keeping the original always wins") + rewrite +
    three paraphrases + parts, each with its fusion weight.
 
-A specific question skips decomposition too (seed 2: the whole chain is skipped), unless
-``ChainConfig.decompose_specific`` is set: on the dev qrels its parts pushed partially
-relevant blocks out of the top 5 (compound recall@5 0.86 -> 0.82). Rewriting "off"
+A specific question skips the rewrite and paraphrases (seed 2: the whole chain is skipped) but
+is still split when it holds separate asks, each with its own instruction ("Describe your
+approach to data migration and your data validation methodology": two answers, issue 14
+defect 2; ``decompose.Decomposition.separate_asks``). Its shared-head and noun-phrase splits
+("support tiers and hours of coverage") are made only when ``ChainConfig.decompose_specific``
+is set: on the dev qrels those parts pushed partially relevant blocks out of the top 5
+(compound recall@5 0.86 -> 0.82). Rewriting "off"
 (``original_only``) is the query set of the original alone.
 """
 
@@ -140,8 +144,8 @@ def rewrite_question(
     queries = [Query("original", question.text, weights.original)]
     if specific:
         parts: list[str] = []
-        if config.decompose_specific:
-            pieces = decompose(question.text)
+        pieces = decompose(question.text)
+        if config.decompose_specific or pieces.separate_asks:
             parts = list(question.parts) or pieces.parts
             steps.extend(f"2 decompose: {line}" for line in pieces.log)
         queries += _part_queries(parts, weights)

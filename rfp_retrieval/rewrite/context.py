@@ -6,7 +6,10 @@ outline above it, and a one-paragraph document summary", and found longer contex
 (``ContextConfig.outline_levels``). Beyond the seed:
 
 - paragraph context: a short keyword summary of the section's earlier paragraphs (the
-  requirements 3.4.1-3.4.6 above "3.4.7 Describe your approach");
+  requirements 3.4.1-3.4.6 above "3.4.7 Describe your approach"); under a generic heading
+  ("Other Technical Considerations", "Additional Considerations") the sentences just above
+  the question, as written (``NEAR_SENTENCES``, at most ``NEAR_WORDS``), are its topic and
+  the heading is not (issue 14: the topic sits only in the paragraph above);
 - cross-references: "the peak volumes described in Section 2.4" inherits the heading and a
   keyword summary of Section 2.4 ("the retrieval target is the system, not the section");
 - table rows: the row's topic (questionnaire domain, column or row header) is the heading.
@@ -50,6 +53,20 @@ BOILERPLATE_WORDS: frozenset[str] = frozenset(
     existing new used using use make made ensure meet meets officer period notice""".split()
 )
 """Procurement boilerplate: never a topic of the paragraph context summary."""
+
+GENERIC_HEADING_WORDS: frozenset[str] = frozenset(
+    """other additional considerations consideration general miscellaneous special related
+    further topics topic matters items areas remaining supplemental supplementary various
+    optional points issues notes specific key elements aspects""".split()
+)
+"""Words of headings that group leftovers ("Other Considerations"): no topic of their own."""
+
+NEAR_SENTENCES = 2
+"""Sentences of the section text just above a question that its pronouns most often point
+to ("... lost. (2) Explain how your solution preserves *this* ability.")."""
+
+NEAR_WORDS = 45
+"""Cap on the verbatim sentences that stand in for a generic heading (about two sentences)."""
 
 _LABEL = re.compile(
     r"^\s*(?:"
@@ -105,7 +122,8 @@ class QuestionContext:
     keyword summary of the section's earlier paragraphs; ``references``: cross-referenced
     sections; ``skipped``: structural headings left out; ``document_reference``: the question
     points at the whole solicitation ("relevance ... to this requirement"), so the document
-    subject is part of its topic.
+    subject is part of its topic; ``generic_heading``: the heading names no topic
+    (``is_generic``), so the earlier paragraphs carry it.
     """
 
     heading: str = ""
@@ -117,6 +135,7 @@ class QuestionContext:
     topic: str = ""
     skipped: list[str] = field(default_factory=list)
     document_reference: bool = False
+    generic_heading: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-JSON form (for the rewrite log and the LLM cache key)."""
@@ -139,6 +158,22 @@ def is_structural(heading: str) -> bool:
     """True when every word of ``heading`` is a structural word (see ``STRUCTURAL_WORDS``)."""
     tokens = [w.lower() for w in words(heading)]
     return not tokens or all(t in STRUCTURAL_WORDS or t.isdigit() for t in tokens)
+
+
+def is_generic(heading: str) -> bool:
+    """True when ``heading`` names no topic: every word is structural or a leftover-group word
+    ("Other Technical Considerations", "Additional Information", "General")."""
+    tokens = [w.lower() for w in words(heading)]
+    vocabulary = STRUCTURAL_WORDS | GENERIC_HEADING_WORDS
+    return not tokens or all(t in vocabulary or t.isdigit() for t in tokens)
+
+
+def nearest_sentences(text: str, count: int = NEAR_SENTENCES) -> str:
+    """The last ``count`` sentences of ``text`` that do not ask anything (the text just
+    above a question)."""
+    sentences = [s.strip() for s in re.split(r"(?<=[.?!])\s+|\n+", text or "") if s.strip()]
+    kept = [s for s in sentences if not s.endswith("?")]
+    return " ".join(kept[-count:]) if count > 0 else ""
 
 
 def document_subject(title: str) -> str:
@@ -262,9 +297,15 @@ def inherit_context(
         ctx.subject = document_subject(doc.title)
     exclude = " ".join([question.text, ctx.heading, *ctx.outline])
     background = [s.body for s in doc.sections if s.body] if doc is not None else []
-    ctx.paragraphs = keyword_summary(
-        question.context or "", config.paragraph_words, exclude, background
-    )
+    ctx.generic_heading = bool(ctx.heading) and not ctx.topic and is_generic(ctx.heading)
+    if ctx.generic_heading and config.paragraph_words > 0:
+        # the heading says nothing: the sentences just above, as written, are the topic
+        near = nearest_sentences(question.context or "").split()
+        ctx.paragraphs = " ".join(near[:NEAR_WORDS])
+    else:
+        ctx.paragraphs = keyword_summary(
+            question.context or "", config.paragraph_words, exclude, background
+        )
     if doc is not None and config.reference_words > 0:
         by_key = {s.key: s for s in doc.sections}
         for key in question.references or []:

@@ -16,6 +16,14 @@ thing that one block may answer jointly. Rules, applied in order:
    modifier or verb and is kept whole: "security and compliance posture", "cost and schedule
    performance", "validated and reconciled", "generates, translates, and tracks".
 
+4. Names are never split: an ``and`` between two capitalised words inside a sentence joins a
+   name ("Independent Verification and Validation", "Applied Research and Development",
+   "Terms and Conditions"), and one inside a thesaurus phrase joins a fixed term ("operations
+   and maintenance"); either stays whole.
+5. A split part keeps an instruction: a part that starts with "how", "what", "your" ... borrows
+   the verb its first part starts with ("Describe how ... and how users get help" -> "Describe
+   how users get help").
+
 A part needs at least one topical word; otherwise it is merged back ("..., and by whom?").
 The undivided question is always retrieved as well (seed 2), so a block that answers the
 parts jointly is not lost; ``parts`` lists only the pieces.
@@ -42,6 +50,8 @@ _VERBISH = frozenset(
     "does do did".split()
 )
 _DETERMINERS = frozenset("the a an its their your our his her this these those".split())
+_BORROWS_VERB = frozenset("your how what where when whether which who why".split())
+"""Clause starters that need the first part's instruction verb to stand alone (rule 5)."""
 _FOLLOW_UP = re.compile(r"^(?:if\s+(?:so|yes|not|applicable)|otherwise)\s*,?\s*", re.I)
 
 
@@ -51,6 +61,10 @@ class Decomposition:
 
     parts: list[str] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
+    separate_asks: bool = False
+    """True when a sentence or clause split made the parts (two asks, each with its own
+    instruction: "... and your data validation methodology"), not only a shared-head or
+    noun-phrase split; the chain splits such a question even when it is specific."""
 
     @property
     def compound(self) -> bool:
@@ -73,7 +87,11 @@ def decompose(text: str) -> Decomposition:
             continue
         if i:
             result.log.append(f"sentence split before {sentence!r}")
-        pieces.extend(_split_clauses(body, result.log))
+            result.separate_asks = True
+        clauses = _split_clauses(body, result.log)
+        if len(clauses) > 1 and any("clause split" in line for line in result.log):
+            result.separate_asks = True
+        pieces.extend(clauses)
     parts: list[str] = []
     for piece in pieces:
         parts.extend(_split_phrases(piece, result.log))
@@ -83,7 +101,38 @@ def decompose(text: str) -> Decomposition:
         if p.lower() not in (d.lower() for d in deduped):
             deduped.append(p)
     result.parts = deduped if len(deduped) >= 2 else []
+    result.separate_asks = result.separate_asks and bool(result.parts)
     return result
+
+
+def _joins_a_name(tokens: list[str], i: int) -> bool:
+    """True when ``tokens[i]`` ("and") joins a name or a fixed phrase (rule 4)."""
+    left = tokens[i - 1].strip(",;:()") if i > 0 else ""
+    right = tokens[i + 1].strip(",;:()") if i + 1 < len(tokens) else ""
+    if i > 1 and left[:1].isupper() and right[:1].isupper() and not left.isupper():
+        return True
+    if i > 1 and left.isupper() and right.isupper() and len(left) == 1:
+        return True  # "R and D"
+    text = " ".join(tokens)
+    offset = len(" ".join(tokens[:i])) + (1 if i else 0)
+    for start, end in _fixed_phrase_spans(text):
+        if start < offset < end:
+            return True
+    return False
+
+
+def _fixed_phrase_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of thesaurus phrases with an inner "and" ("operations and maintenance")."""
+    from rfp_retrieval.rewrite.terms import word_spans
+    from rfp_retrieval.rewrite.thesaurus import find_concepts
+
+    spans = word_spans(text)
+    out = []
+    for start, end, _, _ in find_concepts(text):
+        a, b = spans[start][0], spans[end - 1][1]
+        if " and " in text[a:b].lower():
+            out.append((a, b))
+    return out
 
 
 def _topical(text: str) -> bool:
@@ -125,14 +174,14 @@ def _split_on_and_clause(clause: str, log: list[str]) -> list[str]:
         if token.lower() != "and" or i == 0 or i + 1 >= len(tokens):
             continue
         nxt = tokens[i + 1].lower().strip(",")
-        if nxt not in _CLAUSE_STARTERS:
+        if nxt not in _CLAUSE_STARTERS or _joins_a_name(tokens, i):
             continue
         left = " ".join(tokens[:i]).rstrip(",")
         right = " ".join(tokens[i + 1 :])
         if not _topical(right) or not _topical(left):
             continue
         verb = _leading_verb(left)
-        if nxt in ("your",) and verb:
+        if nxt in _BORROWS_VERB and verb:
             right = f"{verb} {right}"
         log.append(f"clause split at 'and {tokens[i + 1]}'")
         return [left, *_split_on_and_clause(right, log)]
@@ -143,7 +192,9 @@ def _split_phrases(clause: str, log: list[str]) -> list[str]:
     """Split a coordination at the end of ``clause`` (rule 3)."""
     core = clause.rstrip("?.! ")
     tokens = core.split()
-    positions = [i for i, t in enumerate(tokens) if t.lower() == "and"]
+    positions = [
+        i for i, t in enumerate(tokens) if t.lower() == "and" and not _joins_a_name(tokens, i)
+    ]
     if not positions:
         return [clause]
     i = positions[-1]
@@ -178,15 +229,22 @@ def _split_phrases(clause: str, log: list[str]) -> list[str]:
 
 
 def _last_noun_phrase(tokens: list[str]) -> list[str]:
-    """The words after the last stopword, preposition or instruction verb (at most 4)."""
+    """The words after the last stopword, preposition or instruction verb (at most 4, not
+    counting the ``and`` of a name, which belongs to the phrase: rule 4)."""
     phrase: list[str] = []
-    for token in reversed(tokens):
+    counted = 0
+    for index in range(len(tokens) - 1, -1, -1):
+        token = tokens[index]
         low = token.lower().strip(",")
         if token.endswith(",") and phrase:
             break
+        if low == "and" and phrase and _joins_a_name(tokens, index):
+            phrase.insert(0, token)
+            continue
         if low in STOPWORDS or low in PREPOSITIONS or low in QUESTION_WORDS or "'" in low:
             break
         phrase.insert(0, token.strip(","))
-        if len(phrase) == 4:
+        counted += 1
+        if counted == 4:
             break
     return phrase

@@ -22,7 +22,13 @@ from rfp_retrieval.rewrite.context import QuestionContext, is_structural
 from rfp_retrieval.rewrite.decompose import decompose
 from rfp_retrieval.rewrite.records import RewriteOutput, RewriteRequest
 from rfp_retrieval.rewrite.specificity import ANAPHORS, check_specificity, cross_references
-from rfp_retrieval.rewrite.terms import QUESTION_WORDS, STOPWORDS, stem_words, words
+from rfp_retrieval.rewrite.terms import (
+    QUESTION_WORDS,
+    STOPWORDS,
+    protected_terms,
+    stem_words,
+    word_spans,
+)
 from rfp_retrieval.rewrite.thesaurus import THESAURUS, find_concepts
 
 PARAPHRASE_COUNT = 3
@@ -75,12 +81,17 @@ class OfflineRewriter:
 def attach_topic(question: str, ctx: QuestionContext, log: list[str]) -> str:
     """``question`` with its topic attached (pronoun resolved, or heading added).
 
-    The topic is the table row's topic, else the nearest topical heading. Returns the
+    The topic is the table row's topic, else the nearest topical heading; under a generic
+    heading ("Other Considerations") the sentences above the question. Returns the
     question unchanged when it already names the topic or there is none.
     """
     text = question.strip()
     topic = ctx.topic or ctx.heading
     referenced = [r.heading for r in ctx.references if r.heading and not is_structural(r.heading)]
+    if ctx.generic_heading and ctx.paragraphs and not referenced:
+        # "Other Considerations": the sentences above name the topic (issue 14)
+        log.append("generic heading: the sentences above the question are its topic")
+        return f"{text.rstrip(' .?')} — {ctx.paragraphs}"
     if referenced and not ctx.topic:
         if any(h in text for h in referenced):
             return text
@@ -126,38 +137,68 @@ def _context_tail(ctx: QuestionContext, with_subject: bool) -> str:
     for ref in ctx.references:
         if ref.summary:
             pieces.append(ref.summary)
-    if ctx.paragraphs:
+    if ctx.paragraphs and not ctx.generic_heading:
         pieces.append(ctx.paragraphs)
     if with_subject and ctx.subject:
         pieces.append(ctx.subject)
     return "; ".join(pieces)
 
 
-def paraphrase(core: str, tail: str, count: int = PARAPHRASE_COUNT) -> list[str]:
+def paraphrase(
+    core: str, tail: str, count: int = PARAPHRASE_COUNT, swap_context: bool = False
+) -> list[str]:
     """``count`` rewordings of ``core`` plus its context ``tail``, swapping thesaurus phrases.
 
     Paraphrase i replaces every concept phrase found (in the question and in its inherited
-    context) with the i-th other phrase of its group, cycling. Text without any thesaurus
-    phrase is returned in keyword form (topical words only) once. Duplicates are dropped,
-    so fewer than ``count`` may return.
+    context) with the i-th other phrase of its group, cycling, in place: the question's own
+    punctuation, brackets and word order stay as written (issue 14). A concept is left as
+    written when it overlaps a protected term (``terms.protected_terms``: "FedRAMP Moderate",
+    "SOC 2 Type II") or when its group holds one the text names ("single sign-on (SSO)"
+    stays: swapping the phrase beside its own acronym would pair the acronym with a different
+    wording), so every protected term survives in every paraphrase. The inherited context
+    (``tail``) is kept as written unless ``swap_context`` is set or the question itself holds
+    no swappable phrase: swapping its keywords gave variants no writer could read ("Program
+    Manager" -> "project management", "letter" -> "notifications"; issue 15). Text without any
+    swappable phrase is returned in keyword form (topical words only) once. Duplicates are
+    dropped, so fewer than ``count`` may return.
     """
     text = f"{core} ({tail})" if tail else core
-    tokens = words(text)
-    found = find_concepts(text)
+    spans = word_spans(text)
+    protected = [
+        (m.start(), m.end())
+        for term in protected_terms(text)
+        for m in re.finditer(re.escape(term), text)
+    ]
+    named = {t.lower() for t in protected_terms(text)}
+    found = []
+    for start, end, group, phrase_index in find_concepts(text):
+        a, b = spans[start][0], spans[end - 1][1]
+        if any(a < pe and ps < b for ps, pe in protected):
+            continue
+        if any(option.lower() in named for option in THESAURUS[group]):
+            continue
+        found.append((a, b, group, phrase_index))
+    in_core = [f for f in found if f[1] <= len(core)]
+    if in_core and not swap_context:
+        found = in_core
     out: list[str] = []
     if not found:
-        keywords = " ".join(w for w in tokens if w.lower() not in _FUNCTION_WORDS)
+        keywords = " ".join(
+            text[a:b] + ("%" if text[b : b + 1] == "%" else "")
+            for a, b in spans
+            if text[a:b].lower() not in _FUNCTION_WORDS
+        )
         return [keywords] if keywords and keywords != text else []
     for i in range(1, count + 1):
         pieces: list[str] = []
         cursor = 0
-        for start, end, group, phrase_index in found:
-            pieces.extend(tokens[cursor:start])
+        for a, b, group, phrase_index in found:
+            pieces.append(text[cursor:a])
             options = THESAURUS[group]
             pieces.append(options[(phrase_index + i) % len(options)])
-            cursor = end
-        pieces.extend(tokens[cursor:])
-        candidate = " ".join(pieces)
+            cursor = b
+        pieces.append(text[cursor:])
+        candidate = "".join(pieces)
         if candidate not in out and candidate != text:
             out.append(candidate)
     return out

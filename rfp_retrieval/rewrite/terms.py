@@ -91,3 +91,76 @@ def distinctive_terms(text: str) -> list[str]:
         if term not in found:
             found.append(term)
     return found
+
+
+# Protected terms (issue 14): a named standard keeps its version, revision, level and type
+# ("FedRAMP Moderate", "FIPS 140-3", "NIST SP 800-53 Rev. 5", "SOC 2 Type II", "CMMC Level 2",
+# "WCAG 2.1 AA", "DoD Impact Level 4", "OMB M-21-31"): "FedRAMP High" for "FedRAMP Moderate"
+# is another requirement, not a rewording. A family is an acronym, a mixed-case name or a
+# numbered-document word; qualifiers follow it.
+_FAMILY = (
+    r"(?:[A-Z][a-z]+[A-Z][A-Za-z]*|[A-Z]{2,}(?:/[A-Z]{2,})?[0-9]*"
+    r"|Section|Publication|Special Publication|Part|Title|Level)"
+)
+_QUALIFIER = (
+    r"(?:\s+(?:SP|Pub\.?|Publication|Special\s+Publication)?\s*[0-9][0-9A-Za-z.:-]*[0-9A-Za-z]"
+    r"|\s+[0-9]"
+    r"|\s+Rev(?:ision|\.)?\s*[0-9]+"
+    r"|\s+(?:Impact\s+)?Level\s+(?:[0-9]+|[IVX]+)\b"
+    r"|\s+Type\s+(?:[0-9]+|I{1,3}|IV)\b"
+    r"|\s+(?:Moderate|High|Low|Li-SaaS|Tailored)\b"
+    r"|\s+A{1,3}\b"
+    r"|\s+[A-Z]-[0-9][0-9A-Za-z-]*)"
+)
+_STANDARD = re.compile(rf"(?<![\w/]){_FAMILY}{_QUALIFIER}+(?![\w])")
+_NUMBER = re.compile(r"(?<![\w.])[0-9]+(?:[.,:-][0-9]+)*(?:%|x[0-9]+)?(?![\w])")
+_DOMAIN_NAME = re.compile(r"(?<![\w.])[A-Za-z]+(?:\.[A-Za-z]+)*\.(?:gov|mil|com|org|net)\b")
+
+
+def protected_terms(text: str) -> list[str]:
+    """Terms every query of a question's query set must keep verbatim, in order of position.
+
+    The distinctive terms (``distinctive_terms``) widened to the whole named standard with
+    its version, revision, level or type ("FedRAMP Moderate", "FIPS 140-3", "NIST SP 800-53
+    Rev. 5", "Section 508"), plus numbers ("99.9%", "24x7", "72", "3") and domain names
+    ("Login.gov"). A shorter term inside a longer one is not listed twice ("FedRAMP" inside
+    "FedRAMP Moderate"). Rule source: seed 2 (a rewrite that drops "FedRAMP" is invalid) and
+    issue 14 (one that says "FIPS 140-2" for "FIPS 140-3" is invalid too).
+    """
+    text = text or ""
+    spans: list[tuple[int, int]] = []
+    for pattern in (_STANDARD, _DOMAIN_NAME):
+        for m in pattern.finditer(text):
+            spans.append((m.start(), m.end()))
+    for m in _DISTINCTIVE.finditer(text):
+        term = m.group(0).strip().rstrip(".:-")
+        if term in _NOT_DISTINCTIVE or term.rstrip("s") in _NOT_DISTINCTIVE:
+            continue
+        spans.append((m.start(), m.start() + len(term)))
+    for m in _NUMBER.finditer(text):
+        spans.append((m.start(), m.end()))
+    spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
+    kept: list[tuple[int, int]] = []
+    for start, end in spans:
+        if any(start >= a and end <= b for a, b in kept):
+            continue
+        kept = [(a, b) for a, b in kept if not (a >= start and b <= end)]
+        kept.append((start, end))
+    found: list[str] = []
+    for start, end in sorted(kept):
+        term = " ".join(text[start:end].split()).rstrip(".:,-")
+        if term and term not in found:
+            found.append(term)
+    return found
+
+
+def keeps_term(text: str, term: str) -> bool:
+    """True when ``text`` contains ``term`` as a whole term (case and spacing ignored):
+    "FIPS 140-3" is not kept by "FIPS 140-30", "508" not by "5080"."""
+    pattern = r"\s+".join(re.escape(p) for p in term.split())
+    return re.search(rf"(?<![\w]){pattern}(?![\w]|[.-][0-9])", text or "", re.I) is not None
+
+
+def word_spans(text: str) -> list[tuple[int, int]]:
+    """Character ``(start, end)`` of each word of ``words(text)``, same order."""
+    return [(m.start(), m.end()) for m in _WORD.finditer(text or "")]

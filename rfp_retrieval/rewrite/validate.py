@@ -7,8 +7,15 @@ Invalid output falls back to the offline rewriter for that question and is flagg
   wrote a list instead of filling the schema;
 - an answer instead of a rewrite: first-person claims ("We provide...", "Our approach...",
   "Yes, ...") or a text far longer than a query;
-- a rewrite that drops a distinctive term of the question ("FedRAMP", "508", "POA&M",
-  "/v1/documents"): the term must survive verbatim in the rewrite (seed 2 lists this failure);
+- a rewrite or paraphrase that drops or changes a protected term of the question
+  (``terms.protected_terms``: "FedRAMP Moderate", "FIPS 140-3", "NIST SP 800-53 Rev. 5",
+  "Section 508", "POA&M", "/v1/documents", numbers): every such term must survive verbatim
+  in the rewrite and in each paraphrase (seed 2 lists the dropped-term failure; issue 14 the
+  changed level or version, "FedRAMP High" for "FedRAMP Moderate");
+- any query (rewrite, paraphrase, part) that adds a protected term found nowhere in the
+  question or its context ("WCAG" for a question about "Section 508"), unless the thesaurus
+  lists it as the same concept as a phrase of the request ("RTO" for "recovery time
+  objective"); a part that names a term is checked the same way;
 - fewer than three paraphrases;
 - text that echoes or obeys instructions instead of rewriting ("ignore previous
   instructions", "system prompt", "API key", "as an AI"): RFP text is untrusted and a
@@ -20,7 +27,8 @@ from __future__ import annotations
 import re
 
 from rfp_retrieval.rewrite.records import RewriteOutput, RewriteRequest
-from rfp_retrieval.rewrite.terms import distinctive_terms
+from rfp_retrieval.rewrite.terms import keeps_term, protected_terms
+from rfp_retrieval.rewrite.thesaurus import THESAURUS, find_concepts
 
 MAX_REWRITE_WORDS = 80
 """A retrieval query longer than this is an answer or an essay, not a rewrite."""
@@ -60,6 +68,7 @@ def validate_output(request: RewriteRequest, output: RewriteOutput) -> list[str]
     term 'FedRAMP'").
     """
     problems: list[str] = []
+    listed: set[str] = set()
     fields = [("rewrite", output.rewrite)] + [
         (f"paraphrase {i + 1}", p) for i, p in enumerate(output.paraphrases)
     ]
@@ -70,6 +79,7 @@ def validate_output(request: RewriteRequest, output: RewriteOutput) -> list[str]
             continue
         if "\n" in text.strip() or _NUMBERED.search(text):
             problems.append(f"numbered or multi-line {name}")
+            listed.add(name)  # its list numbers are not terms it adds
         if _ANSWER.search(text):
             problems.append(f"{name} answers the question instead of rewriting it")
         secret = _SECRET_TALK.search(text)
@@ -81,8 +91,33 @@ def validate_output(request: RewriteRequest, output: RewriteOutput) -> list[str]
             problems.append(f"{name} is {len(text.split())} words (answer, not a query)")
     if len(output.paraphrases) < 3:
         problems.append(f"{len(output.paraphrases)} paraphrases, 3 required")
-    rewrite = output.rewrite or ""
-    for term in distinctive_terms(request.question):
-        if term.lower() not in rewrite.lower():
-            problems.append(f"dropped distinctive term {term!r}")
+    request_text = _request_text(request)
+    equivalents = _thesaurus_equivalents(request_text)
+    required = protected_terms(request.question)
+    for name, text in fields:
+        if not (text or "").strip():
+            continue
+        if not name.startswith("part"):
+            for term in required:
+                if keeps_term(text, term):
+                    continue
+                if name == "rewrite":
+                    problems.append(f"dropped distinctive term {term!r}")
+                else:
+                    problems.append(f"{name} dropped or changed protected term {term!r}")
+        for term in protected_terms(text) if name not in listed else []:
+            if keeps_term(request_text, term) or term.lower() in equivalents:
+                continue
+            problems.append(f"{name} adds protected term {term!r} the question never named")
     return problems
+
+
+def _thesaurus_equivalents(text: str) -> set[str]:
+    """Lower-cased phrases of every thesaurus group a concept of ``text`` belongs to."""
+    return {option.lower() for _, _, g, _ in find_concepts(text) for option in THESAURUS[g]}
+
+
+def paraphrase_keeps(question: str, query: str) -> list[str]:
+    """The protected terms of ``question`` that ``query`` does not keep verbatim ([] = all
+    kept). The same rule as ``validate_output`` uses for rewrites and paraphrases."""
+    return [t for t in protected_terms(question) if not keeps_term(query, t)]

@@ -1,0 +1,87 @@
+"""Paragraph context and cross-references (issue 14) on a small hand-written RFP."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rfp_retrieval.documents.extract import load_document
+from rfp_retrieval.documents.questions import find_questions
+from rfp_retrieval.rewrite.chain import rewrite_question
+from rfp_retrieval.rewrite.context import is_generic, nearest_sentences
+
+RFP = """# Request for Proposals 77-1: County Records Portal
+
+## 2 Background
+
+### 2.4 Peak Volumes
+
+The portal receives about 40,000 filings a day in January, with a tenfold spike on the last \
+business day of the month when batch uploads from title companies arrive.
+
+## Attachment 2 — Legacy Interfaces
+
+The county recorder system exchanges nightly batch files with the assessor, the treasurer, \
+and the state vital records registry over SFTP.
+
+## 4 Technical Questions
+
+### 4.1 Capacity
+
+4.1.1 Describe how you will support the exchanges listed in Attachment 2 (see Section 2.4 \
+for volumes).
+
+### 4.9 Other Considerations
+
+Title companies file in bursts. The county must be able to move the portal to another \
+hosting provider or bring it in-house at the end of the contract without buying licenses \
+from the original developer.
+
+4.9.1 Explain how your solution preserves this ability.
+"""
+
+
+@pytest.fixture()
+def rewritten(tmp_path: Path):
+    path = tmp_path / "rfp.md"
+    path.write_text(RFP, encoding="utf-8")
+    doc = load_document(path)
+    asks = [q for q in find_questions(doc) if q.kind == "question"]
+    return {q.label: rewrite_question(q, doc) for q in asks}
+
+
+def test_generic_heading_words():
+    assert is_generic("Other Considerations")
+    assert is_generic("Additional Technical Information")
+    assert not is_generic("Peak Volumes")
+
+
+def test_nearest_sentences_are_the_last_two_that_do_not_ask():
+    text = "One. Two is here. Is three a question? Four ends."
+    assert nearest_sentences(text) == "Two is here. Four ends."
+
+
+def test_under_a_generic_heading_the_sentences_above_are_the_topic(rewritten):
+    r = rewritten["4.9.1"]
+    assert r.context.heading == "Other Considerations" and r.context.generic_heading
+    assert r.rewrite == (
+        "Explain how your solution preserves this ability — Title companies file in bursts. "
+        "The county must be able to move the portal to another hosting provider or bring it "
+        "in-house at the end of the contract without buying licenses from the original "
+        "developer."
+    )
+    assert "Other Considerations" not in r.rewrite
+
+
+def test_cross_references_name_the_sections_and_summarise_them(rewritten):
+    r = rewritten["4.1.1"]
+    refs = [(x.key, x.heading) for x in r.context.references]
+    assert refs == [("Attachment 2", "Legacy Interfaces"), ("2.4", "Peak Volumes")]
+    assert r.rewrite.startswith(
+        "Describe how you will support the exchanges listed in Legacy Interfaces (Attachment 2) "
+        "(see Peak Volumes (Section 2.4) for volumes)."
+    )
+    summary = r.context.references[0].summary
+    assert "assessor" in summary and "SFTP" in summary
+    assert "tenfold" in r.context.references[1].summary
