@@ -196,14 +196,15 @@ EXPECTED = {
             ("4.", "Type of Contract", 1),
             ("5.", "Content", 1),
             ("6.", "Special Instructions", 1),
+            # lettered and roman sub-items with italic run-in titles (issue 13)
+            ("a.", "Format", 2),
+            ("b.", "Page Limits", 2),
+            ("c.", "Quotation Validation Date", 2),
+            ("d.", "Communications Prior to Award", 2),
             ("7.", "Quotation Instructions", 1),
-            ("8.", "Basis of Award and Evaluation Criteria", 1),
-            ("a.", "Technical Evaluation Factors", 2),
-            ("b.", "Price Evaluation Factors", 2),
-            ("9.", "Evaluation Process", 1),
-            ("10.", "Contract Clauses Incorporated By Reference", 1),
-            ("11.", "Contract Clauses Incorporated in Full Text", 1),
-            (None, "Renee Hicks", 3),
+            ("a.", "Potential Organizational Conflicts of Interest Statement", 2),
+            ("b.", "Technical Quotation", 2),
+            ("i.", "Cover Page", 3),
         ],
         [
             (
@@ -236,16 +237,16 @@ EXPECTED = {
                 "requirement",
                 "Submittals in response to this solicitation shall only inclu",
             ),
-            (None, "7. Quotation Instructions", "question", "At a minimum, provide:"),
+            (None, "ii. Staffing Plan", "question", "At a minimum, provide:"),
             (
                 None,
-                "7. Quotation Instructions",
+                "i. Similar Experience",
                 "question",
                 "In the project summary, please identify how the offeror’s te",
             ),
             (
                 None,
-                "7. Quotation Instructions",
+                "i. Similar Experience",
                 "requirement",
                 "The summary shall include links to the public Git repository",
             ),
@@ -266,18 +267,22 @@ EXPECTED = {
     "18f-usfs-epermit-api-rfq.md": (
         [
             (None, "REQUEST FOR QUOTATION (RFQ)", 0),
-            (None, "FOREST SERVICE e-PERMITTING APPLICATION PROTOCOL INTERFACE", 1),
+            # the second title line is the title's, not a section; sub-items with italic
+            # run-in titles are sections (issue 13)
             ("1.", "General", 1),
             ("2.", "Administration", 1),
             ("3.", "Period of Performance", 1),
             ("4.", "Type of Contract", 1),
             ("5.", "Special Instructions", 1),
+            ("1.", "Quotation Validation Date", 2),
+            ("2.", "Communications Prior to Award", 2),
+            ("3.", "Potential Organizational Conflicts of Interest Statement", 2),
             ("6.", "Quotation Instructions", 1),
-            ("7.", "Oral Interview", 1),
-            (None, "Schedule and Agenda for Oral Presentations", 1),
-            ("8.", "Basis of Award and Evaluation Criteria", 1),
-            ("9.", "Contract Clauses Incorporated By Reference", 1),
-            ("10.", "Contract Clauses Incorporated in Full Text", 1),
+            ("a.", "Format", 2),
+            ("b.", "Page Limits", 2),
+            ("c.", "Cover Page", 2),
+            ("d.", "Technical Understanding and Approach", 2),
+            ("e.", "Staffing Plan", 2),
         ],
         [
             (
@@ -306,13 +311,13 @@ EXPECTED = {
             ),
             (
                 None,
-                "5. Special Instructions",
+                "3. Potential Organizational Conflicts of Interest Statement",
                 "requirement",
                 "No call order award shall be made until any potential confli",
             ),
             (
                 None,
-                "5. Special Instructions",
+                "3. Potential Organizational Conflicts of Interest Statement",
                 "requirement",
                 "Refusal to provide the requested information or the willful ",
             ),
@@ -322,16 +327,16 @@ EXPECTED = {
                 "requirement",
                 "Submittals in response to this solicitation shall only inclu",
             ),
-            (None, "6. Quotation Instructions", "question", "At a minimum, provide:"),
+            (None, "e. Staffing Plan", "question", "At a minimum, provide:"),
             (
                 None,
-                "6. Quotation Instructions",
+                "e. Staffing Plan",
                 "requirement",
                 "Key Personnel shall be qualified personnel commensurate with",
             ),
             (
                 None,
-                "6. Quotation Instructions",
+                "e. Staffing Plan",
                 "requirement",
                 "Proposed personnel shall have a strong technical experience ",
             ),
@@ -725,7 +730,10 @@ def test_dol_first_order_similar_experience_sizes_and_recency():
         36,
         "built within the past three (3) years",
     )
-    assert req.recency.stated.section == "Request for Quotation (RFQ) > 7. Quotation Instructions"
+    assert req.recency.stated.section == (
+        "Request for Quotation (RFQ) > 7. Quotation Instructions > b. Technical Quotation > "
+        "iii. Recent and Similar Technical Scope"
+    )
     assert _sizes("18f-dol-whd-14c-first-order-rfq.md") == [
         ("users", 1_000_000.0, None, False),  # "serving at least a million users"
         ("fte", 3.0, 5.0, False),  # "between three (3) and five (5) Full Time Equivalent"

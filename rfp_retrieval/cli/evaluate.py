@@ -123,3 +123,60 @@ def eval_answers(
         print_json({"runs": runs})
         return
     print_answer_runs(runs)
+
+
+@eval_app.command("parse")
+def eval_parse(
+    truth: Path = typer.Option(
+        ...,
+        help="Parse-truth JSONL: one labelled document per line (doc, sections, questions, "
+        "past_performance).",
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Section F1, ask recall/precision by kind and PP fields, per document and overall.
+
+    The matching rules are in ``rfp_retrieval.eval.parse`` (issue 13's definitions).
+    """
+    from rich.table import Table
+
+    from rfp_retrieval.eval.parse import ParseTruthError, evaluate_parse, load_truth
+
+    if not truth.is_file():
+        raise typer.BadParameter(f"{truth}: no such truth file", param_hint="--truth")
+    try:
+        docs = load_truth(truth)
+    except ParseTruthError as exc:
+        from rich.text import Text
+
+        console.print(Text(str(exc), "red"))
+        raise typer.Exit(1) from exc
+    result = evaluate_parse(docs)
+    if as_json:
+        print_json(result)
+        return
+    table = Table("document", "section F1 (P / R)", "ask recall", "ask precision", "PP fields")
+
+    def cells(name: str, s: dict) -> list[str]:
+        f = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
+        sec, asks = s["section"], s["asks"]
+        return [
+            name,
+            f"{f(sec['f1'])} ({f(sec['precision'])} / {f(sec['recall'])})",
+            f"{f(asks['recall'])} ({asks['found']}/{asks['truth']})",
+            f"{f(asks['precision'])} ({asks['correct']}/{asks['parsed']})",
+            f(s["pp_fields"]),
+        ]
+
+    for row in result["documents"]:
+        table.add_row(*cells(row["doc"] + (" (error)" if row["error"] else ""), row))
+    table.add_row(*cells("overall", result["overall"]))
+    console.print(table)
+    recall = result["overall"]["asks"]["recall_by_kind"]
+    precision = result["overall"]["asks"]["precision_by_kind"]
+    console.print(
+        "ask recall by labelled kind: " + ", ".join(f"{k} {v}" for k, v in recall.items())
+    )
+    console.print(
+        "ask precision by parsed kind: " + ", ".join(f"{k} {v}" for k, v in precision.items())
+    )

@@ -148,8 +148,9 @@ def load_document(path: str | Path) -> RfpDocument:
     furniture: list[str] = []
     page_of_line: list[int] | None = None
     style_of_line: list[LineStyle | None] | None = None
+    ocr_pages: dict[int, float] = {}
     if fmt == "pdf":
-        pages, pages_without_text, pdf_warnings, page_styles = pdf_pages(p)
+        pages, pages_without_text, pdf_warnings, page_styles = pdf_pages(p, ocr_pages)
         warnings += pdf_warnings
         lines, page_of_line, furniture, style_of_line = clean_pages(pages, page_styles)
     elif fmt == "docx":
@@ -205,6 +206,7 @@ def load_document(path: str | Path) -> RfpDocument:
         summary=summary,
         issue_date=issue_date,
         pages_without_text=pages_without_text,
+        ocr_pages=ocr_pages,
         warnings=warnings,
         page_starts=page_starts,
     )

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 
 from rfp_retrieval.documents.numbering import (
+    LIST_ITEM_LABEL,
+    LIST_ITEM_SCHEME,
     NumberingScheme,
     dotted_depth,
     match_number,
@@ -224,8 +226,9 @@ def markdown_candidate(lines: list[str], i: int) -> HeadingCandidate | None:
         return HeadingCandidate(
             i, None, None, text.rstrip(":").strip(), "", "heading", "atx", hashes
         )
-    if i > 0 and lines[i - 1].strip():
-        return None  # numbered paragraphs start a Markdown paragraph
+    if i > 0 and lines[i - 1].strip() not in ("", ">"):
+        if runin_list_heading(lines[i - 1]) is None or runin_list_heading(line) is None:
+            return None  # numbered paragraphs start a Markdown paragraph (or a tight list)
     bold = _BOLD_LEAD.match(line)
     if bold:
         inner = bold.group("inner").strip()
@@ -260,6 +263,12 @@ def markdown_candidate(lines: list[str], i: int) -> HeadingCandidate | None:
                 sequence_value(scheme, m),
             )
         return _bold_heading(lines, i, inner, bold.group("after"))
+    runin = runin_list_heading(line) or _unnumbered_runin(line)
+    if runin is not None:
+        label, title, body = runin
+        return HeadingCandidate(
+            i, label, LIST_ITEM_SCHEME, title, body, "heading", "runin", sep=" "
+        )
     stripped = re.sub(r"^\s*>\s?", "", line).strip()
     found = match_number(stripped, "markdown", "plain")
     if not found:
@@ -275,6 +284,72 @@ def markdown_candidate(lines: list[str], i: int) -> HeadingCandidate | None:
     return HeadingCandidate(
         i, label, scheme, heading, body, kind, "plain", 0, sequence_value(scheme, m)
     )
+
+
+_EMPHASIS = r"(?:\*{1,3}|_{1,3})"
+_RUNIN_INSIDE = re.compile(
+    rf"^(?P<em>{_EMPHASIS})(?P<label>{LIST_ITEM_LABEL})\s+(?P<title>[^*_]{{1,90}}?)\s*(?P=em)"
+    r"(?P<after>.*)$"
+)
+_RUNIN_OUTSIDE = re.compile(
+    rf"^(?P<label>{LIST_ITEM_LABEL})\s+(?P<em>{_EMPHASIS})(?P<rest>[^*_].*)$"
+)
+
+
+def runin_list_heading(line: str) -> tuple[str, str, str] | None:
+    """(label, heading, body) of a list item that opens with an emphasised run-in title, else
+    None: ``a.  *Format.* Quotations shall ...``, ``1. *Quotation Validation Date*. ...``,
+    ``*a. Evaluation Process.* The Government ...``, ``> i.  *Pricing Schedule.* ...``, and an
+    emphasis left unclosed (``b. *Page Limits. The Technical ...``: the title ends at the first
+    period). Word-processor outlines write sub-section titles this way under bold or numbered
+    sections. The title must read as one (at most ten words, capitalised, no sentence verb).
+    """
+    text = re.sub(r"^\s*(?:>\s*)*", "", line).rstrip()
+    text = re.sub(r"^(\w{1,5})\\\.", r"\1.", text)  # "a\. *Format.*": an escaped list dot
+    inside = _RUNIN_INSIDE.match(text)
+    if inside:
+        label, title, after = inside.group("label"), inside.group("title"), inside.group("after")
+    else:
+        outside = _RUNIN_OUTSIDE.match(text)
+        if not outside:
+            return None
+        label, em, rest = outside.group("label"), outside.group("em"), outside.group("rest")
+        close = rest.find(em)
+        if close > 0:
+            title, after = rest[:close], rest[close + len(em) :]
+        else:  # unclosed emphasis: the title runs to the first period
+            cut = re.match(r"^(?P<t>[^.:?!]{1,90}?)[.:]\s+(?P<b>.*)$", rest)
+            if not cut:
+                return None
+            title, after = cut.group("t"), cut.group("b")
+    title = strip_inline_markdown(title).strip().rstrip(".:").strip()
+    after = after.strip()
+    lead = after[:1]
+    after = after.lstrip(".:").strip()
+    if lead not in ("", ".", ":") and not re.match(r"[A-Z(\"“]", after):
+        return None  # "1. *Note* that ...": emphasis inside a sentence
+    if not title or not title[0].isupper() or len(title.split()) > 10 or title.endswith("?"):
+        return None
+    if MODAL.search(title) or TRAILING_FUNCTION_WORD.search(title):
+        return None
+    return label, title, strip_inline_markdown(after)
+
+
+_RUNIN_UNNUMBERED = re.compile(
+    r"^(?P<em>\*|_)(?P<title>[A-Z][^*_.:?!]{1,60})[.:](?P=em)\s+(?P<b>[A-Z].*)$"
+)
+
+
+def _unnumbered_runin(line: str) -> tuple[None, str, str] | None:
+    """(None, heading, body) of a paragraph that opens with an italic run-in title ending in a
+    period (``*Rules.* The oral presentation ...``), else None. At most six words."""
+    m = _RUNIN_UNNUMBERED.match(line.strip())
+    if not m:
+        return None
+    title = m.group("title").strip()
+    if len(title.split()) > 6 or MODAL.search(title) or TRAILING_FUNCTION_WORD.search(title):
+        return None
+    return None, title, strip_inline_markdown(m.group("b"))
 
 
 def _bold_heading(lines: list[str], i: int, inner: str, after: str) -> HeadingCandidate | None:

@@ -197,6 +197,41 @@ NUMBERING_SCHEMES: tuple[NumberingScheme, ...] = (
 )
 
 
+LIST_ITEM_LABEL = r"(?:\d{1,2}\.|[a-z]\.|[ivx]{1,5}\.|\((?:[a-z]|[ivx]{1,5}|\d{1,2})\))"
+"""A single-level list label (``1.``, ``a.``, ``iv.``, ``(b)``, ``(2)``): Markdown list items,
+which number sub-sections only when an emphasised run-in title follows
+(``headings.runin_list_heading``)."""
+
+LIST_ITEM_SCHEME = NumberingScheme(
+    "list-item",
+    re.compile(rf"(?P<label>{LIST_ITEM_LABEL})(?=\s)"),
+    "list",
+    lambda label: 1,
+    relative=True,
+    markdown_plain=False,
+    plain=False,
+)
+"""The scheme of a list item with a run-in title: nested by its label's family
+(``list_family``) under the enclosing section, never read by ``match_number``."""
+
+
+def list_family(label: str, previous_letter: str | None = None) -> str:
+    """The counting family of a list label: ``decimal`` (``1.``), ``letter`` (``a.``),
+    ``roman`` (``iv.``), each with ``paren-`` for ``(a)``. ``i``, ``v`` and ``x`` are letters
+    when ``previous_letter`` (the open letter item's label) is the letter before them (``h.``
+    then ``i.``), else roman."""
+    core = label.strip().strip("().").lower()
+    prefix = "paren-" if label.strip().startswith("(") else ""
+    if core.isdigit():
+        return prefix + "decimal"
+    if re.fullmatch(r"[ivx]+", core):
+        prev = (previous_letter or "").strip().strip("().").lower()
+        if len(core) == 1 and len(prev) == 1 and ord(core) == ord(prev) + 1:
+            return prefix + "letter"
+        return prefix + "roman"
+    return prefix + "letter"
+
+
 def match_number(text: str, mode: str, where: str) -> tuple[NumberingScheme, re.Match[str]] | None:
     """The numbering scheme whose label opens ``text`` (``where``: atx | bold | plain)."""
     for scheme in NUMBERING_SCHEMES:
@@ -262,7 +297,10 @@ def normalise_number(number: str, reference: bool = False) -> str:
 
 
 __all__ = [
+    "LIST_ITEM_LABEL",
+    "LIST_ITEM_SCHEME",
     "NUMBERING_SCHEMES",
+    "list_family",
     "QUESTION_LABEL",
     "NumberingScheme",
     "dotted_depth",

@@ -31,16 +31,19 @@ builds the tree.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from rfp_retrieval.documents.headings import (
     DOT_LEADER,
     HeadingCandidate,
+    is_caps,
     is_toc_body,
     markdown_candidate,
     toc_lines,
 )
 from rfp_retrieval.documents.layout import LineStyle
 from rfp_retrieval.documents.numbering import (
+    list_family,
     normalise_number,
 )
 from rfp_retrieval.documents.plain_headings import (
@@ -61,12 +64,28 @@ def _filter_plain(cands: list[HeadingCandidate], n_lines: int) -> list[HeadingCa
     """
     owner: str | None = None
     last_seq: dict[str, int] = {}
+    restarted: dict[str, tuple[int, int]] = {}  # scheme -> (value, line) of a restarted list
+    in_appendix = False  # after a closing appendix's heading
     runs: dict[str, list[HeadingCandidate]] = {}
     kept: list[HeadingCandidate] = []
     for c in cands:
+        if c.family == "appendix" and c.line > 0.05 * n_lines and _restarts_after(cands, c):
+            in_appendix = True
         if c.family == "appendix" and owner is None and c.line > 0.05 * n_lines:
             owner = "appendix"  # numbering that restarts inside a closing appendix is a list
         if c.scheme is None or c.scheme.relative or c.family == "appendix":
+            kept.append(c)
+            continue
+        if (
+            in_appendix
+            and c.depth() == 1
+            and c.scheme.name == "decimal"
+            and c.heading
+            and is_caps(c.heading)
+        ):
+            # "1. AUTHORITY-The Purchasing Agent ...": numbered run-in caps paragraphs of a
+            # closing appendix (general conditions) are its sections, one level below it
+            c.scheme = replace(c.scheme, name="appendix-item", relative=True)
             kept.append(c)
             continue
         if c.depth() == 1:
@@ -84,8 +103,17 @@ def _filter_plain(cands: list[HeadingCandidate], n_lines: int) -> list[HeadingCa
                 ok = (prev is None and c.seq_value <= 2) or (
                     prev is not None and prev < c.seq_value <= prev + 2
                 )
-                if not ok:
+                run = restarted.get(name)
+                if run is not None and c.seq_value == run[0] + 1 and c.line - run[1] <= 3:
+                    # the next item of a list that restarted its numbering inside a section
+                    # ("1. Infrastructure", "2. Application Development" under 1.3)
+                    restarted[name] = (c.seq_value, c.line)
                     continue
+                if not ok:
+                    if prev is not None and c.seq_value <= prev:
+                        restarted[name] = (c.seq_value, c.line)
+                    continue
+                restarted.pop(name, None)
                 last_seq[name] = c.seq_value
                 if name in ("decimal", "roman") and "." not in (c.number or "").rstrip("."):
                     runs.setdefault(name, []).append(c)
@@ -94,6 +122,58 @@ def _filter_plain(cands: list[HeadingCandidate], n_lines: int) -> list[HeadingCa
         kept.append(c)
     drop = {id(c) for run in runs.values() if len(run) < 3 for c in run}
     return [c for c in kept if id(c) not in drop]
+
+
+def _opens_its_child(idx: int, cands: list[HeadingCandidate], body_lines) -> bool:
+    """The heading at ``idx`` is followed directly by its own first sub-section (``1.`` then
+    ``1.1.``) whose body has text: a real heading, not a table-of-contents copy."""
+    if idx + 1 >= len(cands) or not cands[idx].number or not cands[idx + 1].number:
+        return False
+    parent = normalise_number(cands[idx].number)
+    child = normalise_number(cands[idx + 1].number)
+    if not child.startswith(parent + "."):
+        return False
+    return bool(cands[idx + 1].rest) or not is_toc_body(body_lines(idx + 1, cands))
+
+
+def _restarts_after(cands: list[HeadingCandidate], appendix: HeadingCandidate) -> bool:
+    """Whether the first single-level decimal candidate after ``appendix`` is numbered 1: the
+    appendix opens a part with its own numbering (general conditions after special
+    provisions), not a reference to an appendix in running text."""
+    for c in cands:
+        if c.line <= appendix.line or c.scheme is None or c.scheme.name != "decimal":
+            continue
+        if c.depth() == 1:
+            return c.seq_value == 1
+    return False
+
+
+def _drop_running_heading_copies(
+    cands: list[HeadingCandidate], lines: list[str], page_of_line: list[int]
+) -> list[HeadingCandidate]:
+    """Keep the first of identical headings (same number and heading) that recur at the top
+    of later pages: a running header over part of a document (``Appendix A GENERAL
+    CONDITIONS ...`` on every appendix page) that the page cleaner kept because it is on fewer
+    than half the pages. Top of a page: among its first three non-blank lines."""
+
+    def at_page_top(i: int) -> bool:
+        page = page_of_line[i] if i < len(page_of_line) else None
+        k, above = i - 1, 0
+        while k >= 0 and page_of_line[k] == page:
+            if lines[k].strip():
+                above += 1
+            k -= 1
+        return above < 3
+
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for c in cands:
+        key = ((c.number or "").strip().upper(), c.heading.strip().upper())
+        if key in seen and c.kind == "heading" and at_page_top(c.line):
+            continue
+        seen.add(key)
+        kept.append(c)
+    return kept
 
 
 def _slug(text: str) -> str:
@@ -176,6 +256,8 @@ def parse_outline(
         end = items[idx + 1].line if idx + 1 < len(items) else len(lines)
         return lines[items[idx].line + 1 + items[idx].extra : end]
 
+    if mode == "plain" and page_of_line:
+        cands = _drop_running_heading_copies(cands, lines, page_of_line)
     later_numbers: dict[str, int] = {}
     for c in cands:
         if c.number:
@@ -189,7 +271,12 @@ def parse_outline(
             key = normalise_number(c.number)
             seen[key] = seen.get(key, 0) + 1
             remaining = later_numbers[key] - seen[key]
-            if remaining > 0 and not c.rest and is_toc_body(body_lines(idx, cands)):
+            if (
+                remaining > 0
+                and not c.rest
+                and is_toc_body(body_lines(idx, cands))
+                and not _opens_its_child(idx, cands, body_lines)
+            ):
                 continue
         kept.append(c)
     cands = kept
@@ -206,6 +293,8 @@ def _build_sections(
     stack: list[tuple[int, str, bool]] = []
     root_key: str | None = None
     ranks: dict[str, int] = {}  # key -> font rank of a layout heading
+    families: dict[str, str] = {}  # key -> list family of a run-in list item (``list_family``)
+    labels: dict[str, str] = {}  # key -> label of a run-in list item
     title_shift = 0
     first_is_title = (
         mode == "markdown"
@@ -214,6 +303,18 @@ def _build_sections(
         and cands[0].hashes == 1
         and cands[0].number is None
     )
+    if first_is_title and len(cands) > 1:
+        # a title block: an unnumbered heading right under the title, with nothing but blank
+        # lines between them ("REQUEST FOR QUOTATION" / "Department of State TalentMAP"), is
+        # the title's second line, not a section
+        second = cands[1]
+        between = lines[cands[0].line + 1 + cands[0].extra : second.line]
+        if (
+            second.source == "atx"
+            and second.number is None
+            and not any(ln.strip().strip("=-") for ln in between)
+        ):
+            cands = [cands[0]] + cands[2:]
     if first_is_title:
         # "# Title" then "## Section": the title is the root and "##" is level 1. When
         # unnumbered sections are "#" too (a Word Title style over Heading 1/Heading 2), "#"
@@ -257,6 +358,21 @@ def _build_sections(
             while stack and stack[-1][0] >= level:
                 stack.pop()
             parent = stack[-1][1] if stack else root_key
+        elif c.source == "runin":
+            # a list item with a run-in title: a sibling of the open item of its family
+            # (``a.`` after ``a.``-``f.``), else a child of the innermost open item (``i.``
+            # under ``g.``), else one below the enclosing section
+            while stack and stack[-1][2] and families.get(stack[-1][1], "leaf") == "leaf":
+                stack.pop()  # other relative headings and unnumbered run-ins are leaves
+            chain = [k for k in range(len(stack)) if families.get(stack[k][1], "leaf") != "leaf"]
+            letters = [stack[k][1] for k in chain if families[stack[k][1]].endswith("letter")]
+            previous = labels.get(letters[-1]) if letters else None
+            family = list_family(c.number, previous) if c.number else "leaf"
+            hit = next((k for k in reversed(chain) if families[stack[k][1]] == family), None)
+            if hit is not None:
+                del stack[hit:]
+            level = stack[-1][0] + 1 if stack else 1
+            parent = stack[-1][1] if stack else root_key
         else:  # relative: one below the enclosing non-relative section
             while stack and stack[-1][2]:
                 stack.pop()
@@ -265,6 +381,9 @@ def _build_sections(
         relative = (c.scheme is None and c.source not in ("atx", "layout")) or (
             c.scheme is not None and c.scheme.relative
         )
+        if c.source == "runin":
+            families[key] = family
+            labels[key] = c.number or ""
         if not is_root:
             stack.append((level, key, relative))
             if c.source == "layout" and c.scheme is None:

@@ -7,14 +7,26 @@ from pathlib import Path
 
 from rfp_retrieval.documents.encoding import read_bytes
 from rfp_retrieval.documents.layout import LineStyle, page_lines
+from rfp_retrieval.documents.ocr import ocr_pdf_pages, tesseract_path
 from rfp_retrieval.documents.records import DocumentError
 
 
 def pdf_pages(
     p: Path,
+    ocr: dict[int, float] | None = None,
 ) -> tuple[list[list[str]], list[int], list[str], list[list[LineStyle | None]]]:
     """Text lines of each PDF page, 1-based pages without text, warnings, and the style of
-    each line (``layout.page_lines``: font size, weight, paragraph gaps as blank lines)."""
+    each line (``layout.page_lines``: font size, weight, paragraph gaps as blank lines).
+
+    Pages without a text layer are read by OCR when Tesseract is installed
+    (``ocr.ocr_pdf_pages``; their lines have no style); ``ocr``, when given, receives
+    ``{page: mean word confidence in percent}`` for them. The pages returned as without text
+    are those neither layer nor OCR could read.
+
+    Raises:
+        DocumentError: not a PDF, password-protected, encrypted, corrupt, no pages, or no
+            text on any page (with OCR's outcome in the reason).
+    """
     name = str(p)
     head = read_bytes(p)[:1024]
     if b"%PDF-" not in head:
@@ -55,13 +67,32 @@ def pdf_pages(
         ) from exc
     if not pages:
         raise DocumentError(name, "has no pages; re-download it or re-export it to PDF")
+    warnings = []
+    read = ocr_pdf_pages(p, empty, password) if empty else {}
+    if read:
+        for number, reading in read.items():
+            pages[number - 1] = list(reading.lines)
+            styles[number - 1] = [None] * len(reading.lines)
+        if ocr is not None:
+            ocr.update({n: r.confidence for n, r in read.items()})
+        mean = sum(r.confidence for r in read.values()) / len(read)
+        shown = ", ".join(f"{n} ({r.confidence:.0f}%)" for n, r in list(read.items())[:10])
+        warnings.append(
+            f"{len(read)} page(s) without a text layer read by OCR (Tesseract), mean word "
+            f"confidence {mean:.0f}%: {shown}" + ("..." if len(read) > 10 else "")
+        )
+        empty = [n for n in empty if n not in read]
     if len(empty) == len(pages):
+        tried = (
+            "; OCR (Tesseract) found no text on them either"
+            if tesseract_path()
+            else " and Tesseract is not installed (`apt-get install tesseract-ocr`)"
+        )
         raise DocumentError(
             name,
-            f"has no text layer on any of its {len(pages)} page(s) (scanned images?); run "
+            f"has no text layer on any of its {len(pages)} page(s) (scanned images?){tried}; run "
             "OCR on it (for example `ocrmypdf in.pdf out.pdf`) and upload the OCR'd PDF",
         )
-    warnings = []
     if empty:
         shown = ", ".join(map(str, empty[:10])) + ("..." if len(empty) > 10 else "")
         warnings.append(f"{len(empty)} page(s) without a text layer (not OCR'd): {shown}")

@@ -43,6 +43,28 @@ DATE_ONLY = re.compile(
 )
 
 
+_CAPS_RUNIN = re.compile(
+    r"^(?P<t>[A-Z][A-Z0-9&/,'’]*(?:[ -][A-Z0-9&/,'’]+){0,7})"
+    r"(?:\s*[-\u2013\u2014:]\s*|\s+)(?P<b>[A-Z][a-z].*)$"
+)
+
+
+def caps_runin(text: str) -> tuple[str, str] | None:
+    """(title, body) of a paragraph that opens with an ALL-CAPS run-in title joined to its
+    text by a dash, a colon or a space (``AUTHORITY-The Purchasing Agent ...``, ``TIE-BIDS –
+    If all bids ...``, ``AUDIT OF RECORDS The parties ...``): the general-conditions style of
+    state and local solicitations. None when the caps part is one short word (``RFP``)."""
+    m = _CAPS_RUNIN.match(text.strip())
+    if not m:
+        return None
+    title = m.group("t").strip(" -,")
+    if sum(c.isalpha() for c in title) < 4 or not is_caps(title):
+        return None
+    if len(title.split()) == 1 and "-" not in title and len(title) < 5:
+        return None
+    return title, m.group("b").strip()
+
+
 def _starts_lower(line: str) -> bool:
     return bool(re.match(r"^\s*[a-z]", line))
 
@@ -296,6 +318,9 @@ def plain_candidate(
                 rest, extra = f"{rest} {nxt}", 1
         sep = separator(line[m.end() :])
         heading, body, kind = split_title(rest)
+        caps = caps_runin(rest)
+        if caps is not None and (kind == "paragraph" or not heading):
+            heading, body, kind = caps[0], caps[1], "heading"
         if kind == "heading" and wrapped and not body and not extra:
             heading, body, kind = "", rest, "paragraph"
         single = scheme.name in ("decimal", "roman") and depth == 1

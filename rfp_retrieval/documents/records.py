@@ -50,7 +50,9 @@ class Section:
 class RfpDocument:
     """An extracted RFP: clean text, outline, title, issue date and a one-paragraph summary.
 
-    ``pages_without_text`` lists 1-based PDF pages that had no text layer (no OCR is done).
+    ``pages_without_text`` lists 1-based PDF pages with no text: no text layer and not read by
+    OCR (Tesseract not installed, or it read nothing). ``ocr_pages`` maps each 1-based page
+    read by OCR to Tesseract's mean word confidence in percent (0..100).
     ``page_starts`` gives, for a PDF, the 1-based line of ``text`` where each page begins.
     Markdown and DOCX text is Markdown-flavoured (``#`` headings, ``|``-separated table rows).
     """
@@ -63,6 +65,7 @@ class RfpDocument:
     summary: str
     issue_date: dt.date | None = None
     pages_without_text: list[int] = field(default_factory=list)
+    ocr_pages: dict[int, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     page_starts: list[int] = field(default_factory=list)
 

@@ -1,0 +1,130 @@
+"""``eval parse``: the matching rules of ``rfp_retrieval.eval.parse`` on hand-written truth."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from rfp_retrieval.cli import app
+from rfp_retrieval.eval.parse import (
+    ParseTruthError,
+    TruthDoc,
+    evaluate_parse,
+    load_truth,
+    match_sections,
+    normal_number,
+    score_document,
+)
+
+RFP = """# 1. Instructions
+
+## 1.1 Format
+
+Proposals must not exceed 5 pages.
+
+## 1.2 Delivery
+
+Describe your approach to delivery.
+"""
+
+TRUTH = {
+    "doc": "tiny.md",
+    "sections": [
+        {"number": "1", "heading": "Instructions"},
+        {"number": "1.1", "heading": "Format"},
+        {"number": "1.2", "heading": "Delivery"},
+        {"number": "1.3", "heading": "Pricing"},
+    ],
+    "questions": [
+        {"text": "Proposals must not exceed 5 pages.", "kind": "instruction"},
+        {"text": "Describe your approach to delivery.", "kind": "question"},
+        {"text": "Price every line item.", "kind": "instruction", "borderline": True},
+        {"text": "Offerors must be registered in SAM.", "kind": "requirement"},
+    ],
+    "past_performance": {"references_required": 3, "recency_years": None},
+}
+
+
+def test_normal_number_drops_words_brackets_and_trailing_dots():
+    assert normal_number("Sec. 1.04") == "1.04"
+    assert normal_number("(a)") == "a"
+    assert normal_number("IV.") == "iv"
+    assert normal_number("Section L.4.2") == "l.4.2"
+    assert normal_number("  ") is None
+
+
+def test_sections_match_by_number_and_heading_in_order():
+    truth = [
+        {"number": "a", "heading": "Format"},
+        {"number": "a", "heading": "Format"},
+        {"number": None, "heading": "Attachments"},
+        {"number": "2", "heading": "Pricing"},
+    ]
+    parsed = [
+        {"number": "a.", "heading": "*Format.*"},
+        {"number": "(a)", "heading": "Formatting"},
+        {"number": None, "heading": "Attachment"},  # 0.95 similar: unnumbered needs 0.85
+        {"number": "2", "heading": "Cost"},  # heading too far apart
+    ]
+    assert match_sections(truth, parsed) == [(0, 0), (1, 1), (2, 2)]
+
+
+def test_score_document_counts_borderline_and_kinds():
+    doc = TruthDoc(
+        "tiny.md", None, TRUTH["sections"], TRUTH["questions"], TRUTH["past_performance"]
+    )
+    sections = [
+        {"number": "1.", "heading": "Instructions"},
+        {"number": "1.1", "heading": "Format"},
+        {"number": "1.2", "heading": "Delivery"},
+        {"number": "9", "heading": "Extra"},
+    ]
+    asks = [
+        {"text": "Proposals **must not** exceed 5 pages", "kind": "requirement"},
+        {"text": "Describe your approach to delivery, staffing and risk.", "kind": "question"},
+        {"text": "The contractor shall mow the lawn.", "kind": "requirement"},
+    ]
+    scores = score_document(doc, sections, asks, {"references_required": 3}).scores()
+    assert scores["section"] == {
+        "precision": 0.75,
+        "recall": 0.75,
+        "f1": 0.75,
+        "truth": 4,
+        "parsed": 4,
+        "matched": 3,
+    }
+    # the run-on question is a partial match (0.65 of the longer, partial ratio 1.0)
+    assert scores["asks"]["found"] == 2
+    assert scores["asks"]["truth"] == 3  # the borderline miss is no miss
+    assert scores["asks"]["recall"] == 0.6667
+    assert scores["asks"]["precision"] == 0.6667
+    assert scores["asks"]["recall_by_kind"] == {
+        "instruction": 1.0,
+        "question": 1.0,
+        "requirement": 0.0,
+    }
+    assert scores["asks"]["precision_by_kind"] == {"question": 1.0, "requirement": 0.5}
+    assert scores["pp_fields"] == 1.0  # recency None == None, value_min/max None == None
+
+
+def test_eval_parse_end_to_end_and_cli(tmp_path):
+    (tmp_path / "tiny.md").write_text(RFP, encoding="utf-8")
+    truth_file = tmp_path / "truth.jsonl"
+    truth_file.write_text(json.dumps(TRUTH) + "\n", encoding="utf-8")
+    overall = evaluate_parse(load_truth(truth_file))["overall"]
+    assert overall["section"]["matched"] == 3
+    assert overall["section"]["f1"] == 0.8571  # P 3/3, R 3/4
+    assert overall["asks"]["found"] == 2 and overall["asks"]["truth"] == 3
+    assert overall["pp_fields"] == 0.75  # references_required is not stated in the text
+    result = CliRunner().invoke(app, ["eval", "parse", "--truth", str(truth_file), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["documents"][0]["section"]["recall"] == 0.75
+
+
+def test_load_truth_names_the_missing_document(tmp_path):
+    truth_file = tmp_path / "truth.jsonl"
+    truth_file.write_text(json.dumps({**TRUTH, "doc": "gone.md"}) + "\n", encoding="utf-8")
+    with pytest.raises(ParseTruthError, match=r"truth.jsonl:1: document 'gone.md' not found"):
+        load_truth(truth_file)

@@ -1,0 +1,79 @@
+"""Pages without a text layer are read by Tesseract when it is installed (``documents.ocr``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rfp_retrieval.documents import ocr
+from rfp_retrieval.documents.extract import load_document
+from rfp_retrieval.documents.records import DocumentError
+
+SCANNED_LINES = [
+    "1. Scope of Work",
+    "",
+    "The Offeror shall describe its approach to records migration.",
+    "",
+    "2. Proposal Format",
+    "",
+    "Proposals must not exceed 10 pages.",
+    "",
+    "3. Evaluation",
+    "",
+    "Quotations will be evaluated on technical approach and price.",
+]
+
+
+def _scanned_pdf(path: Path, lines: list[str]) -> Path:
+    """An image-only PDF (no text layer): the lines drawn on a white page with Pillow."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    image = Image.new("L", (1700, 2200), 255)  # US Letter at 200 dpi
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=36)
+    y = 150
+    for line in lines:
+        if line:
+            draw.text((150, y), line, fill=0, font=font)
+        y += 60
+    image.save(path, "PDF", resolution=200.0)
+    return path
+
+
+def test_parse_tsv_groups_words_into_lines_and_paragraphs():
+    header = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight"
+    rows = [
+        "5\t1\t1\t1\t1\t1\t0\t0\t1\t1\t96.5\t1.",
+        "5\t1\t1\t1\t1\t2\t0\t0\t1\t1\t93.5\tScope",
+        "4\t1\t1\t1\t2\t0\t0\t0\t1\t1\t-1\t",
+        "5\t1\t1\t1\t2\t1\t0\t0\t1\t1\t90\tof",
+        "5\t1\t1\t2\t1\t1\t0\t0\t1\t1\t80\tWork",
+    ]
+    page = ocr.parse_tsv(header + "\tconf\ttext\n" + "\n".join(rows) + "\n")
+    assert page.lines == ["1. Scope", "of", "", "Work"]
+    assert page.confidence == 90.0
+
+
+@pytest.mark.skipif(ocr.tesseract_path() is None, reason="tesseract is not installed")
+def test_scanned_pdf_is_read_by_ocr_with_its_confidence(tmp_path: Path):
+    doc = load_document(_scanned_pdf(tmp_path / "scanned.pdf", SCANNED_LINES))
+    assert list(doc.ocr_pages) == [1]
+    assert doc.ocr_pages[1] > 80.0
+    assert doc.pages_without_text == []
+    assert "describe its approach to records migration" in doc.text
+    assert [(s.number, s.heading) for s in doc.sections] == [
+        ("1.", "Scope of Work"),
+        ("2.", "Proposal Format"),
+        ("3.", "Evaluation"),
+    ]
+    assert any("read by OCR (Tesseract)" in w for w in doc.warnings)
+
+
+def test_without_tesseract_a_scanned_pdf_gives_the_clear_error(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("RFP_RETRIEVAL_OCR", "off")
+    path = _scanned_pdf(tmp_path / "scanned.pdf", SCANNED_LINES)
+    message = r"no text layer on any of its 1 page\(s\).*Tesseract is not installed.*ocrmypdf"
+    with pytest.raises(DocumentError, match=message) as err:
+        load_document(path)
+    assert err.value.path == str(path)
