@@ -248,7 +248,9 @@ def score_entry(
     The entry is ranked alone with the RFP's own filters, so graded relaxation lets it
     through and ``relaxed`` lists the original constraints it misses (the default mode
     charges its soft penalties as usual). Constraints relaxation never drops
-    (``started_after``, ``vehicle_type``) are lifted for it and named in ``relaxed``.
+    (``started_after``, ``vehicle_type``, and ``customer_type`` outside the adjacent types in
+    the default order, ``config.relaxation.order``) are lifted for it and named in
+    ``relaxed``: the writer's choice wins (module docstring), the brief says what it misses.
     """
     single = entries.filter(pl.col("id") == pp_id)
     one = replace(config, top_k=1)
@@ -264,14 +266,20 @@ def score_entry(
         lifted.append("started_after")
     if filters.vehicle_types and row["vehicle_type"] not in filters.vehicle_types:
         lifted.append("vehicle_type")
-    open_scope = replace(scope, filters=replace(filters, started_after=None, vehicle_types=()))
+    if filters.customer_types and row["customer_type"] not in (None, *filters.customer_types):
+        lifted.append("customer_type")  # an unknown type passes (UNKNOWN_RULE): not lifted
+    open_scope = replace(
+        scope,
+        filters=replace(filters, started_after=None, vehicle_types=(), customer_types=()),
+    )
     refs = rank_references(single, vectors, open_scope, one).references
     if not refs:
         raise ValueError(
             f"{pp_id} passes no relaxation of this RFP's filters; add its constraints to "
             "RankingConfig.relaxation_order"
         )
-    return replace(refs[0], relaxed=[*refs[0].relaxed, *lifted])
+    relaxed = [*refs[0].relaxed, *(c for c in lifted if c not in refs[0].relaxed)]
+    return replace(refs[0], relaxed=relaxed)
 
 
 def apply_overrides(
