@@ -11,7 +11,12 @@ import urllib.parse
 import pytest
 
 from rfp_retrieval.report.review import MAX_FORM_BYTES, ReviewSite, review_server
-from rfp_retrieval.retrieval.overrides import load_overrides, override_path
+from rfp_retrieval.retrieval.overrides import (
+    OverrideError,
+    load_overrides,
+    override_line,
+    override_path,
+)
 from tests.test_overrides import KNOWN
 from tests.test_review_site import KEY, ToyStore, _form
 
@@ -101,3 +106,77 @@ def test_a_writer_may_cite_an_entry_of_an_excluded_customer_type(served, tmp_pat
     assert (only.replace_id, only.with_id) == ("PP-2", "PP-5")
     row = next(r for r in site.store.tables["pp_references"].to_dicts() if r["id"] == "PP-5")
     assert (row["rank"], row["relaxed"]) == (2, ["customer_type"])
+
+
+GOOD = {"replace": "PP-2", "with": "PP-4", "by": "Dana", "at": "2026-06-10", "reason": "Fits."}
+
+
+def _override_text(**fields: str) -> str:
+    merged = {**GOOD, **fields}
+    lines = "".join(f"    {k}: {v}\n" for k, v in merged.items() if v is not None)
+    return "overrides:\n  - " + lines.lstrip()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            _override_text().replace("overrides:", "overides:"),
+            "expected a list under 'overrides:', found 'overides'; fix the spelling",
+        ),
+        (
+            _override_text() + "    with: PP-5\n",
+            "a field is given twice in one override ('with' again on line 7)",
+        ),
+        (
+            _override_text(**{"with": None, "wiht": "PP-4"}),
+            "override 1 lacks with (it has 'wiht': a misspelling?)",
+        ),
+        (_override_text(reason="[a, b]"), "'reason' must be text, got ['a', 'b'] (list)"),
+        (_override_text(by="{name: Dana}"), "'by' must be text, got {'name': 'Dana'} (dict)"),
+        (_override_text(by="yes"), "'by' must be text, got True (bool)"),
+        (_override_text(reason="'  '"), "override 1 lacks reason"),
+    ],
+    ids=["key-typo", "field-twice", "field-typo", "list", "mapping", "yes-no", "blank"],
+)
+def test_a_hand_edited_override_file_names_its_mistake(tmp_path, text, message):
+    path = tmp_path / "rfp-a.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(OverrideError) as error:
+        load_overrides(path, KNOWN)
+    assert message in str(error.value)
+    assert str(path) in str(error.value)
+
+
+def test_numeric_ids_and_a_spaced_date_time_still_read(tmp_path):
+    path = tmp_path / "rfp-a.yaml"
+    path.write_text(_override_text(at="2026-06-10 14:30"), encoding="utf-8")
+    (only,) = load_overrides(path, KNOWN)
+    assert (only.replace_id, only.with_id, only.at) == ("PP-2", "PP-4", "2026-06-10T14:30:00")
+    path.write_text(_override_text(replace="112", **{"with": "45"}), encoding="utf-8")
+    (numeric,) = load_overrides(path, {"112", "45"})
+    assert (numeric.replace_id, numeric.with_id) == ("112", "45")
+
+
+@pytest.mark.parametrize(
+    ("at", "words"),
+    [
+        ("2026-06-10", "2026-06-10"),
+        ("2026-06-10T14:30:00", "2026-06-10 14:30"),
+        ("2026-06-10T14:30:15", "2026-06-10 14:30:15"),
+        ("2026-06-10T14:30:00+00:00", "2026-06-10 14:30 UTC"),
+        ("2026-06-10T09:30:00-05:00", "2026-06-10 09:30 UTC-05:00"),
+    ],
+)
+def test_the_override_line_says_when_as_written(at, words):
+    mark = {"by": "Dana", "at": at, "reason": "Fits.", "replaced": {"id": "PP-2", "score": 0.8}}
+    assert override_line(mark) == f"Chosen by Dana on {words} in place of PP-2 (score 0.800): Fits."
+
+
+def test_a_utc_date_time_from_yaml_reads_and_shows_in_utc(tmp_path):
+    path = tmp_path / "rfp-a.yaml"
+    path.write_text(_override_text(at="2026-06-10T14:30:00Z"), encoding="utf-8")
+    (only,) = load_overrides(path, KNOWN)
+    assert only.at == "2026-06-10T14:30:00+00:00"
+    mark = {"by": only.by, "at": only.at, "reason": only.reason, "replaced": {"id": "PP-2"}}
+    assert "on 2026-06-10 14:30 UTC in place of PP-2:" in override_line(mark)
