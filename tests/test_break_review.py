@@ -180,3 +180,18 @@ def test_a_utc_date_time_from_yaml_reads_and_shows_in_utc(tmp_path):
     assert only.at == "2026-06-10T14:30:00+00:00"
     mark = {"by": only.by, "at": only.at, "reason": only.reason, "replaced": {"id": "PP-2"}}
     assert "on 2026-06-10 14:30 UTC in place of PP-2:" in override_line(mark)
+
+
+def test_a_broken_override_file_is_said_on_the_page(served, tmp_path):
+    site, _port = served
+    path = override_path(tmp_path / "overrides", KEY)
+    path.parent.mkdir()
+    path.write_text(_override_text(**{"with": "PP-99"}), encoding="utf-8")
+    page = site.review_page(KEY)
+    assert "The override file cannot be read, so the picks below are the last run" in page
+    assert "override 1 names PP-99, which the library does not hold" in page
+    ok, text = site.submit(KEY, _form(site, with_id="PP-4"))
+    assert not ok and "PP-99" in text
+    assert site.store.runs == 1
+    path.write_text(_override_text(), encoding="utf-8")
+    assert "cannot be read" not in site.review_page(KEY)

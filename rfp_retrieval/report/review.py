@@ -35,6 +35,7 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from rfp_retrieval.retrieval.overrides import (
     OverrideError,
+    load_overrides,
     override_line,
     override_marks,
     override_path,
@@ -175,6 +176,19 @@ class ReviewSite:
         others = [r for r in result.references if r.id not in chosen]
         return [(r.id, r.title or "", float(r.score)) for r in others[:RUNNERS_UP]]
 
+    def override_file_problem(self, key: str, known_ids: set[str]) -> str | None:
+        """Why ``key``'s override file cannot be applied (a hand edit broke it), in words for
+        the top of the page; None when it reads. The picks shown are then the last run's,
+        without the file's overrides, and a replace is refused until the file is fixed."""
+        try:
+            load_overrides(override_path(self.overrides_dir, key), known_ids)
+        except OverrideError as exc:
+            return (
+                f"The override file cannot be read, so the picks below are the last run's and "
+                f"its overrides are not applied: {exc}"
+            )
+        return None
+
     # --- acting ---------------------------------------------------------------------------
 
     def submit(self, key: str, form: Mapping[str, str]) -> tuple[bool, str]:
@@ -253,6 +267,9 @@ class ReviewSite:
         ]
         if message:
             h.append(f'<p class="message {_e(message[0])}" role="status">{_e(message[1])}</p>')
+        problem = self.override_file_problem(key, state["known_ids"])
+        if problem:
+            h.append(f'<p class="message error" role="alert">{_e(problem)}</p>')
         options = "".join(
             f'<option value="{_e(i)}">{_e(i)}: {_e(t)} (score {s:.3f})</option>'
             for i, t, s in state["runners_up"]
