@@ -35,6 +35,7 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from rfp_retrieval.retrieval.overrides import (
     OverrideError,
+    load_overrides,
     override_line,
     override_marks,
     override_path,
@@ -47,6 +48,15 @@ RUNNERS_UP = 5
 HOST = "127.0.0.1"
 LOCAL_NAMES = ("127.0.0.1", "localhost")
 """Host headers the server answers (any other name reached it through a foreign page)."""
+
+REQUEST_TIMEOUT = 5.0
+"""Seconds a connection may stay silent before the server drops it: the server answers one
+request at a time, so a browser's unused speculative connection (or a client that stops
+mid-form) would otherwise hold every other request back (CPython bpo-31639)."""
+
+MAX_FORM_BYTES = 100_000
+"""Largest replace form accepted (a reason is a sentence or two); a bigger one is refused
+whole instead of being cut short."""
 
 
 @dataclass
@@ -166,6 +176,19 @@ class ReviewSite:
         others = [r for r in result.references if r.id not in chosen]
         return [(r.id, r.title or "", float(r.score)) for r in others[:RUNNERS_UP]]
 
+    def override_file_problem(self, key: str, known_ids: set[str]) -> str | None:
+        """Why ``key``'s override file cannot be applied (a hand edit broke it), in words for
+        the top of the page; None when it reads. The picks shown are then the last run's,
+        without the file's overrides, and a replace is refused until the file is fixed."""
+        try:
+            load_overrides(override_path(self.overrides_dir, key), known_ids)
+        except OverrideError as exc:
+            return (
+                f"The override file cannot be read, so the picks below are the last run's and "
+                f"its overrides are not applied: {exc}"
+            )
+        return None
+
     # --- acting ---------------------------------------------------------------------------
 
     def submit(self, key: str, form: Mapping[str, str]) -> tuple[bool, str]:
@@ -244,6 +267,9 @@ class ReviewSite:
         ]
         if message:
             h.append(f'<p class="message {_e(message[0])}" role="status">{_e(message[1])}</p>')
+        problem = self.override_file_problem(key, state["known_ids"])
+        if problem:
+            h.append(f'<p class="message error" role="alert">{_e(problem)}</p>')
         options = "".join(
             f'<option value="{_e(i)}">{_e(i)}: {_e(t)} (score {s:.3f})</option>'
             for i, t, s in state["runners_up"]
@@ -304,12 +330,20 @@ def _page(title: str, body: str) -> str:
     )
 
 
-def handler_for(site: ReviewSite) -> type[BaseHTTPRequestHandler]:
-    """A request handler class serving ``site`` (GET pages, POST a replace form)."""
+def handler_for(site: ReviewSite, timeout: float = REQUEST_TIMEOUT) -> type[BaseHTTPRequestHandler]:
+    """A request handler class serving ``site`` (GET pages, POST a replace form); a
+    connection silent for ``timeout`` seconds is dropped."""
 
     class Handler(BaseHTTPRequestHandler):
+        def setup(self) -> None:
+            self.timeout = timeout  # StreamRequestHandler applies it to the socket
+            super().setup()
+
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
             return  # the terminal shows the URL only
+
+        def log_error(self, format: str, *args: Any) -> None:  # noqa: A002
+            return  # a dropped silent connection is not the writer's concern
 
         def _send(self, status: int, text: str, kind: str = "text/html") -> None:
             data = text.encode("utf-8")
@@ -369,13 +403,51 @@ def handler_for(site: ReviewSite) -> type[BaseHTTPRequestHandler]:
                 return self._missing(key) if page is None else self._send(HTTPStatus.OK, page)
             return self._missing(path)
 
+        def _drain(self, length: int) -> None:
+            try:
+                while length > 0:
+                    chunk = self.rfile.read(min(length, 65536))
+                    if not chunk:
+                        return
+                    length -= len(chunk)
+            except TimeoutError:
+                return
+
         def _post(self) -> None:
             path = urlsplit(self.path).path
             if not path.startswith("/review/"):
                 return self._missing(path)
             key = unquote(path[len("/review/") :])
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(min(length, 100_000)).decode("utf-8", "replace")
+            try:
+                length = int(self.headers.get("Content-Length") or 0)
+            except ValueError:
+                length = -1
+            if length < 0 or length > MAX_FORM_BYTES:
+                self.close_connection = True
+                too_big = length > MAX_FORM_BYTES
+                if too_big:  # read it off first, so the browser shows the page, not a reset
+                    self._drain(min(length, 100 * MAX_FORM_BYTES))
+                text = (
+                    f"Nothing changed: the form is {length} bytes, over the "
+                    f"{MAX_FORM_BYTES} accepted; shorten the reason and send it again."
+                    if too_big
+                    else "Nothing changed: the request did not say how long the form is."
+                )
+                page = _page("Not accepted", f'<p class="message error">{_e(text)}</p>')
+                status = HTTPStatus.REQUEST_ENTITY_TOO_LARGE if too_big else HTTPStatus.BAD_REQUEST
+                return self._send(status, page)
+            try:
+                raw = self.rfile.read(length).decode("utf-8", "replace")
+            except TimeoutError:  # fewer bytes than announced: the client stopped sending
+                self.close_connection = True
+                return self._send(
+                    HTTPStatus.REQUEST_TIMEOUT,
+                    _page(
+                        "Timed out",
+                        '<p class="message error">Nothing changed: the form '
+                        "arrived incomplete; send it again.</p>",
+                    ),
+                )
             form = {k: v[0] for k, v in parse_qs(raw, keep_blank_values=True).items()}
             ok, text = site.submit(key, form)
             if ok:
@@ -393,11 +465,14 @@ def handler_for(site: ReviewSite) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-def review_server(site: ReviewSite, port: int = 8765) -> HTTPServer:
+def review_server(
+    site: ReviewSite, port: int = 8765, timeout: float = REQUEST_TIMEOUT
+) -> HTTPServer:
     """An ``HTTPServer`` for ``site`` bound to 127.0.0.1:``port`` (0: any free port; read
-    ``server.server_address``). Call ``serve_forever()`` on it.
+    ``server.server_address``), dropping a connection silent for ``timeout`` seconds. Call
+    ``serve_forever()`` on it.
 
     Raises:
         OSError: the port is taken.
     """
-    return HTTPServer((HOST, port), handler_for(site))
+    return HTTPServer((HOST, port), handler_for(site, timeout))

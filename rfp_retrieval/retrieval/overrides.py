@@ -149,6 +149,42 @@ def unmatched_override_files(
     return found
 
 
+def _duplicate_keys(text: str) -> list[tuple[str, int]]:
+    """``(key, line)`` of each mapping key given twice in the YAML ``text`` (1-based line of
+    the second one): PyYAML keeps the last value silently, so a hand-edited file with two
+    ``with:`` lines would cite the one the writer may have meant to delete."""
+    found: list[tuple[str, int]] = []
+    stack = [yaml.compose(text, Loader=yaml.SafeLoader)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.MappingNode):
+            seen: set[str] = set()
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode):
+                    if key.value in seen:
+                        found.append((key.value, key.start_mark.line + 1))
+                    seen.add(key.value)
+                stack.append(value)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+    return sorted(found, key=lambda item: item[1])
+
+
+def _text(item: Mapping[str, Any], name: str, path: Path, number: int) -> str:
+    """Field ``name`` of one override as text: an id may be written as a number
+    (``replace: 112``), the other fields must be text (not a list, mapping or yes/no)."""
+    value = item[name]
+    ok = isinstance(value, str) or (
+        name in ("replace", "with") and isinstance(value, int) and not isinstance(value, bool)
+    )
+    if not ok:
+        raise OverrideError(
+            f"{path}: override {number}: '{name}' must be text, got {value!r} "
+            f"({type(value).__name__}); quote it if it is meant as written"
+        )
+    return str(value).strip()
+
+
 def _iso(value: Any, path: Path, number: int) -> str:
     if isinstance(value, dt.datetime | dt.date):
         return value.isoformat()
@@ -174,8 +210,10 @@ def load_overrides(
     Returns the overrides in file order (empty when the file is missing).
 
     Raises:
-        OverrideError: the file is not valid YAML, an override lacks one of
-            replace/with/by/at/reason, names an id that is not in the library, replaces
+        OverrideError: the file is not valid YAML, gives a field twice in one override,
+            has no ``overrides:`` list (a misspelt key), an override lacks one of
+            replace/with/by/at/reason (naming any misspelt field), has a list, mapping or
+            yes/no where text belongs, names an id that is not in the library, replaces
             an id twice, or replaces an id with itself. The message names the file.
     """
     path = Path(path)
@@ -189,12 +227,23 @@ def load_overrides(
         ) from exc
     try:
         loaded = lenient_yaml_load(text)
+        twice = _duplicate_keys(text)
     except yaml.YAMLError as exc:
         raise OverrideError(f"{path}: not valid YAML ({exc}); fix the file and re-run") from exc
+    if twice:
+        where = ", ".join(f"'{k}' again on line {line}" for k, line in twice)
+        raise OverrideError(
+            f"{path}: a field is given twice in one override ({where}); keep one and re-run"
+        )
     if loaded is None:
         return []
     if isinstance(loaded, dict) and "overrides" in loaded:
         loaded = loaded["overrides"] or []
+    elif isinstance(loaded, dict) and not set(map(str, loaded)) & set(OVERRIDE_FIELDS):
+        raise OverrideError(
+            f"{path}: expected a list under 'overrides:', found "
+            f"{', '.join(repr(str(k)) for k in loaded)}; fix the spelling and re-run"
+        )
     items = [loaded] if isinstance(loaded, dict) else loaded
     if not isinstance(items, list):
         raise OverrideError(
@@ -204,27 +253,30 @@ def load_overrides(
     for number, item in enumerate(items, start=1):
         if not isinstance(item, dict):
             raise OverrideError(f"{path}: override {number} is not a mapping of field: value")
-        missing = [f for f in OVERRIDE_FIELDS if item.get(f) in (None, "")]
+        missing = [f for f in OVERRIDE_FIELDS if item.get(f) is None or str(item[f]).strip() == ""]
         if missing:
+            strays = [str(k) for k in item if str(k) not in OVERRIDE_FIELDS]
+            stray = f" (it has {', '.join(repr(k) for k in strays)}: a misspelling?)" * bool(strays)
             raise OverrideError(
-                f"{path}: override {number} lacks {', '.join(missing)}; every override needs "
-                f"{', '.join(OVERRIDE_FIELDS)}"
+                f"{path}: override {number} lacks {', '.join(missing)}{stray}; every override "
+                f"needs {', '.join(OVERRIDE_FIELDS)}"
             )
-        unknown = [str(item[f]) for f in ("replace", "with") if str(item[f]) not in known_ids]
+        fields = {f: _text(item, f, path, number) for f in ("replace", "with", "by", "reason")}
+        unknown = [fields[f] for f in ("replace", "with") if fields[f] not in known_ids]
         if unknown:
             raise OverrideError(
                 f"{path}: override {number} names {', '.join(unknown)}, which the library does "
                 "not hold; use an id from pp_entries (e.g. PP-045)"
             )
-        if str(item["replace"]) == str(item["with"]):
-            raise OverrideError(f"{path}: override {number} replaces {item['replace']} by itself")
+        if fields["replace"] == fields["with"]:
+            raise OverrideError(f"{path}: override {number} replaces {fields['replace']} by itself")
         out.append(
             ReferenceOverride(
-                replace_id=str(item["replace"]),
-                with_id=str(item["with"]),
-                by=str(item["by"]).strip(),
+                replace_id=fields["replace"],
+                with_id=fields["with"],
+                by=fields["by"],
                 at=_iso(item["at"], path, number),
-                reason=str(item["reason"]).strip(),
+                reason=fields["reason"],
                 source=path,
             )
         )
@@ -248,7 +300,9 @@ def score_entry(
     The entry is ranked alone with the RFP's own filters, so graded relaxation lets it
     through and ``relaxed`` lists the original constraints it misses (the default mode
     charges its soft penalties as usual). Constraints relaxation never drops
-    (``started_after``, ``vehicle_type``) are lifted for it and named in ``relaxed``.
+    (``started_after``, ``vehicle_type``, and ``customer_type`` outside the adjacent types in
+    the default order, ``config.relaxation.order``) are lifted for it and named in
+    ``relaxed``: the writer's choice wins (module docstring), the brief says what it misses.
     """
     single = entries.filter(pl.col("id") == pp_id)
     # the writer's pick may be of any customer type: its relaxation may drop it (issue 18)
@@ -265,14 +319,20 @@ def score_entry(
         lifted.append("started_after")
     if filters.vehicle_types and row["vehicle_type"] not in filters.vehicle_types:
         lifted.append("vehicle_type")
-    open_scope = replace(scope, filters=replace(filters, started_after=None, vehicle_types=()))
+    if filters.customer_types and row["customer_type"] not in (None, *filters.customer_types):
+        lifted.append("customer_type")  # an unknown type passes (UNKNOWN_RULE): not lifted
+    open_scope = replace(
+        scope,
+        filters=replace(filters, started_after=None, vehicle_types=(), customer_types=()),
+    )
     refs = rank_references(single, vectors, open_scope, one).references
     if not refs:
         raise ValueError(
             f"{pp_id} passes no relaxation of this RFP's filters; add its constraints to "
             "RankingConfig.relaxation_order"
         )
-    return replace(refs[0], relaxed=[*refs[0].relaxed, *lifted])
+    relaxed = [*refs[0].relaxed, *(c for c in lifted if c not in refs[0].relaxed)]
+    return replace(refs[0], relaxed=relaxed)
 
 
 def apply_overrides(
@@ -452,10 +512,26 @@ def override_line(mark: Mapping[str, Any]) -> str:
     displaced = f"{old.get('id') or 'a pick no longer stored'}"
     if score is not None:
         displaced += f" (score {score:.3f})"
-    at = str(mark.get("at") or "an unstated date")
-    if "T" in at:  # a date-time: 2026-06-10 14:30 (seconds dropped when zero)
-        at = at.replace("T", " ").removesuffix(":00")
+    at = _when_in_words(str(mark.get("at") or "an unstated date"))
     return f"Chosen by {mark.get('by')} on {at} in place of {displaced}: {mark.get('reason')}"
+
+
+def _when_in_words(at: str) -> str:
+    """An ISO 8601 ``at`` as the brief says it: ``2026-06-10``, ``2026-06-10 14:30`` (seconds
+    only when not zero) and the offset when one was given (``2026-06-10 14:30 UTC``,
+    ``2026-06-10 09:30 UTC-05:00``); any other text as written."""
+    if "T" not in at:
+        return at
+    try:
+        when = dt.datetime.fromisoformat(at)
+    except ValueError:
+        return at.replace("T", " ")
+    words = when.strftime("%Y-%m-%d %H:%M:%S" if when.second else "%Y-%m-%d %H:%M")
+    offset = when.utcoffset()
+    if offset is not None:
+        zone = when.isoformat()[-6:]  # +HH:MM
+        words += " UTC" if not offset else f" UTC{zone}"
+    return words
 
 
 def _yaml_at(at: str) -> dt.date | dt.datetime | str:
