@@ -128,3 +128,51 @@ def test_load_truth_names_the_missing_document(tmp_path):
     truth_file.write_text(json.dumps({**TRUTH, "doc": "gone.md"}) + "\n", encoding="utf-8")
     with pytest.raises(ParseTruthError, match=r"truth.jsonl:1: document 'gone.md' not found"):
         load_truth(truth_file)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", r"truth.jsonl: no truth line \(the file is empty\)"),
+        (b"\n  \n", r"truth.jsonl: no truth line"),
+        (b"\xff\xfe{}", r"truth.jsonl: not UTF-8 text"),
+        (b"[1, 2]", r"truth.jsonl:1: a truth line is a JSON object, got list"),
+        (b'{"doc": 7, "sections": [], "questions": []}', r"truth.jsonl:1: 'doc' must be a file"),
+        (b'{"doc": null, "sections": [], "questions": []}', r"'doc' must be a file name, got None"),
+        (b'{"doc": "tiny.md", "sections": "1. A", "questions": []}', r"'sections' must be a list"),
+        (b'{"doc": "tiny.md", "sections": [], "questions": ["Describe it."]}', r"'questions' must"),
+        (
+            b'{"doc": "tiny.md", "sections": [{"number": 1, "heading": "A"}], "questions": []}',
+            r"truth.jsonl:1: sections\[1\].number must be text or null, got 1",
+        ),
+        (
+            b'{"doc": "tiny.md", "sections": [], "questions": [], "past_performance": [3]}',
+            r"'past_performance' must be an object or null",
+        ),
+        (
+            b'{"doc": "tiny.md", "questions": []}',
+            r"truth.jsonl:1: bad truth line \(missing sections",
+        ),
+    ],
+)
+def test_load_truth_refuses_a_malformed_file_naming_file_and_line(tmp_path, content, message):
+    (tmp_path / "tiny.md").write_text(RFP, encoding="utf-8")
+    truth_file = tmp_path / "truth.jsonl"
+    truth_file.write_bytes(content)
+    with pytest.raises(ParseTruthError, match=message):
+        load_truth(truth_file)
+
+
+def test_load_truth_reads_a_byte_order_mark_and_refuses_a_document_listed_twice(tmp_path):
+    (tmp_path / "tiny.md").write_text(RFP, encoding="utf-8")
+    truth_file = tmp_path / "truth.jsonl"
+    line = json.dumps(TRUTH)
+    truth_file.write_bytes(b"\xef\xbb\xbf" + line.encode() + b"\n")
+    assert [d.doc for d in load_truth(truth_file)] == [TRUTH["doc"]]
+    truth_file.write_text(f"{line}\n\n{line}\n", encoding="utf-8")
+    with pytest.raises(
+        ParseTruthError, match=r"truth.jsonl:3: document .* listed twice \(line 1\)"
+    ):
+        load_truth(truth_file)
+    result = CliRunner().invoke(app, ["eval", "parse", "--truth", str(truth_file)])
+    assert result.exit_code == 1 and "listed twice" in result.output

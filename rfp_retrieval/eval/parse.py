@@ -75,29 +75,74 @@ class TruthDoc:
 def load_truth(path: Path) -> list[TruthDoc]:
     """Read a parse-truth JSONL file; each ``doc`` is resolved to a file.
 
-    The document is looked for next to the JSONL, in its ``rfps/`` folder, then as given.
+    The document is looked for next to the JSONL, in its ``rfps/`` folder, then as given. A
+    byte-order mark (as Notepad and Excel save UTF-8) is allowed; blank lines are skipped.
+    Shape of a line: ``{"doc": str, "sections": [{"number", "heading", ...}], "questions":
+    [{"text", "kind", "borderline"?}], "past_performance": {...} | null}``.
+
     Raises:
-        ParseTruthError: a line is not JSON, lacks ``doc``/``sections``/``questions``, or its
-            document cannot be found.
+        ParseTruthError: the file is not UTF-8 or holds no truth line; a line is not JSON,
+            lacks ``doc``/``sections``/``questions`` or gives them the wrong type; a document is
+            listed twice; or a document cannot be found. The message names the file and line.
     """
     path = Path(path)
-    docs = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ParseTruthError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    docs: list[TruthDoc] = []
+    seen: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
+        where = f"{path}:{number}"
         try:
             item = json.loads(line)
-            name = item["doc"]
-            sections = list(item["sections"])
-            asks = list(item["questions"])
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise ParseTruthError(f"{path}:{number}: bad truth line ({exc})") from exc
+        except json.JSONDecodeError as exc:
+            raise ParseTruthError(f"{where}: bad truth line ({exc})") from exc
+        name, sections, asks, pp = _truth_fields(item, where)
+        if name in seen:
+            raise ParseTruthError(f"{where}: document {name!r} is listed twice (line {seen[name]})")
+        seen[name] = number
         candidates = [path.parent / name, path.parent / "rfps" / name, Path(name)]
         found = next((c for c in candidates if c.is_file()), None)
         if found is None:
-            raise ParseTruthError(f"{path}:{number}: document {name!r} not found")
-        docs.append(TruthDoc(name, found, sections, asks, item.get("past_performance") or {}))
+            raise ParseTruthError(f"{where}: document {name!r} not found")
+        docs.append(TruthDoc(name, found, sections, asks, pp))
+    if not docs:
+        raise ParseTruthError(f"{path}: no truth line (the file is empty)")
     return docs
+
+
+def _truth_fields(item: Any, where: str) -> tuple[str, list[dict], list[dict], dict[str, Any]]:
+    """``(doc, sections, questions, past_performance)`` of one decoded truth line, checked.
+
+    Raises:
+        ParseTruthError: a field is missing or of the wrong type (names ``where`` and the field).
+    """
+    if not isinstance(item, dict):
+        raise ParseTruthError(f"{where}: a truth line is a JSON object, got {type(item).__name__}")
+    missing = [key for key in ("doc", "sections", "questions") if key not in item]
+    if missing:
+        raise ParseTruthError(f"{where}: bad truth line (missing {', '.join(missing)})")
+    name = item["doc"]
+    if not isinstance(name, str) or not name.strip():
+        raise ParseTruthError(f"{where}: 'doc' must be a file name, got {name!r}")
+    for key, need in (("sections", ("number", "heading")), ("questions", ("text",))):
+        value = item[key]
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            raise ParseTruthError(f"{where}: '{key}' must be a list of objects")
+        for index, entry in enumerate(value, start=1):
+            for field_name in need:
+                got = entry.get(field_name)
+                if got is not None and not isinstance(got, str):
+                    raise ParseTruthError(
+                        f"{where}: {key}[{index}].{field_name} must be text or null, got {got!r}"
+                    )
+    pp = item.get("past_performance") or {}
+    if not isinstance(pp, dict):
+        raise ParseTruthError(f"{where}: 'past_performance' must be an object or null")
+    return name, list(item["sections"]), list(item["questions"]), pp
 
 
 _NUMBER_WORD = re.compile(r"^(?:section|sec\.?|article|art\.?|part|item|addendum)\s+", re.I)
