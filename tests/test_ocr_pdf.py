@@ -77,3 +77,14 @@ def test_without_tesseract_a_scanned_pdf_gives_the_clear_error(tmp_path: Path, m
     with pytest.raises(DocumentError, match=message) as err:
         load_document(path)
     assert err.value.path == str(path)
+
+
+def test_a_huge_page_is_rendered_for_ocr_under_the_pixel_cap():
+    from rfp_retrieval.documents.ocr import MAX_OCR_PIXELS, OCR_DPI, ocr_scale
+
+    letter = ocr_scale(612, 792)  # 8.5 x 11 in: full 300 dpi
+    assert letter == OCR_DPI / 72
+    poster = ocr_scale(170 * 72, 220 * 72)  # 170 x 220 in
+    pixels = (170 * 72 * poster) * (220 * 72 * poster)
+    assert pixels == pytest.approx(MAX_OCR_PIXELS, rel=1e-9)
+    assert round(poster * 72) == 33  # dpi handed to Tesseract: sqrt(40e6 / (170 * 220))

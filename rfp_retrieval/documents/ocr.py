@@ -24,6 +24,22 @@ from pathlib import Path
 OCR_DPI = 300
 """Render resolution for OCR: Tesseract's documented sweet spot for body text (300 dpi)."""
 
+MAX_OCR_PIXELS = 40_000_000
+"""Largest page image rendered for OCR (pixels; ~ a 22 x 20 inch page at 300 dpi). A larger
+page (a drawing sheet, a poster) is rendered at a lower resolution so that it fits: an
+uncapped 170 x 220 inch page at 300 dpi would need about 13 GB of memory."""
+
+
+def ocr_scale(width_pt: float, height_pt: float) -> float:
+    """Render scale (pixels per PDF point) for a page of ``width_pt`` x ``height_pt`` points:
+    ``OCR_DPI / 72``, lowered so the image holds at most ``MAX_OCR_PIXELS`` pixels."""
+    scale = OCR_DPI / 72
+    area = max(width_pt, 1.0) * max(height_pt, 1.0) * scale * scale
+    if area > MAX_OCR_PIXELS:
+        scale *= (MAX_OCR_PIXELS / area) ** 0.5
+    return scale
+
+
 OCR_LANGUAGE = "eng"
 """Tesseract language pack used (``-l``); override with ``RFP_RETRIEVAL_OCR_LANG``."""
 
@@ -107,11 +123,13 @@ def ocr_pdf_pages(pdf: Path, pages: list[int], password: str = "") -> dict[int, 
                 image = Path(tmp) / f"page-{number}.png"
                 try:
                     page = document[number - 1]
-                    bitmap = page.render(scale=OCR_DPI / 72)
+                    scale = ocr_scale(*page.get_size())
+                    bitmap = page.render(scale=scale)
                     bitmap.to_pil().save(image)
                     page.close()
+                    dpi = str(round(scale * 72))
                     done = subprocess.run(
-                        [binary, str(image), "stdout", "-l", language, "--dpi", str(OCR_DPI)]
+                        [binary, str(image), "stdout", "-l", language, "--dpi", dpi]
                         + ["tsv"],
                         capture_output=True,
                         text=True,
@@ -123,6 +141,7 @@ def ocr_pdf_pages(pdf: Path, pages: list[int], password: str = "") -> dict[int, 
                     OSError,
                     ValueError,
                     IndexError,
+                    MemoryError,
                     pdfium.PdfiumError,
                 ):
                     continue
