@@ -516,3 +516,26 @@ def test_a_period_length_is_not_a_recency_window(tmp_path):
 def test_reference_counts_other_than_three(tmp_path, sentence, count, most):
     r = scope_of(tmp_path, sentence)
     assert (r.references_required, r.references_max) == (count, most)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "types"),
+    [
+        # the offerors addressed, not a customer kind (new-user trial: a DoD RFI read "commercial")
+        (
+            "Firms shall address their present and past performance contracts, and must "
+            "provide at least three (3) references.",
+            [],
+        ),
+        ("Interested companies must submit three references for similar work.", []),
+        ("Responding firms must list three (3) references of similar scope.", []),
+        # a customer kind named beside government types: still read
+        (
+            "References must be for federal agencies or private companies.",
+            ["federal-civilian", "federal-defense", "commercial"],
+        ),
+        ("References must be for commercial firms only.", ["commercial"]),
+    ],
+)
+def test_the_offerors_addressed_are_not_a_commercial_customer_rule(tmp_path, sentence, types):
+    assert scope_of(tmp_path, sentence).customer_types_required == types

@@ -92,6 +92,18 @@ _LISTED = (
     r"health|human|program|work\b|contracts?\b|references?\b|projects?\b|engagements?\b|"
     r"experience\b))"
 )
+# A bare "firms", "companies", "businesses" names a commercial customer ("references from
+# government agencies or companies"), not the offerors the sentence addresses ("Firms shall
+# address their past performance", "interested companies should submit"): the word is not a
+# customer kind after an offeror's adjective or before the verb it acts with.
+_NOT_OFFEROR = (
+    r"(?<!interested )(?<!responding )(?<!offering )(?<!responsive )(?<!prospective )"
+    r"(?<!participating )(?<!qualified )(?<!your )(?<!the )(?<!all )(?<!these )(?<!such )"
+)
+_NOT_ACTING = (
+    r"(?!\s+(?:shall|must|should|will|may|can|are|is|that|who|which|submitting|responding|"
+    r"proposing|providing|interested|wishing|intending)\b)"
+)
 _TYPE_WORDS = re.compile(
     r"(?P<civ>federal civilian|\bcivilian\b|non-?defense)|(?P<def>Department of Defense|\bDoD\b|"
     r"\bdefense\b|\bmilitary\b|combatant commands?|armed forces)|"
@@ -102,8 +114,9 @@ _TYPE_WORDS = re.compile(
     r"\bcity\b|\bcities\b|\bschool districts?\b|\bspecial districts?\b|\btownships?\b|"
     r"\bboroughs?\b|\b(?:transit|port|housing|airport|water) authorit(?:y|ies)\b)|"
     rf"(?P<commercial>\bcommercial\b{_LISTED}|\bprivate[- ]sector\b|\bprivate (?:companies|"
-    r"firms|clients|customers|industry|enterprises|organi[sz]ations)\b|\bcompan(?:y|ies)\b|"
-    r"\bcorporations?\b|\bbusinesses\b|\b(?<!federal )(?<!government )firms\b)|"
+    r"firms|clients|customers|industry|enterprises|organi[sz]ations)\b|"
+    rf"{_NOT_OFFEROR}(?:\bcompan(?:y|ies)|\bcorporations?|\bbusinesses|"
+    rf"\b(?<!federal )(?<!government )firms)\b{_NOT_ACTING})|"
     r"(?P<intl>\binternational\b|\bforeign\b)|"
     r"(?P<gov>\bpublic[- ]sector\b|\b(?:and/or|or|and)\s+government\b(?!\s+of\b)|"
     r"\bgovernment(?:al)? (?:organi[sz]ations|entities|agencies|"
