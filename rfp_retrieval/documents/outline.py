@@ -339,10 +339,15 @@ def _build_sections(
         second = cands[1]
         between = lines[cands[0].line + 1 + cands[0].extra : second.line]
         underlined = any(re.fullmatch(r"\s*={3,}\s*", ln) for ln in between)
+        # ... unless unnumbered "#" lines go on below it: then "#" is the section level (a
+        # Word Title style over Heading 1 sections) and the second "#" is the first section
+        h1_sections_follow = any(
+            c.source == "atx" and c.hashes == 1 and c.number is None for c in cands[2:]
+        )
         if (
             second.source == "atx"
             and second.number is None
-            and (second.hashes == cands[0].hashes or underlined)
+            and (underlined or (second.hashes == cands[0].hashes and not h1_sections_follow))
             and not any(ln.strip().strip("=-") for ln in between)
         ):
             cands = [cands[0]] + cands[2:]
