@@ -1,10 +1,10 @@
 """The inbox sensor: one partition per new RFP file, a re-run per edit, nothing per tick.
 
-Cursor: ``{"files": {partition_key: mtime_ns}, "pending": {partition_key: [size, mtime_ns,
-ctime_ns]}, "library": fingerprint}``. Run keys carry the
-mtime (field notes §2a: the daemon deduplicates run keys forever, so a bare partition key
-would silently drop the re-run after an edit). When the library folder changed, the library
-job is requested first so RFP runs rank against the current library.
+Cursor: ``{"files": {partition_key: mtime_ns}, "pending": {partition_key: Observation},
+"library": fingerprint}`` (``pending``: the files of a batch held back, as last observed). Run
+keys carry the mtime (field notes §2a: the daemon deduplicates run keys forever, so a bare
+partition key would silently drop the re-run after an edit). When the library folder
+changed, the library job is requested first so RFP runs rank against the current library.
 
 A file the cursor has not seen (the first tick after ``rfp-retrieval run``, or a touched file)
 is run only when its inputs differ from the partition's last materialization: ``rfp_document``
@@ -23,8 +23,8 @@ and a half-copied file whose mtime was preserved from the original (``cp -p``, u
 Explorer/Finder copies) keeps growing, or gets its mtime set at the end, so it waits. While
 any new or edited file is unsettled the tick requests no RFP run (the cursor keeps those
 files unseen) and the first tick that finds them all unchanged requests the whole batch. A
-dropped file is thus requested on the second tick that sees it, about
-``2 * SENSOR_INTERVAL_SECONDS`` after the drop. Each partition is still its own
+dropped file is thus requested on the second tick that sees it, within about
+``2 * SENSOR_INTERVAL_SECONDS`` of the drop. Each partition is still its own
 run: the RFP assets compute one partition per call and the partition store writes one
 partition per output, and a single run over several dynamic partitions needs
 ``BackfillPolicy.single_run()`` and assets that take a partition range (field notes §2d), so
