@@ -252,6 +252,8 @@ class AnswerQuestion(TypedDict):
     found: bool  # the parser found the question in its document
     retrieved: list[str]  # block ids, best first
     relevant: dict[str, int]  # block id -> grade 1|2
+    confidence: float | None  # cosine in [-1, 1] over the top passages; None: not found
+    status: str | None  # "ok" or "needs SME"; None: not found
     recall_at_5: float
     hit_rate_at_5: float
     mrr_at_10: float
