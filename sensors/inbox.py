@@ -1,9 +1,10 @@
 """The inbox sensor: one partition per new RFP file, a re-run per edit, nothing per tick.
 
-Cursor: ``{"files": {partition_key: mtime_ns}, "library": fingerprint}``. Run keys carry the
-mtime (field notes §2a: the daemon deduplicates run keys forever, so a bare partition key
-would silently drop the re-run after an edit). When the library folder changed, the library
-job is requested first so RFP runs rank against the current library.
+Cursor: ``{"files": {partition_key: mtime_ns}, "pending": {partition_key: Observation},
+"library": fingerprint}`` (``pending``: the files of a batch held back, as last observed). Run
+keys carry the mtime (field notes §2a: the daemon deduplicates run keys forever, so a bare
+partition key would silently drop the re-run after an edit). When the library folder
+changed, the library job is requested first so RFP runs rank against the current library.
 
 A file the cursor has not seen (the first tick after ``rfp-retrieval run``, or a touched file)
 is run only when its inputs differ from the partition's last materialization: ``rfp_document``
@@ -13,10 +14,17 @@ Likewise the library job is requested only when the library folder's fingerprint
 the one the latest successful ``pp_entries`` materialization recorded (``assets/library.py``).
 So starting the UI after ``run`` re-runs nothing.
 
-Files that arrive together are requested together: a file modified less than
-``SETTLE_SECONDS`` ago is still being copied or is one of a batch still arriving, so while any
-new or edited file is that young the tick requests no RFP run (the cursor keeps those files
-unseen) and the next tick requests the whole batch at once. Each partition is still its own
+Files that arrive together are requested together, and no file is read while it is still
+being written. The rule (``settled``, stated once here): a new or edited file is settled when
+this tick sees the same size, modification time and inode change time as the previous tick
+recorded for it (the cursor's ``pending``). The file's own clock is never compared with now:
+a zip extracted across time zones (mtime hours in the future) settles after one unchanged tick,
+and a half-copied file whose mtime was preserved from the original (``cp -p``, unzip,
+Explorer/Finder copies) keeps growing, or gets its mtime set at the end, so it waits. While
+any new or edited file is unsettled the tick requests no RFP run (the cursor keeps those
+files unseen) and the first tick that finds them all unchanged requests the whole batch. A
+dropped file is thus requested on the second tick that sees it, within about
+``2 * SENSOR_INTERVAL_SECONDS`` of the drop. Each partition is still its own
 run: the RFP assets compute one partition per call and the partition store writes one
 partition per output, and a single run over several dynamic partitions needs
 ``BackfillPolicy.single_run()`` and assets that take a partition range (field notes §2d), so
@@ -24,7 +32,7 @@ the batch is N run requests of one tick, queued one at a time (``dagster.yaml``)
 """
 
 import json
-import time
+import os
 from pathlib import Path
 
 import dagster as dg
@@ -40,14 +48,37 @@ from rfp_retrieval.lineage import SOURCE_SHA, file_sha
 RFP_DOCUMENT = dg.AssetKey("rfp_document")
 PP_ENTRIES = dg.AssetKey("pp_entries")
 
-SETTLE_SECONDS = 5
-"""A new or edited inbox file younger than this (modification time, seconds) holds the tick's
-RFP requests back until the next tick, so a batch of files dropped together (a copy of ten
-files, a zip extracted) is requested in one tick and no half-copied file is read."""
 SENSOR_INTERVAL_SECONDS = 10
 """How often the daemon evaluates the inbox sensor (a tick lists the inbox and fingerprints the
-library folder: milliseconds). A dropped file is requested within about
-``SETTLE_SECONDS + SENSOR_INTERVAL_SECONDS``."""
+library folder: milliseconds). A dropped file is requested on the second tick that sees it
+unchanged (``settled``): within about ``2 * SENSOR_INTERVAL_SECONDS``."""
+
+Observation = list[int]
+"""What a tick records of one inbox file: ``[size_bytes, mtime_ns, ctime_ns]``; [] when the
+file vanished between the listing and the stat (never equal to a real observation)."""
+
+
+def observe(path: Path) -> Observation:
+    """``[size_bytes, mtime_ns, ctime_ns]`` of ``path`` now ([] when it cannot be stat-ed).
+
+    The inode change time moves on every write and on every ``utime`` (a copier setting the
+    original mtime at the end), so a copy that writes into a preallocated file is seen
+    changing even though its size and preserved mtime stay put."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return []
+    return [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]
+
+
+def settled(previous: Observation | None, current: Observation) -> bool:
+    """True when a new or edited inbox file is done arriving: the previous tick observed it
+    (``previous``, from the cursor) exactly as this tick does (``current``, ``observe``).
+
+    The one settle rule of the inbox sensor. It never compares the file's timestamps with
+    the clock: a future mtime (a zip extracted across time zones) settles after one unchanged
+    tick, an old preserved mtime on a file still growing does not settle."""
+    return bool(current) and previous == current
 
 
 def _latest_successful(
@@ -103,7 +134,8 @@ def library_is_materialized(instance: dg.DagsterInstance, fingerprint: str) -> b
         "Watches the RFP inbox folder: adds a partition for each new file and runs it; "
         "re-runs a partition when its file changes; rebuilds the library when it changes. "
         "Files and a library already materialized with the same contents are not re-run; "
-        f"files dropped together (within {SETTLE_SECONDS} s) are requested in one tick."
+        "a new or edited file is requested once two ticks see it unchanged (size, times), "
+        "and files dropped together are requested in one tick."
     ),
 )
 def rfp_inbox_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths):
@@ -126,10 +158,13 @@ def rfp_inbox_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths):
         if key not in known
         or (seen.get(key) != item.mtime_ns and not is_materialized(context.instance, key, item))
     }
-    settled_before = time.time_ns() - SETTLE_SECONDS * 1_000_000_000
-    arriving = sorted(k for k, item in changed.items() if item.mtime_ns > settled_before)
-    if arriving:  # hold the whole batch back: the next tick requests it at once
+    pending: dict[str, Observation] = cursor.get("pending", {})
+    now_seen = {key: observe(item.path) for key, item in changed.items()}
+    arriving = sorted(k for k in changed if not settled(pending.get(k), now_seen[k]))
+    if arriving:  # hold the whole batch back: the first tick that sees it unchanged requests it
         changed = {}
+    # what the next tick compares with: every file of a held-back batch (settled ones too)
+    next_pending = {k: now_seen[k] for k in now_seen} if arriving else {}
     requests.extend(
         dg.RunRequest(
             run_key=f"{key}:{item.mtime_ns}",
@@ -142,12 +177,16 @@ def rfp_inbox_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths):
     new_keys = sorted(k for k in changed if k not in known)
     files_seen = {k: f.mtime_ns for k, f in files.items() if k not in arriving}
     files_seen.update({k: seen[k] for k in arriving if k in seen})
-    next_cursor = {"files": files_seen, "library": library_fp}
+    next_cursor = {
+        "files": files_seen,
+        "pending": next_pending,
+        "library": library_fp,
+    }
     if not requests and not new_keys:
         context.update_cursor(json.dumps(next_cursor))
         if arriving:
             return dg.SkipReason(
-                f"{len(arriving)} file(s) changed less than {SETTLE_SECONDS} s ago "
+                f"{len(arriving)} new or changed file(s) not yet seen unchanged for one tick "
                 f"({', '.join(arriving[:5])}): waiting for the batch to settle"
             )
         return dg.SkipReason("no new or changed files")

@@ -442,3 +442,28 @@ def test_unknown_customer_type_and_missing_facets_are_shown_as_such():
         )
         == []
     )
+
+
+def test_only_picks_that_miss_a_constraint_are_weak_when_few_entries_passed():
+    """One entry passed the filters, two were let in by relaxing them: only those two are weak."""
+    passing = {"rank": 1, "id": "PP-7", "score": 0.6, "relaxed": []}
+    let_in = {"rank": 2, "id": "PP-8", "score": 0.5, "relaxed": ["customer_type"]}
+    picks = [passing, let_in, {"rank": 3, "id": "PP-1", "score": 0.45, "relaxed": ["value"]}]
+    assert weak_pick_caveat(passing, picks, 1, relaxed=True) == Caveat(
+        "few",
+        "Passed every filter: the only entry that did; the other picks were let in by "
+        "relaxing them.",
+    )
+    assert weak_pick_caveat(let_in, picks, 1, relaxed=True) == Caveat(
+        "weak",
+        "Weak pick: only 1 entry passed the RFP's filters, so they were relaxed; check this "
+        "one fits the RFP at all.",
+    )
+    two = weak_pick_caveat(passing, picks[:2], 2)  # no relaxation: the library had two
+    assert two == Caveat("few", "Passed every filter: one of only 2 entries that did.")
+    low = passing | {"score": 0.1}  # a passing pick far below the others is still weak
+    assert weak_pick_caveat(low, [low, *picks[1:]], 1, relaxed=True).text.startswith(
+        "Weak pick: score 0.100 is far below the typical 0.450 of the picks"
+    )
+    found = caveats(passing, None, SCOPE, set(), picks, 1, relaxed=True)
+    assert [c.kind for c in found] == ["unknown", "few"]

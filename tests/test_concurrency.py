@@ -89,17 +89,27 @@ def test_twenty_files_at_once_become_twenty_partitions_materialized_once(tmp_pat
             instance_ref=instance.get_ref(),
             resources=defs.resources,
         )
-        result = rfp_inbox_sensor.evaluate_tick(context)
+        seen = rfp_inbox_sensor.evaluate_tick(context)  # first sight: held until unchanged
+        result = rfp_inbox_sensor.evaluate_tick(
+            dg.build_sensor_context(
+                instance=instance,
+                cursor=seen.cursor,
+                definitions=defs,
+                instance_ref=instance.get_ref(),
+                resources=defs.resources,
+            )
+        )
+        requests = [*seen.run_requests, *result.run_requests]  # the library: on first sight
         for request in result.dynamic_partitions_requests:
             instance.add_dynamic_partitions(request.partitions_def_name, request.partition_keys)
         keys = instance.get_dynamic_partitions("rfp_documents")
         assert len(keys) == 20 and len(set(keys)) == 20
         assert all("..." not in k and "/" not in k for k in keys)
-        rfp_requests = [r for r in result.run_requests if r.job_name == "rfp_job"]
+        rfp_requests = [r for r in requests if r.job_name == "rfp_job"]
         assert sorted(r.partition_key for r in rfp_requests) == sorted(keys)
-        assert len({r.run_key for r in result.run_requests}) == 21
+        assert len({r.run_key for r in requests}) == 21
         # The queue runs one run at a time (DuckDB has one writer): library first, then RFPs.
-        for request in result.run_requests:
+        for request in requests:
             job = defs.resolve_job_def(request.job_name)
             run = job.execute_in_process(
                 instance=instance, partition_key=request.partition_key, raise_on_error=False

@@ -101,7 +101,7 @@ def test_run_json_gives_the_brief_notes_of_each_reference(project):
         for line in ref["why_cite"]:
             assert f"<li>{html.escape(line)}</li>" in block
         for check in ref["check_before_citing"]:
-            assert check["kind"] in {"role", "value", "recency", "vague", "weak", "unknown"}
+            assert check["kind"] in {"role", "value", "recency", "vague", "weak", "few", "unknown"}
             assert f'data-kind="{check["kind"]}">{html.escape(check["text"])}</li>' in block
 
 

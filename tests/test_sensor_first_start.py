@@ -15,7 +15,6 @@ from rfp_retrieval.inbox import partition_key_for
 from rfp_retrieval.settings import load_settings
 from tests.conftest import REPO
 from tests.small_project import MIAMI_RFP, small_answers, small_library
-from tests.test_sensor import settled
 
 OTHER_RFP = REPO / "sample" / "inbox" / "disa-cyber-icam-rfp.md"
 
@@ -62,8 +61,9 @@ def test_the_first_sensor_tick_after_run_requests_only_new_or_edited_files(tmp_p
     assert isinstance(first, dg.SkipReason) or not first.run_requests, first
 
     new = Path(shutil.copy(OTHER_RFP, inbox / "new-rfp.md"))
-    settled(new)
-    second = _tick(launcher.defs, launcher.instance)
+    seen = _tick(launcher.defs, launcher.instance)  # first sight: held until seen unchanged
+    assert not seen.run_requests
+    second = _tick(launcher.defs, launcher.instance, seen.cursor)
     assert [(r.job_name, r.partition_key) for r in second.run_requests] == [
         ("rfp_job", "new-rfp-md")
     ]
@@ -72,9 +72,8 @@ def test_the_first_sensor_tick_after_run_requests_only_new_or_edited_files(tmp_p
     # new bytes under the same name: run again; the library folder changed: rebuild it first
     done.write_text(done.read_text(encoding="utf-8") + "\nAddendum 1.\n", encoding="utf-8")
     (tmp_path / "library" / "extra.md").write_text("---\nid: PP-9\n---\n", encoding="utf-8")
-    settled(done)
-    third = _tick(launcher.defs, launcher.instance, second.cursor)
-    assert [(r.job_name, r.partition_key) for r in third.run_requests] == [
-        ("library_job", None),
-        ("rfp_job", key),
-    ]
+    held = _tick(launcher.defs, launcher.instance, second.cursor)
+    # the library job is queued at once, the edited RFP a tick later (seen unchanged)
+    assert [(r.job_name, r.partition_key) for r in held.run_requests] == [("library_job", None)]
+    third = _tick(launcher.defs, launcher.instance, held.cursor)
+    assert [(r.job_name, r.partition_key) for r in third.run_requests] == [("rfp_job", key)]

@@ -137,9 +137,12 @@ def run(
 
     known = launcher.known_partitions()
     known |= {o["partition"] for o in outcomes if o.get("partition")}
+    present = rfp_files_present(settings.inbox_dir, outcomes)
     unmatched = [
         {"file": str(path), "reason": reason}
-        for path, reason in unmatched_override_files(settings.overrides_dir, sorted(known))
+        for path, reason in unmatched_override_files(
+            settings.overrides_dir, sorted(known), present, partition_sources(launcher.store)
+        )
     ]
     if as_json:
         print_json({"rfps": outcomes, "skipped": skipped, "unmatched_overrides": unmatched})
@@ -151,6 +154,26 @@ def run(
         raise typer.Exit(130)
     if any(o["status"] != "ok" for o in outcomes):
         raise typer.Exit(1)  # every other RFP was still processed; the summary lists failures
+
+
+def rfp_files_present(inbox_dir: Path | str, outcomes: list[RunItem]) -> dict[str, str]:
+    """``{partition key: RFP file name}`` of the files in the inbox now and those of this run
+    (``outcomes``): the partitions an override file can still apply to."""
+    from rfp_retrieval.inbox import scan_inbox
+
+    present = {o["partition"]: Path(o["file"]).name for o in outcomes if o.get("partition")}
+    if Path(inbox_dir).is_dir():
+        present.update({k: f.path.name for k, f in scan_inbox(inbox_dir).items()})
+    return present
+
+
+def partition_sources(store: Any) -> dict[str, str]:
+    """``{partition key: path of the RFP file it was last read from}`` (the stored
+    ``rfp_document`` table's ``file``); {} before any RFP ran. ``store``: a partition store."""
+    documents = store.read_table("rfp_document", ["rfp_partition", "file"])
+    if documents is None:
+        return {}
+    return {row["rfp_partition"]: row["file"] for row in documents.iter_rows(named=True)}
 
 
 def library_shortfall(store: Any, library_dir: Path | str) -> str | None:

@@ -40,7 +40,7 @@ class RunScopeQuery(TypedDict):
 class RunCheck(TypedDict):
     """One "check before citing" line of the brief (``report.caveats.Caveat``)."""
 
-    kind: str  # role, value, recency, vague, weak or unknown (report.caveats.Caveat)
+    kind: str  # role, value, recency, vague, weak, few, unknown, missing (report.caveats.Caveat)
     text: str
 
 
@@ -252,6 +252,8 @@ class AnswerQuestion(TypedDict):
     found: bool  # the parser found the question in its document
     retrieved: list[str]  # block ids, best first
     relevant: dict[str, int]  # block id -> grade 1|2
+    confidence: float | None  # cosine in [-1, 1] over the top passages; None: not found
+    status: str | None  # "ok" or "needs SME"; None: not found
     recall_at_5: float
     hit_rate_at_5: float
     mrr_at_10: float

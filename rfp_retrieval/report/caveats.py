@@ -30,8 +30,8 @@ MIN_CANDIDATES = 3
 
 @dataclass(frozen=True)
 class Caveat:
-    """One check: ``kind`` (role, value, recency, vague, weak, unknown, missing) and the
-    sentence."""
+    """One check: ``kind`` (role, value, recency, vague, weak, few, unknown, missing) and the
+    sentence (``few``: a pick that passed every filter when fewer than three did)."""
 
     kind: str
     text: str
@@ -170,14 +170,30 @@ def weak_pick_caveat(
 ) -> Caveat | None:
     """A pick scoring far below the picks' median, or chosen when fewer than three entries
     passed the RFP's filters (``passed``: the count before any relaxation, None unknown;
-    ``relaxed``: the ranking relaxed a filter to fill the picks)."""
+    ``relaxed``: the ranking relaxed a filter to fill the picks).
+
+    With fewer than three passing, only a pick that misses one of the RFP's constraints is
+    weak (``ref["relaxed"]``, the constraints it misses, non-empty; absent: unknown, so weak).
+    A pick that passed every filter is not weak for the others' sake: it gets a ``few`` note
+    that it is the only one (or one of the few) that passed; its score is still checked."""
+    missed = ref.get("relaxed")
     if passed is not None and passed < MIN_CANDIDATES:
-        how = ", so they were relaxed" if relaxed else ""
-        return Caveat(
-            "weak",
-            f"Weak pick: {_entries(passed)} passed the RFP's filters{how}; check this one fits "
-            "the RFP at all.",
-        )
+        if passed == 0 or missed is None or len(missed) > 0:
+            how = ", so they were relaxed" if relaxed else ""
+            return Caveat(
+                "weak",
+                f"Weak pick: {_entries(passed)} passed the RFP's filters{how}; check this one "
+                "fits the RFP at all.",
+            )
+        which = "the only entry" if passed == 1 else f"one of only {passed} entries"
+        rest = "; the other picks were let in by relaxing them" if relaxed else ""
+        few = Caveat("few", f"Passed every filter: {which} that did{rest}.")
+        return _score_caveat(ref, picks) or few
+    return _score_caveat(ref, picks)
+
+
+def _score_caveat(ref: Mapping[str, Any], picks: Sequence[Mapping[str, Any]]) -> Caveat | None:
+    """``ref`` scoring below ``WEAK_SCORE_RATIO`` of the picks' median score (None: not)."""
     scores = [float(p["score"]) for p in picks if p.get("score") is not None]
     score = ref.get("score")
     if len(scores) < 2 or score is None:

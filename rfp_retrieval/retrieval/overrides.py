@@ -115,7 +115,10 @@ def override_path(overrides_dir: Path | str, partition_key: str) -> Path:
 
 
 def unmatched_override_files(
-    overrides_dir: Path | str, partition_keys: list[str]
+    overrides_dir: Path | str,
+    partition_keys: list[str],
+    present: Mapping[str, str] | None = None,
+    sources: Mapping[str, str] | None = None,
 ) -> list[tuple[Path, str]]:
     """Override files that no RFP partition will read, each with what to do.
 
@@ -124,6 +127,14 @@ def unmatched_override_files(
     ``good-md``) would otherwise be ignored without a word. Returns ``(path, reason)`` for
     every ``*.yaml``/``*.yml`` file in ``overrides_dir`` whose stem is not one of
     ``partition_keys``, the reason naming the closest key; [] when the folder is missing.
+
+    ``present`` (``{partition key: RFP file name}`` of the files in the inbox or in this run;
+    None: not checked) also reports an override of a known partition whose RFP file is gone:
+    the key is derived from the file name (``inbox.partition_key_for``), so renaming the RFP
+    starts a new partition and the old key's override stops applying. ``sources``
+    (``{partition key: path it was last read from}``, the ``rfp_document`` table's ``file``)
+    names the gone file; a partition whose recorded file still exists elsewhere (an RFP
+    named on the command line) is not reported.
     """
     import difflib
 
@@ -131,11 +142,16 @@ def unmatched_override_files(
     if not folder.is_dir():
         return []
     keys = set(partition_keys)
+    sources = sources or {}
     found = []
     for path in sorted(folder.iterdir()):
         if path.suffix.lower() not in (".yaml", ".yml") or path.name.startswith("."):
             continue
         if path.suffix == ".yaml" and path.stem in keys:
+            if present is not None and path.stem not in present:
+                reason = _gone_source_reason(folder, path.stem, present, sources.get(path.stem))
+                if reason is not None:
+                    found.append((path, reason))
             continue
         close = difflib.get_close_matches(path.stem, sorted(keys), n=1, cutoff=0.5)
         hint = f"rename it to {close[0]}.yaml" if close else "name it <partition-key>.yaml"
@@ -147,6 +163,29 @@ def unmatched_override_files(
             )
         )
     return found
+
+
+def _gone_source_reason(
+    folder: Path, key: str, present: Mapping[str, str], source: str | None
+) -> str | None:
+    """Why the override of known partition ``key`` applies to no run: its RFP file is gone
+    from the inbox (renamed or removed), with the likely new name (the closest present key
+    that has no override file of its own); None when ``source`` still exists."""
+    import difflib
+
+    if source and Path(source).is_file():
+        return None
+    was = f"was last read from {Path(source).name}" if source else "was read from a file"
+    free = sorted(k for k in present if not override_path(folder, k).exists())
+    close = difflib.get_close_matches(key, free, n=1, cutoff=0.5)
+    if close:
+        hint = f"if the RFP was renamed to {present[close[0]]}, rename this file to {close[0]}.yaml"
+    else:
+        hint = "if the RFP was renamed, rename this file to its new partition key + .yaml"
+    return (
+        f"its RFP partition {key} {was}, which is no longer in the inbox, so it applies to "
+        f"no run; {hint} (the key is in the run summary)"
+    )
 
 
 def _duplicate_keys(text: str) -> list[tuple[str, int]]:

@@ -260,8 +260,8 @@ def _rank(
             rank=k + 1,
             id=pp_id,
             title=title,
-            score=round(total, 6),
-            components={key: round(val, 6) for key, val in comps.items()},
+            score=round(total, 6) + 0.0,  # + 0.0: a signed zero (-0.0) is stored as 0.0
+            components={key: round(val, 6) + 0.0 for key, val in comps.items()},
             relaxed=misses.get(pp_id, []),
             unknown=unknowns.get(pp_id, []),
             missing=list(comps_missing.get(pp_id, [])),
