@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test lint ui clean
+.PHONY: setup demo test test-all lint ui clean
 
 setup: $(VENV)/.installed
 
@@ -21,6 +21,10 @@ demo: setup
 test: setup
 	$(BIN)/ruff check .
 	$(BIN)/pytest -q
+
+test-all: setup
+	$(BIN)/ruff check .
+	$(BIN)/pytest -q -m ""
 
 ui: setup
 	$(BIN)/rfp-retrieval ui

@@ -19,7 +19,9 @@ import pytest
 from tests.conftest import REPO
 from tests.small_project import MIAMI_RFP, small_answers, small_library
 
-pytestmark = pytest.mark.slow
+# the review page's browser test (tests/test_review_browser.py) opens the brief in Chromium on
+# every default run; this one (the chart's DOM) runs with `make test-all`
+pytestmark = [pytest.mark.slow, pytest.mark.extended]
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = REPO / "test-artifacts"

@@ -58,6 +58,8 @@ def _query(db, sql: str):
         con.close()
 
 
+# the automation test below re-embeds on a model change end to end on every default run
+@pytest.mark.extended
 def test_model_change_marks_embeddings_stale_and_the_backfill_replaces_every_vector(
     tmp_path, model_b
 ):

@@ -159,6 +159,8 @@ def test_a_bad_file_fails_only_its_own_partition(pipeline):
     assert not results["broken-pdf"].success
 
 
+# tests/test_bad_input_corpus.py runs `run --json` over good and bad files on every default run
+@pytest.mark.extended
 def test_cli_run_json_reports_each_file_and_never_stops_on_a_bad_one(tmp_path, shared_data):
     bad = tmp_path / "empty.pdf"
     bad.write_bytes(b"")
