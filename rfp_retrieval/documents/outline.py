@@ -339,10 +339,14 @@ def _build_sections(
         second = cands[1]
         between = lines[cands[0].line + 1 + cands[0].extra : second.line]
         underlined = any(re.fullmatch(r"\s*={3,}\s*", ln) for ln in between)
-        # ... unless unnumbered "#" lines go on below it: then "#" is the section level (a
-        # Word Title style over Heading 1 sections) and the second "#" is the first section
+        # ... unless unnumbered "#" sections come back after deeper headings below it: then
+        # "#" is the section level (a Word Title style over Heading 1 sections) and the second
+        # "#" is the first section (a title block of several "#" lines has no "##" between them)
+        def _h1(c) -> bool:
+            return c.source == "atx" and c.hashes == 1 and c.number is None
+
         h1_sections_follow = any(
-            c.source == "atx" and c.hashes == 1 and c.number is None for c in cands[2:]
+            _h1(c) and any(not _h1(d) for d in cands[2:j]) for j, c in enumerate(cands) if j > 2
         )
         if (
             second.source == "atx"
