@@ -193,15 +193,77 @@ def paraphrase(
         pieces: list[str] = []
         cursor = 0
         for a, b, group, phrase_index in found:
-            pieces.append(text[cursor:a])
+            pieces.append(_fix_article(text[cursor:a], ""))
+            written = text[a:b]
             options = THESAURUS[group]
-            pieces.append(options[(phrase_index + i) % len(options)])
+            verb = bool(_VERB_POSITION.search(text[:a]))
+            swap = (
+                written
+                if verb
+                else next(
+                    (
+                        options[(phrase_index + i + j) % len(options)]
+                        for j in range(len(options) - 1)
+                        if _fits(written, options[(phrase_index + i + j) % len(options)], text[b:])
+                    ),
+                    written,
+                )
+            )
+            pieces[-1] = _fix_article(pieces[-1], swap)
+            pieces.append(swap)
             cursor = b
         pieces.append(text[cursor:])
         candidate = "".join(pieces)
         if candidate not in out and candidate != text:
             out.append(candidate)
     return out
+
+
+_NOMINAL = re.compile(
+    r"(?:tion|sion|ment|ness|ity|ance|ence|ship|ism|ists?|ers?|ors?|ings?|ics)$", re.I
+)
+_VERB_POSITION = re.compile(r"\b(?:should|must|shall|will|would|can|could|may|might)\s+$", re.I)
+
+
+def same_word_class(written: str, option: str) -> bool:
+    """True when swapping ``written`` for ``option`` cannot change the word class of the
+    phrase's head (its last word). A written phrase of several words is a noun phrase; a
+    single written word with a noun-forming suffix (-tion, -ment, -ity,
+    -ance, -ness, -er, -ing ...) is a noun and may become any noun of its group; a head
+    without one may be a verb or an adjective ("should measure", "a similar scope"), so it
+    only becomes another suffix-less word: "should measure their level" must not become
+    "should measurement their level", nor "a similar scope" "a applicability scope". The
+    thesaurus holds noun concepts: a phrase right after a modal ("should measure") is a verb
+    and is never swapped (``paraphrase``)."""
+    if len(written.split()) > 1:
+        return True  # a written compound ("disaster recovery") is a noun phrase
+    head_w = (written.split() or [""])[-1]
+    head_o = (option.split() or [""])[-1]
+    return bool(_NOMINAL.search(head_w)) or not _NOMINAL.search(head_o)
+
+
+def _fits(written: str, option: str, after: str) -> bool:
+    """``option`` may replace ``written``: same word class, and its last word does not
+    repeat the word that follows ("a similar scope" -> not "a comparable scope scope")."""
+    following = (after.split() or [""])[0].strip(".,;:?!()").lower()
+    return same_word_class(written, option) and option.split()[-1].lower() != following
+
+
+def _fix_article(before: str, following: str) -> str:
+    """``before`` with a trailing indefinite article matched to ``following``'s first sound
+    by its first letter ("a audit" -> "an audit", "an review" -> "a review"); acronyms and
+    words starting with "u"/"eu"/"one" are left as written (their sound is not their
+    letter)."""
+    m = re.search(r"\b(a|an|A|An)(\s+)$", before)
+    if not m or not following or following[:1].isupper() and following[:2].isupper():
+        return before
+    first = following.lstrip()[:3].lower()
+    if not first or first[0] == "u" or first.startswith(("eu", "one")):
+        return before
+    article = "an" if first[0] in "aeio" else "a"
+    if m.group(1)[0].isupper():
+        article = article.capitalize()
+    return before[: m.start(1)] + article + m.group(2)
 
 
 def _covers(text: str, topic: str) -> bool:
