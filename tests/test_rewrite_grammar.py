@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rfp_retrieval.rewrite.offline import _fix_article, paraphrase, same_word_class
+from rfp_retrieval.rewrite.offline import _fits, _fix_article, paraphrase, same_word_class
 
 
 def test_a_verb_after_a_modal_is_not_swapped_for_a_noun():
@@ -29,3 +29,11 @@ def test_the_indefinite_article_follows_the_swapped_word():
     assert _fix_article("Provide a ", "audit") == "Provide an "
     assert _fix_article("Provide a ", "user survey") == "Provide a "
     assert _fix_article("Provide a ", "SOC 2 report") == "Provide a "
+
+
+def test_a_noun_before_punctuation_or_a_preposition_takes_any_phrase_of_its_group():
+    assert _fits("Phase-In", "knowledge acquisition", " (The incumbent will")
+    assert _fits("relevance", "comparable scope", " and past work")
+    assert not _fits("measure", "measurement", " their level")
+    assert not _fits("similar", "applicability", " scope and")
+    assert not _fits("similar", "comparable scope", " scope and")

@@ -193,22 +193,12 @@ def paraphrase(
         pieces: list[str] = []
         cursor = 0
         for a, b, group, phrase_index in found:
-            pieces.append(_fix_article(text[cursor:a], ""))
+            pieces.append(text[cursor:a])
             written = text[a:b]
             options = THESAURUS[group]
             verb = bool(_VERB_POSITION.search(text[:a]))
-            swap = (
-                written
-                if verb
-                else next(
-                    (
-                        options[(phrase_index + i + j) % len(options)]
-                        for j in range(len(options) - 1)
-                        if _fits(written, options[(phrase_index + i + j) % len(options)], text[b:])
-                    ),
-                    written,
-                )
-            )
+            option = options[(phrase_index + i) % len(options)]
+            swap = option if not verb and _fits(written, option, text[b:]) else written
             pieces[-1] = _fix_article(pieces[-1], swap)
             pieces.append(swap)
             cursor = b
@@ -243,10 +233,24 @@ def same_word_class(written: str, option: str) -> bool:
 
 
 def _fits(written: str, option: str, after: str) -> bool:
-    """``option`` may replace ``written``: same word class, and its last word does not
-    repeat the word that follows ("a similar scope" -> not "a comparable scope scope")."""
-    following = (after.split() or [""])[0].strip(".,;:?!()").lower()
-    return same_word_class(written, option) and option.split()[-1].lower() != following
+    """``option`` may replace ``written`` (followed by ``after``): its last word does not
+    repeat the word that follows ("a similar scope" -> not "a comparable scope scope"), and
+    where ``written`` stands before a word (a modifier, "similar scope", or a verb before its
+    object, "measure their level") the swap keeps its word class (``same_word_class``). Before
+    punctuation, a preposition or a conjunction ("Phase-In (...)", "relevance and ...") the
+    phrase is a noun and any phrase of its group fits."""
+    nxt = re.match(r"\s+([A-Za-z][\w'-]*)", after)
+    following = nxt.group(1).lower() if nxt else ""
+    if option.split()[-1].lower() == following:
+        return False
+    if not following or (following in _FUNCTION_WORDS and following not in _DETERMINERS):
+        return True
+    return same_word_class(written, option)
+
+
+_DETERMINERS = frozenset(
+    "a an the their its your our his her this these those each every all any".split()
+)
 
 
 def _fix_article(before: str, following: str) -> str:
