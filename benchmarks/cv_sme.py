@@ -233,12 +233,13 @@ def main() -> None:
 
 
 def _choose_one(rows: list[dict], signal: str, max_false: float) -> tuple[float, float]:
+    """(score, floor) best for one ``signal`` (``_score``); ties: the lower floor."""
     best = (-1.0, 0.0)
     for floor in STEPS[signal]:
         score = _score(rows, signal, float(floor), max_false)
         if score > best[0] + 1e-9:
-            best = (round(score, 4), float(floor))
-    return best
+            best = (score, float(floor))
+    return round(best[0], 4), best[1]
 
 
 if __name__ == "__main__":
