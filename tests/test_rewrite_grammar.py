@@ -37,3 +37,11 @@ def test_a_noun_before_punctuation_or_a_preposition_takes_any_phrase_of_its_grou
     assert not _fits("measure", "measurement", " their level")
     assert not _fits("similar", "applicability", " scope and")
     assert not _fits("similar", "comparable scope", " scope and")
+
+
+def test_no_repeated_neighbour_and_no_adjective_turned_into_a_phrase():
+    assert paraphrase("Describe how you measure user adoption.", "") == [
+        "Describe how you measure user usage.",
+        "Describe how you measure user uptake.",
+    ]
+    assert paraphrase("Describe relevant contracts of similar scope.", "") == []

@@ -198,7 +198,7 @@ def paraphrase(
             options = THESAURUS[group]
             verb = bool(_VERB_POSITION.search(text[:a]))
             option = options[(phrase_index + i) % len(options)]
-            swap = option if not verb and _fits(written, option, text[b:]) else written
+            swap = option if not verb and _fits(written, option, text[b:], text[:a]) else written
             pieces[-1] = _fix_article(pieces[-1], swap)
             pieces.append(swap)
             cursor = b
@@ -232,19 +232,24 @@ def same_word_class(written: str, option: str) -> bool:
     return bool(_NOMINAL.search(head_w)) or not _NOMINAL.search(head_o)
 
 
-def _fits(written: str, option: str, after: str) -> bool:
-    """``option`` may replace ``written`` (followed by ``after``): its last word does not
-    repeat the word that follows ("a similar scope" -> not "a comparable scope scope"), and
-    where ``written`` stands before a word (a modifier, "similar scope", or a verb before its
-    object, "measure their level") the swap keeps its word class (``same_word_class``). Before
-    punctuation, a preposition or a conjunction ("Phase-In (...)", "relevance and ...") the
-    phrase is a noun and any phrase of its group fits."""
+def _fits(written: str, option: str, after: str, before: str = "") -> bool:
+    """``option`` may replace ``written`` (between ``before`` and ``after``): it does not
+    repeat the word next to it ("a similar scope" -> not "a comparable scope scope", "user
+    adoption" -> not "user user acceptance"), and where ``written`` stands before a word (a
+    modifier, "similar scope", "relevant contracts", or a verb before its object, "measure
+    their level") a single word without a noun suffix becomes only a single word, of the
+    same class (``same_word_class``). Before punctuation, a preposition or a conjunction ("Phase-In
+    (...)", "relevance and ...") the phrase is a noun and any phrase of its group fits."""
     nxt = re.match(r"\s+([A-Za-z][\w'-]*)", after)
     following = nxt.group(1).lower() if nxt else ""
-    if option.split()[-1].lower() == following:
+    prev = re.search(r"([A-Za-z][\w'-]*)\s+$", before)
+    preceding = prev.group(1).lower() if prev else ""
+    if option.split()[-1].lower() == following or option.split()[0].lower() == preceding:
         return False
     if not following or (following in _FUNCTION_WORDS and following not in _DETERMINERS):
         return True
+    if len(written.split()) == 1 and len(option.split()) > 1 and not _NOMINAL.search(written):
+        return False  # an adjective or verb does not become a phrase ("relevant contracts")
     return same_word_class(written, option)
 
 
