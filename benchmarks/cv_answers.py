@@ -9,10 +9,8 @@ documents, for the tuning documents and for the validation documents (``--valida
 default the two held back while the rules were designed), per question type and per
 document, with rewriting on and off.
 
-The "needs SME" floor (``RetrievalConfig.floor``) is chosen the same way: for each held-out
-document, the highest floor (0.05 steps) that flags no question of the other documents whose
-top 3 holds a relevant passage; the held-out figures count wrong flags (a relevant passage in
-the top 3 but flagged) and flags on questions without one.
+The "needs SME" rule (``RetrievalConfig.floor``) is chosen with negatives in
+``benchmarks/cv_sme.py``.
 
 Tuned on the dev qrels: the fusion constant across a question's queries (``fusion_k``), the
 length of the earlier-paragraph and cross-reference keyword summaries, whether the offline
@@ -109,42 +107,6 @@ VALIDATION = (
 )
 """Documents held back while the rules were designed (issue 14's tuning/validation split)."""
 
-FLOORS = tuple(round(0.05 * i, 2) for i in range(0, 17))
-"""Candidate "needs SME" floors (cosine)."""
-
-
-def _top3_hit(row: dict) -> bool:
-    return bool(set(row["retrieved"][:3]) & set(row["relevant"]))
-
-
-def _sme_floor(rows: list[dict]) -> float:
-    """The highest candidate floor that flags no question with a relevant passage in its
-    top 3 (0.0 when even that is not possible)."""
-    good = [r["confidence"] for r in rows if r["found"] and _top3_hit(r)]
-    ok = [f for f in FLOORS if all(c >= f for c in good)]
-    return max(ok) if ok else 0.0
-
-
-def _sme_cv(rows_by_doc: dict[str, list[dict]]) -> dict:
-    held: dict[str, dict] = {}
-    for doc, rows in rows_by_doc.items():
-        train = [r for d, rs in rows_by_doc.items() if d != doc for r in rs]
-        floor = _sme_floor(train)
-        wrong = sum(1 for r in rows if r["found"] and _top3_hit(r) and r["confidence"] < floor)
-        flagged_missing = sum(
-            1 for r in rows if r["found"] and not _top3_hit(r) and r["confidence"] < floor
-        )
-        missing = sum(1 for r in rows if r["found"] and not _top3_hit(r))
-        held[doc] = {
-            "floor": floor,
-            "wrong_flags": wrong,
-            "flags_on_questions_without_a_top3_answer": flagged_missing,
-            "questions_without_a_top3_answer": missing,
-            "questions": len(rows),
-        }
-    everything = [r for rs in rows_by_doc.values() for r in rs]
-    return {"held_out": held, "floor_on_all_documents": _sme_floor(everything)}
-
 
 def _summary(rows: list[dict]) -> dict:
     out = {m: round(float(np.mean([r[m] for r in rows])), 4) for m in METRICS}
@@ -224,9 +186,6 @@ def main() -> None:
     default_rows = list(results[points.index(DEFAULT)].values())
     off_rows = list(_per_question(prepared, index, embedder, DEFAULT, mode="off").values())
     validation = set(args.validation)
-    by_doc: dict[str, list[dict]] = defaultdict(list)
-    for row in default_rows:
-        by_doc[doc_of[row["qid"]]].append(row)
     report = {
         "grid_points": len(points),
         "validation_documents": sorted(validation),
@@ -234,7 +193,6 @@ def main() -> None:
         "cross_validated": _splits(held_out, doc_of, validation),
         "defaults_in_sample": _splits(default_rows, doc_of, validation),
         "rewriting_off": _splits(off_rows, doc_of, validation),
-        "needs_sme_floor": _sme_cv(dict(by_doc)),
     }
     if args.json:
         print(json.dumps(report, indent=2))
@@ -252,14 +210,6 @@ def main() -> None:
             print(f"  {doc[:44]:44s} " + " ".join(f"{m}={s[m]:.3f}" for m in METRICS))
     for doc, point in chosen.items():
         print(f"held out {doc}: chose {point}")
-    sme = report["needs_sme_floor"]
-    print(f"needs-SME floor on all documents: {sme['floor_on_all_documents']:.2f}")
-    for doc, h in sme["held_out"].items():
-        print(
-            f"  held out {doc[:44]:44s} floor={h['floor']:.2f} wrong flags={h['wrong_flags']} "
-            f"flags on unanswered={h['flags_on_questions_without_a_top3_answer']}"
-            f"/{h['questions_without_a_top3_answer']}"
-        )
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from rfp_retrieval.eval.answers import (
 )
 from rfp_retrieval.retrieval.answers import (
     NEEDS_SME,
+    SME_SIGNALS,
     AnswerIndex,
     RetrievalConfig,
     answers_frame,
@@ -200,11 +201,31 @@ def test_dev_json_shape_has_per_question_rows(dev_runs):
     assert len(row["retrieved"]) == 10
 
 
-def test_dev_no_needs_sme_flag_when_a_relevant_passage_is_in_the_top_3(dev_runs):
-    # issue 15: the floor (chosen by leave-one-document-out, benchmarks/cv_answers.py) flags
-    # no question a writer can answer from the three passages shown
+FLAGGED_ANSWERABLE = ["acf-gmpmo-06", "acf-gmpmo-11", "vsq-csv-09", "vsq-csv-16", "vsq-csv-30"]
+"""Questions of the first dev qrels file answered in the top 3 that the floor still flags."""
+
+
+def test_dev_needs_sme_rarely_flags_a_question_answered_in_the_top_3(dev_runs):
+    # the floor (benchmarks/cv_sme.py, with negatives) accepts a few flags on questions a
+    # writer can answer from the three passages shown (issue 15) to catch the questions the
+    # library cannot answer
     rows = dev_runs["on"]["per_question"]
     answerable = [r for r in rows if set(r["retrieved"][:3]) & set(r["relevant"])]
     assert len(answerable) >= 100
-    assert [r["qid"] for r in answerable if r["status"] != "ok"] == []
-    assert RetrievalConfig().floor == 0.20
+    flagged = [r["qid"] for r in answerable if r["status"] != "ok"]
+    assert flagged == FLAGGED_ANSWERABLE
+    assert RetrievalConfig().floor == 0.45
+    assert RetrievalConfig().sme_signal == "cosine_top3"
+
+
+def test_needs_sme_fires_on_questions_the_library_cannot_answer(index, embedder):
+    asks = [
+        "Are you currently involved in any pending litigation?",
+        "What colour is the lobby carpet at headquarters?",
+        "Describe your incident response capability.",
+    ]
+    results = retrieve_answers(index, [[Query("original", a, 1.0)] for a in asks], embedder)
+    assert [r.status for r in results] == [NEEDS_SME, NEEDS_SME, "ok"]
+    assert results[0].confidence < 0.45 <= results[2].confidence
+    assert set(results[0].signals) == set(SME_SIGNALS)
+    assert results[0].signals["cosine_top3"] == results[0].confidence

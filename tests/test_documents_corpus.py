@@ -38,7 +38,7 @@ WITHOUT_OCR = {"18f-hhs-tdrs-base-award-with-pws.pdf": (53, 106)}
 # installed; see WITHOUT_OCR)
 COUNTS = {
     "18f-dol-whd-14c-agile-bpa-rfq.md": (45, 56),
-    "18f-dol-whd-14c-first-order-pws.md": (57, 58),
+    "18f-dol-whd-14c-first-order-pws.md": (57, 56),  # exclusion list: not asks
     "18f-dol-whd-14c-first-order-rfq.md": (35, 36),
     "18f-dol-whd-14c-oral-presentation-instructions.md": (9, 3),
     "18f-dol-whd-14c-sf1449.pdf": (3, 2),
@@ -59,7 +59,7 @@ COUNTS = {
     "alaska-dhss-aries-support-rfp-checklist.pdf": (9, 11),
     "alaska-dhss-it-requirements-agile-acquisition.md": (95, 96),
     "alaska-doh-ies-milestone2-qap-sla.pdf": (13, 17),
-    "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (126, 149),
+    "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (126, 147),  # exclusions: not asks
     "alaska-doh-ies-milestone2-rfp-amendment-1.pdf": (6, 1),
     "disa-ebm-draft-rfp-hc1013-05-r-2001.pdf": (77, 47),
     "doc-rfi-cybersecurity-operations-cloud-migration.pdf": (18, 38),

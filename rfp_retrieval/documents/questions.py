@@ -79,6 +79,26 @@ from rfp_retrieval.documents.text import split_sentences, strip_inline_markdown
 CONTEXT_WORDS = 120
 """Upper bound on ``Question.context`` length in words."""
 
+EXCLUSION = re.compile(
+    r"^[\s*_\"“(]*(?!(?:if|when|where|unless|although|while|because|since|whether)\b)"
+    r"(?:[\w'’/-]+\s+){0,5}?(?:"
+    r"(?:will|shall|is|are|would)\s+not\s+(?:be\s+)?"
+    r"(?:required|responsible|expected|obligated|asked)\s+(?:to|for)\b"
+    r"|(?:need|needs)\s+not\b|(?:does|do|will)\s+not\s+(?:need|have)\s+to\b"
+    r"|(?:is|are)\s+(?:out\s+of|outside(?:\s+(?:of|the))*)\s+(?:the\s+)?scope\b"
+    r"|out[- ]of[- ]scope\s*:|excluded\s*(?:from\b[^:]*)?:|exclusions?\s*:"
+    r"|(?:is|are)\s+not\s+(?:in|within|part\s+of)\s+(?:the|this)\s+scope\b)",
+    re.I,
+)
+"""An exclusion lead-in: the sentence (and, when it ends with ``:``, its list items) says
+what the offeror does NOT have to do ("The vendor will not be required to: ... Provide
+hosting of the data", "The contractor is not responsible for ...", "The following are out
+of scope:", "Excluded:"), so it is no ask. It leads the sentence (at most five words, no
+comma, before it; not a subordinate "If / When / Where ..." clause): "... must mirror
+production, except that it need not be certified" and "If X is not required ..." stay asks
+(proposal practice: a compliance matrix lists what the offeror must answer or meet, never
+the exclusions)."""
+
 QUESTIONNAIRE_FORMATS = tuple(dict.fromkeys(QUESTIONNAIRE_EXTENSIONS.values()))
 """``RfpDocument.format`` of a questionnaire (``csv``, ``xlsx``, ``json``): one per reader."""
 
@@ -317,6 +337,9 @@ class _Finder:
                 rest = rest[used:]
             elif kind is None:
                 self.walk_sentences(head, owner, label=section.number, own=section)
+                if _excludes(text):
+                    while rest and rest[0].kind == "item":
+                        rest = rest[1:]  # the excluded items
             self.walk_blocks(rest, owner, section)
             return
         # a heading: the heading line itself may ask ("### Question 9. Is data ...?")
@@ -347,6 +370,10 @@ class _Finder:
         evaluation, clause = self.section_flags(owner)
         first = split_sentences(text)[:1]
         lead = first[0] if first else text
+        if EXCLUSION.match(strip_inline_markdown(lead)) and (
+            lead.rstrip().endswith(":") or len(split_sentences(text)) <= 1
+        ):
+            return None  # "The vendor will not be required to: ..." is no ask
         if is_ask(lead) or (text.rstrip().endswith("?") and len(text.split()) >= 3):
             plain = strip_inline_markdown(lead)
             if not plain.endswith("?") and PROCEDURAL_ASK.match(plain):
@@ -387,6 +414,12 @@ class _Finder:
                 continue
             if self.answered(blocks, i):
                 i += 2
+                continue
+            if _excludes(block.text):
+                self.walk_sentences(block, owner, label=None, own=own)  # asks before it
+                i += 1
+                while i < len(blocks) and blocks[i].kind == "item":
+                    i += 1  # the excluded items
                 continue
             if block.kind == "item":
                 text = block.text
@@ -591,6 +624,14 @@ class _Finder:
 
 # --------------------------------------------------------------------------------------------
 # small helpers
+
+
+def _excludes(text: str) -> bool:
+    """True when the last sentence of ``text`` is an exclusion lead-in ending with ``:``
+    (``EXCLUSION``): the list items after it are what the offeror need not do."""
+    sentences = split_sentences(strip_inline_markdown(text))
+    last = sentences[-1].strip() if sentences else ""
+    return last.endswith(":") and bool(EXCLUSION.match(last))
 
 
 def _strip_label(text: str, label: str | None) -> str:

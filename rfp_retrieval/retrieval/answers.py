@@ -17,8 +17,9 @@ rank under each query.
 Confidence and the retrieval floor: a question's confidence is the best cosine between any of
 its first ``RetrievalConfig.confidence_window`` (3) passages and the closest query of its set
 (the writer reads the top three, seed 1; a question answered by passage #2 is not an SME's
-job, issue 15); below ``RetrievalConfig.floor`` the question is flagged "needs SME" instead
-of being silently answered.
+job, issue 15); when the configured signal (``RetrievalConfig.sme_signal``, by default this
+confidence) is below ``RetrievalConfig.floor`` the question is flagged "needs SME" instead of
+being silently answered (the rule and its source: ``RetrievalConfig``).
 """
 
 from __future__ import annotations
@@ -56,6 +57,19 @@ def is_past_performance_ask(question: str) -> bool:
     return bool(_PAST_PERFORMANCE_ASK.search(question or ""))
 
 
+SME_SIGNALS = ("cosine_top3", "lexical_top3", "cosine_margin", "bm25_top3", "support")
+"""Candidate confidence signals of a question (``AnswerResult.signals``):
+
+- ``cosine_top3``: best cosine (in [-1, 1]) between a top-3 passage and its closest query;
+- ``lexical_top3``: best share (in [0, 1]) of the original question's content tokens
+  (stemmed, stopwords and instruction verbs dropped) found in one top-3 passage;
+- ``cosine_margin``: cosine of the top passage minus that of the 5th (the top stands out);
+- ``bm25_top3``: best BM25 score (>= 0) of a top-3 passage under any query;
+- ``support``: fused score of the top passage over the score of a passage ranked first by
+  every query (in [0, 1]).
+"""
+
+
 @dataclass(frozen=True)
 class RetrievalConfig:
     """Every retrieval weight in one place.
@@ -67,11 +81,22 @@ class RetrievalConfig:
     to blocks ranked 2nd-10th by all queries, the noisy original included);
     ``dense_weight`` / ``lexical_weight``: per-query fusion weights of the two retrievers;
     ``top_k``: passages returned per question; ``depth``: ranks kept per query (a block below
-    it contributes nothing for that query); ``floor``: minimum confidence (cosine in [-1, 1])
-    below which a question needs an SME, chosen by leave-one-document-out cross-validation
-    on both dev qrels files (``benchmarks/cv_answers.py --sme``: the highest floor that flags
-    no question with a relevant passage in its top 3 on the other documents, rounded down to
-    0.05 for margin); ``confidence_window``: how many top passages the confidence looks at.
+    it contributes nothing for that query); ``confidence_window``: how many top passages the
+    confidence looks at.
+
+    The "needs SME" rule: a question is flagged when its ``sme_signal`` (one of
+    ``SME_SIGNALS``) is below ``floor``. Both chosen by ``benchmarks/cv_sme.py``: every dev
+    question of both qrels files is searched twice, against the full library (positive) and
+    with its relevant blocks removed (negative: the library lacks the answer); the signal and
+    floor with the best balanced accuracy that flag at most 10% of the positives are chosen
+    by leave-one-document-out on the tuning documents (cosine_top3 at 0.46 in every fold and
+    on all tuning documents), rounded down to 0.05 for margin: cosine_top3 >= 0.45. At 0.45
+    it flags 35/114 negatives and 6/113 top-3-answerable positives on the tuning documents,
+    12/44 and 3/42 on the validation documents (the price of catching questions the library
+    cannot answer: a few answerable ones go to an SME too). The floor used
+    to be 0.20, chosen on positives only: it flagged nothing.
+
+    Raises ``ValueError`` (at construction) for an unknown ``sme_signal``.
     """
 
     rrf_k: int = 60
@@ -80,8 +105,16 @@ class RetrievalConfig:
     lexical_weight: float = 1.0
     top_k: int = 10
     depth: int = 100
-    floor: float = 0.20
+    floor: float = 0.45
     confidence_window: int = 3
+    sme_signal: str = "cosine_top3"
+
+    def __post_init__(self) -> None:
+        if self.sme_signal not in SME_SIGNALS:
+            raise ValueError(
+                f"RetrievalConfig.sme_signal {self.sme_signal!r} is unknown; use one of "
+                + ", ".join(SME_SIGNALS)
+            )
 
 
 @dataclass
@@ -109,7 +142,8 @@ class AnswerResult:
     """The passages for one question and whether they clear the retrieval floor.
 
     ``confidence`` is the best cosine (in [-1, 1]) between one of the top three passages and
-    its closest query; ``agreement`` the share (in [0, 1]) of the query-set weight whose own
+    its closest query; ``signals`` maps every candidate "needs SME" signal (``SME_SIGNALS``)
+    to its value; ``agreement`` the share (in [0, 1]) of the query-set weight whose own
     top 3 holds the top passage; ``status`` is ``ok``, ``needs SME``, or ``past performance``
     (an ask for references under the floor: the brief's reference picks answer it).
     """
@@ -118,6 +152,7 @@ class AnswerResult:
     confidence: float
     agreement: float
     status: str
+    signals: dict[str, float] = field(default_factory=dict)
 
 
 class AnswerIndex:
@@ -151,8 +186,9 @@ class AnswerIndex:
             )
         self._bm25 = bm25s.BM25()
         self._vocab: set[str] = set()
+        self._tokens = [set(index_tokens(t)) for t in self.texts]
         if self.texts:
-            corpus = [index_tokens(t) or ["_empty_"] for t in self.texts]
+            corpus = [list(t) or ["_empty_"] for t in map(index_tokens, self.texts)]
             self._bm25.index(corpus, show_progress=False)
             self._vocab = set(self._bm25.vocab_dict)
 
@@ -227,11 +263,23 @@ class AnswerIndex:
         window = order[: max(1, config.confidence_window)]
         confidence = round(float(best_cos[window].max()), 4)
         agreement = round(float(top3_weight[top] / total_weight), 4)
-        status = "ok" if confidence >= config.floor else NEEDS_SME
         original = next((q.text for q in queries if q.role == "original"), queries[0].text)
+        asked = set(index_tokens(original))
+        fifth = order[min(4, len(order) - 1)]
+        signals = {
+            "cosine_top3": confidence,
+            "lexical_top3": round(
+                max(len(asked & self._tokens[i]) / len(asked) for i in window) if asked else 0.0,
+                4,
+            ),
+            "cosine_margin": round(float(best_cos[top] - best_cos[fifth]), 4),
+            "bm25_top3": round(float(best_bm25[window].max()), 4),
+            "support": round(float(fused[top] / (total_weight / (config.fusion_k + 1))), 4),
+        }
+        status = "ok" if signals[config.sme_signal] >= config.floor else NEEDS_SME
         if status == NEEDS_SME and is_past_performance_ask(original):
             status = PAST_PERFORMANCE
-        return AnswerResult(passages, confidence, agreement, status)
+        return AnswerResult(passages, confidence, agreement, status, signals)
 
 
 def _ranks(scores: np.ndarray) -> np.ndarray:

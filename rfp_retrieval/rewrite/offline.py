@@ -194,14 +194,85 @@ def paraphrase(
         cursor = 0
         for a, b, group, phrase_index in found:
             pieces.append(text[cursor:a])
+            written = text[a:b]
             options = THESAURUS[group]
-            pieces.append(options[(phrase_index + i) % len(options)])
+            verb = bool(_VERB_POSITION.search(text[:a]))
+            option = options[(phrase_index + i) % len(options)]
+            swap = option if not verb and _fits(written, option, text[b:], text[:a]) else written
+            pieces[-1] = _fix_article(pieces[-1], swap)
+            pieces.append(swap)
             cursor = b
         pieces.append(text[cursor:])
         candidate = "".join(pieces)
         if candidate not in out and candidate != text:
             out.append(candidate)
     return out
+
+
+_NOMINAL = re.compile(
+    r"(?:tion|sion|ment|ness|ity|ance|ence|ship|ism|ists?|ers?|ors?|ings?|ics)$", re.I
+)
+_VERB_POSITION = re.compile(r"\b(?:should|must|shall|will|would|can|could|may|might)\s+$", re.I)
+
+
+def same_word_class(written: str, option: str) -> bool:
+    """True when swapping ``written`` for ``option`` cannot change the word class of the
+    phrase's head (its last word). A written phrase of several words is a noun phrase; a
+    single written word with a noun-forming suffix (-tion, -ment, -ity,
+    -ance, -ness, -er, -ing ...) is a noun and may become any noun of its group; a head
+    without one may be a verb or an adjective ("should measure", "a similar scope"), so it
+    only becomes another suffix-less word: "should measure their level" must not become
+    "should measurement their level", nor "a similar scope" "a applicability scope". The
+    thesaurus holds noun concepts: a phrase right after a modal ("should measure") is a verb
+    and is never swapped (``paraphrase``)."""
+    if len(written.split()) > 1:
+        return True  # a written compound ("disaster recovery") is a noun phrase
+    head_w = (written.split() or [""])[-1]
+    head_o = (option.split() or [""])[-1]
+    return bool(_NOMINAL.search(head_w)) or not _NOMINAL.search(head_o)
+
+
+def _fits(written: str, option: str, after: str, before: str = "") -> bool:
+    """``option`` may replace ``written`` (between ``before`` and ``after``): it does not
+    repeat the word next to it ("a similar scope" -> not "a comparable scope scope", "user
+    adoption" -> not "user user acceptance"), and where ``written`` stands before a word (a
+    modifier, "similar scope", "relevant contracts", or a verb before its object, "measure
+    their level") a single word without a noun suffix becomes only a single word, of the
+    same class (``same_word_class``). Before punctuation, a preposition or a conjunction ("Phase-In
+    (...)", "relevance and ...") the phrase is a noun and any phrase of its group fits."""
+    nxt = re.match(r"\s+([A-Za-z][\w'-]*)", after)
+    following = nxt.group(1).lower() if nxt else ""
+    prev = re.search(r"([A-Za-z][\w'-]*)\s+$", before)
+    preceding = prev.group(1).lower() if prev else ""
+    if option.split()[-1].lower() == following or option.split()[0].lower() == preceding:
+        return False
+    if not following or (following in _FUNCTION_WORDS and following not in _DETERMINERS):
+        return True
+    if len(written.split()) == 1 and len(option.split()) > 1 and not _NOMINAL.search(written):
+        return False  # an adjective or verb does not become a phrase ("relevant contracts")
+    return same_word_class(written, option)
+
+
+_DETERMINERS = frozenset(
+    "a an the their its your our his her this these those each every all any".split()
+)
+
+
+def _fix_article(before: str, following: str) -> str:
+    """``before`` with a trailing indefinite article matched to ``following``'s first sound
+    by its first letter ("a audit" -> "an audit", "an review" -> "a review"); acronyms and
+    words starting with "u"/"eu"/"one" are left as written (their sound is not their
+    letter)."""
+    m = re.search(r"\b(a|an|A|An)(\s+)$", before)
+    if not m or not following or following[:1].isupper() and following[:2].isupper():
+        return before
+    first = following.lstrip()[:3].lower()
+    if not first or first[0] == "u" or first.startswith(("eu", "one")):
+        return before
+    article = "an" if first[0] in "aeio" else "a"
+    if m.group(1)[0].isupper():
+        article = article.capitalize()
+    return before[: m.start(1)] + article + m.group(2)
 
 
 def _covers(text: str, topic: str) -> bool:
