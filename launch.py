@@ -380,9 +380,31 @@ def ui_process(
         if env.get(name):
             env[name] = str(Path.cwd() / Path(env[name]).expanduser())
     dagster = Path(sys.executable).with_name("dagster")
-    workspace = Path(project_dir).resolve() / "workspace.yaml"
+    workspace = home_workspace(home, project_dir)
     cmd = [str(dagster), "dev", "-w", str(workspace), "-h", "127.0.0.1", "-p", str(port)]
     return cmd, env
+
+
+def home_workspace(home: Path, project_dir: Path) -> Path:
+    """``project_dir``'s ``workspace.yaml`` written into ``home`` with every code location's
+    ``working_directory`` made absolute (against ``project_dir``), returned as a path.
+
+    ``dagster dev`` resolves a relative ``working_directory`` against its own working
+    directory, which is the Dagster home (``ui_cwd``), not the project: without this the code
+    location cannot import ``definitions``.
+    """
+    import yaml
+
+    project_dir = Path(project_dir).resolve()
+    spec = yaml.safe_load((project_dir / "workspace.yaml").read_text(encoding="utf-8")) or {}
+    for entry in spec.get("load_from") or []:
+        for target in entry.values():
+            if isinstance(target, dict):
+                folder = Path(target.get("working_directory") or ".")
+                target["working_directory"] = str(project_dir / folder)
+    out = Path(home).resolve() / "workspace.yaml"
+    out.write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
+    return out
 
 
 def ui_cwd(home: Path) -> Path:

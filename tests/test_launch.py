@@ -88,5 +88,6 @@ def test_the_ui_gets_its_environment_explicitly(tmp_path):
         "DAGSTER_HOME": str(tmp_path / "home"),
         "RFP_RETRIEVAL_CONFIG": str(config),
     }
-    assert cmd[1:] == ["dev", "-w", str(REPO / "workspace.yaml"), "-h", "127.0.0.1", "-p", "3111"]
+    workspace = str(tmp_path / "home" / "workspace.yaml")
+    assert cmd[1:] == ["dev", "-w", workspace, "-h", "127.0.0.1", "-p", "3111"]
     assert (tmp_path / "home" / "dagster.yaml").is_file()

@@ -13,6 +13,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import yaml
 
 import launch
 from tests.conftest import REPO
@@ -28,7 +29,14 @@ def test_ui_process_runs_in_the_home_with_absolute_paths(tmp_path, monkeypatch):
     assert env["RFP_RETRIEVAL_INBOX_DIR"] == str(tmp_path / "drop")
     assert env["RFP_RETRIEVAL_CONFIG"] == str(tmp_path / "team.yaml")
     assert env["RFP_RETRIEVAL_RANKING_MODE"] == "naive"  # not a path: unchanged
-    assert cmd[2:4] == ["-w", str(REPO / "workspace.yaml")]
+    assert cmd[2:4] == ["-w", str(tmp_path / "home" / "workspace.yaml")]
+    # the code location's working directory is the project, not the home dagster dev runs in
+    workspace = yaml.safe_load((tmp_path / "home" / "workspace.yaml").read_text())
+    assert workspace["load_from"][0]["python_module"] == {
+        "module_name": "definitions",
+        "working_directory": str(REPO.resolve()),
+        "location_name": "rfp_retrieval",
+    }
     assert (tmp_path / "home" / "dagster.yaml").read_text() == (REPO / "dagster.yaml").read_text()
 
 
