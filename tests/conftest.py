@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+# the throwaway Postgres server: fixtures postgres_server, postgres_url, fresh_postgres_url
+pytest_plugins = ["tests.pg_server"]
+
 # Expected rankings are written for fp32 vectors; bf16 (auto on CPUs that have it) moves
 # near-ties. tests/test_embedding_precision.py checks the bf16 path explicitly.
 os.environ.setdefault("RFP_RETRIEVAL_PRECISION", "fp32")
