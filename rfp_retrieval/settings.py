@@ -1,18 +1,26 @@
-"""Project settings: where the library, answers, inbox and DuckDB file live, and which model.
+"""Project settings: where the library, answers, inbox and store live, and which model.
 
 Read from ``rfp-retrieval.yaml`` in the project folder (or the file named by
 ``RFP_RETRIEVAL_CONFIG``, e.g. one written by ``rfp-retrieval init``), then overridden by
 environment variables ``RFP_RETRIEVAL_<FIELD>`` (e.g. ``RFP_RETRIEVAL_MODEL``). Relative paths
 in a config file are resolved against that file's folder, other relative paths against the
 project folder, so the same project works from any current directory.
+
+The store is the embedded DuckDB file (``store: duckdb``, the default) or a Postgres
+database (``store: postgres``). The Postgres URL is never a setting itself: the setting
+``postgres_url_env`` names the environment variable that holds it (default
+``RFP_RETRIEVAL_POSTGRES_URL``), so no password is written in a config file, and messages
+show it through ``redact_url`` only.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import yaml
 
@@ -23,6 +31,11 @@ CONFIG_FILE = "rfp-retrieval.yaml"
 ENV_PREFIX = "RFP_RETRIEVAL_"
 CONFIG_ENV = "RFP_RETRIEVAL_CONFIG"
 """Environment variable naming an explicit config file (``rfp-retrieval run --config``)."""
+STORES = ("duckdb", "postgres")
+"""The stores every asset table can live in (setting ``store``)."""
+POSTGRES_URL_ENV = "RFP_RETRIEVAL_POSTGRES_URL"
+"""Default name of the environment variable holding the Postgres URL (``postgres_url_env``)."""
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class SettingsError(ValueError):
@@ -46,6 +59,11 @@ class Settings:
         golden_dir: golden-set JSONL files the ``retrieval_evaluation`` asset runs.
         model_cache_dir: where packaged models (``model: all-mpnet-base-v2``) are unpacked
             from their installed parts, once (default ``var/models``).
+        store: ``duckdb`` (the file ``db_path``; one writer) or ``postgres`` (the database
+            at ``postgres_url``; several runs at once).
+        postgres_url_env: the NAME of the environment variable holding the Postgres URL
+            (``postgresql://user:password@host:port/db``); the URL itself is read at call
+            time by ``postgres_url`` and never stored in settings or config files.
     """
 
     project_dir: Path
@@ -59,6 +77,34 @@ class Settings:
     overrides_dir: Path = Path("overrides")
     golden_dir: Path = Path("sample/golden")
     model_cache_dir: Path = Path("var/models")
+    store: str = "duckdb"
+    postgres_url_env: str = POSTGRES_URL_ENV
+
+    @property
+    def postgres_url(self) -> str:
+        """The Postgres URL, read from ``$<postgres_url_env>`` now (not when settings loaded).
+
+        Raises:
+            SettingsError: the variable is unset or empty; the message names the variable
+                and the store setting, never a value.
+        """
+        url = os.environ.get(self.postgres_url_env, "").strip()
+        if not url:
+            raise SettingsError(
+                f"store is {self.store!r} but the environment variable {self.postgres_url_env} "
+                "holding the Postgres URL is not set; export it, e.g. "
+                f"{self.postgres_url_env}=postgresql://USER:PASSWORD@HOST:5432/DATABASE "
+                "(setting postgres_url_env names a different variable)"
+            )
+        return url
+
+    @property
+    def postgres_url_redacted(self) -> str:
+        """``postgres_url`` with its password replaced (for messages and logs).
+
+        Raises SettingsError like ``postgres_url``.
+        """
+        return redact_url(self.postgres_url)
 
     def model_location(self) -> str:
         """The model as the embedder should load it.
@@ -85,6 +131,8 @@ DEFAULTS: dict[str, str] = {
     "overrides_dir": "overrides",
     "golden_dir": "sample/golden",
     "model_cache_dir": "var/models",
+    "store": "duckdb",
+    "postgres_url_env": POSTGRES_URL_ENV,
 }
 PATH_FIELDS = (
     "library_dir",
@@ -112,6 +160,13 @@ SETTING_HELP: dict[str, str] = {
     "overrides_dir": "Writers' reference overrides, one <partition-key>.yaml per RFP.",
     "golden_dir": "Golden-set JSONL files the retrieval_evaluation asset runs.",
     "model_cache_dir": "Where packaged models (all-mpnet-base-v2) are unpacked, once.",
+    "store": (
+        "Where every table is stored: duckdb (the db_path file, one writer) or postgres (the "
+        "database whose URL is in the variable postgres_url_env names; README: Postgres store)."
+    ),
+    "postgres_url_env": (
+        "Name of the environment variable holding the Postgres URL (never the URL itself)."
+    ),
 }
 """One line per setting, written as comments by ``rfp-retrieval init``."""
 
@@ -169,7 +224,7 @@ def load_settings(
             # README: a relative path in a variable resolves against the directory the
             # command runs from (a path in the file, against the file's folder)
             values[name] = (Path.cwd() / Path(env).expanduser()) if name in PATH_FIELDS else env
-            _check_ranking_mode(name, env, f"{ENV_PREFIX}{name.upper()}={env}")
+            _check_choice(name, env, f"{ENV_PREFIX}{name.upper()}={redact_url(env)}")
     values.update({k: v for k, v in (overrides or {}).items() if v is not None})
     resolved = {
         k: (project_dir / Path(v).expanduser()).resolve() if k in PATH_FIELDS else v
@@ -225,19 +280,55 @@ def _read_config(path: Path) -> dict[str, Any]:
                 f"{path}: {name}: expected {kind}, got {value!r}; write one value, e.g. "
                 f"{name}: {DEFAULTS[name]}"
             )
-        if name in ("model", "ranking_mode") and not isinstance(value, str):
+        if name in ("model", "ranking_mode", "store", "postgres_url_env") and not isinstance(
+            value, str
+        ):
             raise SettingsError(
                 f"{path}: {name}: expected a name, got {value!r}; e.g. {name}: {DEFAULTS[name]}"
             )
-        _check_ranking_mode(name, value, f"{path}: ranking_mode: {value}")
+        _check_choice(name, value, f"{path}: {name}: {redact_url(str(value))}")
     return loaded
 
 
-def _check_ranking_mode(name: str, value: Any, where: str) -> None:
+def _check_choice(name: str, value: Any, where: str) -> None:
+    """Raise SettingsError (prefixed ``where``) for a ranking mode, store or variable name
+    that cannot work."""
     from rfp_retrieval.retrieval.config import MODES
 
     if name == "ranking_mode" and value not in MODES:
         raise SettingsError(f"{where}: unknown ranking mode; use one of {', '.join(MODES)}")
+    if name == "store" and value not in STORES:
+        raise SettingsError(f"{where}: unknown store; use one of {', '.join(STORES)}")
+    if name == "postgres_url_env" and not _ENV_NAME.fullmatch(str(value)):
+        raise SettingsError(
+            f"{where}: not an environment variable name; name the variable that holds the "
+            f"URL (e.g. {POSTGRES_URL_ENV}), never the URL itself"
+        )
+
+
+_KEYWORD_PASSWORD = re.compile(r"(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re.IGNORECASE)
+_QUERY_PASSWORD = re.compile(r"([?&]password=)[^&#]*", re.IGNORECASE)
+
+
+def redact_url(url: str) -> str:
+    """``url`` with any password replaced by ``***``, for messages and logs.
+
+    Handles the URL form (``postgresql://user:secret@host/db`` and ``?password=secret``) and
+    libpq's keyword form (``host=h password=secret``). Never raises; text that is neither
+    form is returned with any ``password=`` value masked.
+    """
+    if "://" not in url:
+        return _KEYWORD_PASSWORD.sub(r"\1***", url)
+    text = _QUERY_PASSWORD.sub(r"\1***", url)
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        return re.sub(r"://([^:/@]*):[^@]*@", r"://\1:***@", text)
+    if parts.password is None:
+        return text
+    user = parts.username or ""
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
 def settings_with(settings: Settings, **changes: Any) -> Settings:

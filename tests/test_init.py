@@ -40,6 +40,8 @@ def test_init_creates_folders_copies_samples_and_a_commented_config(tmp_path):
         "overrides_dir": "overrides",
         "golden_dir": str(REPO / "sample" / "golden"),
         "model_cache_dir": "var/models",
+        "store": "duckdb",
+        "postgres_url_env": "RFP_RETRIEVAL_POSTGRES_URL",
     }
     lines = text.splitlines()
     for name in DEFAULTS:
