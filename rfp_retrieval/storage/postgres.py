@@ -30,9 +30,11 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 import polars as pl
 import pyarrow as pa
@@ -175,6 +177,14 @@ def connect(url: str):
         raise PostgresStoreError(
             f"cannot connect to the Postgres store at {redact_url(url)}: {_first_line(exc)}"
         ) from exc
+
+
+def database_name(url: str) -> str:
+    """The database a URL or keyword DSN names (``""`` when it names none: libpq's default)."""
+    if "://" in url:
+        return urlsplit(url).path.lstrip("/")
+    match = re.search(r"\bdbname\s*=\s*('(?:[^'\\]|\\.)*'|\S+)", url)
+    return match.group(1).strip("'") if match else ""
 
 
 def _first_line(exc: BaseException) -> str:
