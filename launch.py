@@ -48,10 +48,13 @@ stack trace goes to a file the summary names (``RunOutcome.message``)."""
 MODEL_ERRORS = {"ModelNotFoundError", "ModelPartsMissingError", "ModelArchiveError"}
 """Exception classes that mean the embedding model setting, not the library, is at fault."""
 
+STORE_ERRORS = {"PostgresStoreError"}
+"""Exception classes that mean the store (an unreachable Postgres), not the library, failed."""
+
 INTERRUPTS = {"DagsterExecutionInterruptedError", "KeyboardInterrupt"}
 """Exception classes of a run stopped by Ctrl-C."""
 
-EXPECTED_ERRORS = MODEL_ERRORS | INTERRUPTS
+EXPECTED_ERRORS = MODEL_ERRORS | STORE_ERRORS | INTERRUPTS
 """Exception classes of a failure that is no bug, besides ``dg.Failure`` (what the assets raise
 for bad input: an unreadable file, a bad override); any other failure is unexpected."""
 
@@ -186,6 +189,11 @@ class RunOutcome:
     def model_error(self) -> bool:
         """The embedding model setting, not the library, made the run fail."""
         return bool(self.failure_classes & MODEL_ERRORS)
+
+    @property
+    def store_error(self) -> bool:
+        """The store (``store: postgres``: server unreachable, login refused) made it fail."""
+        return bool(self.failure_classes & STORE_ERRORS)
 
     @property
     def message(self) -> str:

@@ -195,7 +195,13 @@ def partition_store_for(
 def store_has_tables(settings: Settings) -> bool:
     """True when the configured store has been written: the DuckDB file exists (it is not
     opened: another process may hold its lock), or the Postgres database holds the library's
-    ``pp_entries`` table."""
+    ``pp_entries`` table. An unreachable Postgres counts as not written (the library job
+    then fails with the connection error, URL redacted, as its message)."""
+    from rfp_retrieval.storage.postgres import PostgresStoreError
+
     if settings.store != "postgres":
         return Path(settings.db_path).is_file()
-    return bool(partition_store_for(settings, read_only=True).columns("pp_entries"))
+    try:
+        return bool(partition_store_for(settings, read_only=True).columns("pp_entries"))
+    except PostgresStoreError:
+        return False

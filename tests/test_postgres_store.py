@@ -268,3 +268,25 @@ def test_an_unreachable_server_is_named_without_its_password():
         pg.connect("postgresql://writer:s3cret@127.0.0.1:9/rfp?connect_timeout=2")
     assert "postgresql://writer:***@127.0.0.1:9/rfp" in str(err.value)
     assert "s3cret" not in str(err.value)
+
+
+def test_run_against_an_unreachable_postgres_says_so_without_the_password(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from rfp_retrieval.cli import app
+    from tests.conftest import REPO
+
+    monkeypatch.setenv("RFP_RETRIEVAL_STORE", "postgres")
+    monkeypatch.setenv("RFP_RETRIEVAL_POSTGRES_URL", "postgresql://writer:s3cret@127.0.0.1:9/rfp")
+    monkeypatch.setenv("RFP_RETRIEVAL_DB_PATH", str(tmp_path / "var" / "store.duckdb"))
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("RFP_RETRIEVAL_CONFIG", raising=False)
+    rfp = REPO / "sample" / "inbox" / "Miami-Dade 311 RFP.md"
+    result = CliRunner().invoke(app, ["run", "--project", str(REPO), str(rfp)])
+    text = " ".join(result.output.split())
+    assert result.exit_code == 2, result.output
+    assert "cannot connect to the Postgres store at postgresql://writer:***@127.0.0.1:9/rfp" in text
+    assert "Check that the Postgres server is up" in text
+    assert "RFP_RETRIEVAL_POSTGRES_URL" in text
+    assert "s3cret" not in result.output
+    assert not list((tmp_path / "home").glob("failures/*"))  # expected: no stack trace file

@@ -118,6 +118,11 @@ def run(
                     f"Check the model setting (model: {settings.model}) in {where}, or "
                     "RFP_RETRIEVAL_MODEL if it is set."
                 )
+            elif lib.store_error:
+                advice = (
+                    "Check that the Postgres server is up and that the URL in "
+                    f"{settings.postgres_url_env} is right (store: {settings.store})."
+                )
             else:
                 advice = (
                     f"Check the library folder ({settings.library_dir}) and the answers folder "
