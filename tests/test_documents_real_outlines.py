@@ -717,7 +717,7 @@ def test_tdrs_markdown_and_word_versions_parse_the_same():
         return [(q.label, q.text, q.section_path[1:], q.kind) for q in find_questions(doc)]
 
     assert asks(md) == asks(docx)
-    assert len(asks(md)) == 96
+    assert len(asks(md)) == 125
 
 
 def _sizes(name: str) -> list[tuple[str, float | None, float | None, bool]]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rfp_retrieval.documents.ask_patterns import RESPONSE_COLUMN_LINE
 from rfp_retrieval.documents.headings import (
     MODAL,
     TOC_ENTRY,
@@ -236,6 +237,8 @@ def _layout_heading(lines: list[str], i: int, layout: HeadingLayout) -> HeadingC
     line = lines[i].strip()
     if not line or not re.match(r"[A-Z0-9\"“(]", line) or DATE_ONLY.fullmatch(line):
         return None
+    if RESPONSE_COLUMN_LINE.match(line):
+        return None  # "General Vendor Response": the header of a response table's column
     if re.match(r"^[A-Z]{1,2}\d{1,3}\s*[:.]\s", line):
         return None  # "A36: The Court intends ..." answers a Q&A item
     if layout.continues(i):
