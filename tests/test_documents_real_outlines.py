@@ -717,7 +717,7 @@ def test_tdrs_markdown_and_word_versions_parse_the_same():
         return [(q.label, q.text, q.section_path[1:], q.kind) for q in find_questions(doc)]
 
     assert asks(md) == asks(docx)
-    assert len(asks(md)) == 96
+    assert len(asks(md)) == 125
 
 
 def _sizes(name: str) -> list[tuple[str, float | None, float | None, bool]]:
@@ -809,3 +809,23 @@ def test_tsa_itms_side_column_labels_no_longer_break_body_lines():
         "propose the contract type for each\ncontractor identified line item." in doc.text
     )
     assert "CLIN Structure\nB.2 – Section B provides" in doc.text
+
+
+def test_gmu_roman_sections_are_all_read_with_numerals_in_their_own_column():
+    # George Mason RFP GMU-RB0607-25: "III." / "VII." / "XII." / "XIII." are set apart from
+    # their "COMMUNICATION: ..." text, and VI's title opens with "eVA"; the outline used to
+    # stop at V. because a missed numeral broke the count
+    doc = rfp("george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf")
+    top = [(s.number, s.heading) for s in doc.sections if s.level == 1 and s.number]
+    romans = [n for n, _ in top if n and n.rstrip(".").isalpha() and "ATTACHMENT" not in n]
+    assert romans[:18] == [
+        f"{r}." for r in "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII".split()
+    ]
+    assert ("III.", "COMMUNICATION") in top
+    assert ("VI.", "eVA BUSINESS-TO-GOVERNMENT VENDOR REGISTRATION") in top
+    assert ("XIII.", "PROPOSAL PREPARATION AND SUBMISSION REQUIREMENTS") in top
+    assert [n for n, _ in top if n.startswith("ATTACHMENT")] == [
+        "ATTACHMENT A",
+        "ATTACHMENT B",
+        "ATTACHMENT C",
+    ]

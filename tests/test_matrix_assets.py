@@ -13,6 +13,7 @@ from assets.questions import compliance_matrix, rfp_questions
 from assets.rfp import rfp_document
 from resources import ProjectPaths
 from rfp_retrieval.documents.extract import load_document
+from rfp_retrieval.documents.matrix import matrix_rows
 from rfp_retrieval.documents.questions import find_questions
 
 DATA = Path(__file__).parents[1] / ".." / "shared" / "data"
@@ -64,7 +65,10 @@ def test_questions_and_matrix_are_stored_in_duckdb_and_exported_per_partition(tm
     assert [(q[0], q[1], q[2], list(q[3])) for q in questions] == [
         (q.id, q.label, q.kind, q.section_path) for q in direct
     ]
-    assert len(questions) == 30 and matrix == (30, 30)
+    # 30 asks; the matrix adds a row for each of the 8 list items of its compound prompts
+    direct_rows = matrix_rows(load_document(TREASURY), direct)
+    assert sum(len(q.parts) for q in direct) == 8
+    assert len(questions) == 30 and matrix == (38, 38) == (len(direct_rows), len(direct_rows))
     q1 = next(q for q in questions if q[1] == "Question 1.")
     assert (q1[0], q1[2], q1[3][1:]) == (
         "q-004",

@@ -59,11 +59,32 @@ def test_matrix_has_one_row_per_ask_with_section_path_and_line(small_rfp: Path):
             None,
             5,
         ),
+        # a compound ask: its prompt, then each list item a row of its own
         MatrixRow(
             "q-002",
             "3.2",
             "Data Platform RFP > 3 Technical Questions",
-            "Describe your transition plan, including: (a) staffing; and (b) schedule.",
+            "Describe your transition plan, including:",
+            "question",
+            None,
+            None,
+            7,
+        ),
+        MatrixRow(
+            "q-002a",
+            "3.2(a)",
+            "Data Platform RFP > 3 Technical Questions",
+            "staffing; and",
+            "question",
+            None,
+            None,
+            7,
+        ),
+        MatrixRow(
+            "q-002b",
+            "3.2(b)",
+            "Data Platform RFP > 3 Technical Questions",
+            "schedule.",
             "question",
             None,
             None,
@@ -100,13 +121,13 @@ def test_csv_and_xlsx_exports_hold_the_rows_and_blank_writer_columns(small_rfp, 
         "",
         "5",
     ]
-    assert len(table) == 4
+    assert len(table) == 6
 
     xlsx_path = write_matrix(rows, tmp_path / "matrix.xlsx", "Data Platform RFP")
     sheet = load_workbook(xlsx_path).active
     values = [[c.value for c in row] for row in sheet.iter_rows()]
     assert values[0] == [*MATRIX_COLUMNS, *WRITER_COLUMNS]
-    assert values[3][:5] == [
+    assert values[5][:5] == [
         "q-003",
         None,
         "Data Platform RFP > 4 Instructions",
@@ -116,7 +137,7 @@ def test_csv_and_xlsx_exports_hold_the_rows_and_blank_writer_columns(small_rfp, 
     assert (sheet.title, sheet.freeze_panes, sheet.auto_filter.ref) == (
         "Compliance Matrix",
         "A2",
-        "A1:L4",
+        "A1:L6",
     )
     with pytest.raises(ValueError, match=r"\.csv or \.xlsx, not \.pdf"):
         write_matrix(rows, tmp_path / "matrix.pdf")
@@ -127,7 +148,7 @@ def test_matrix_command_writes_the_xlsx(small_rfp: Path, tmp_path: Path):
     result = CliRunner().invoke(app, ["matrix", str(small_rfp), "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert out.is_file()
-    assert "3 row(s) written to" in result.output
+    assert "5 row(s) written to" in result.output
 
 
 def test_matrix_command_refuses_other_suffixes_and_unreadable_files(tmp_path: Path):

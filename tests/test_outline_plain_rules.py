@@ -146,3 +146,42 @@ def test_proposal_volumes_are_headings_and_a_list_of_factor_names_is_not():
         ("L.2.", "TECHNICAL SUBFACTORS", 2),
         ("L.3.", "SUBMISSION", 2),
     ]
+
+
+def test_a_numeral_alone_in_its_column_takes_the_caps_title_on_the_next_line():
+    # a larger or bolder numeral sits on its own baseline, so "III." and its run-in title
+    # are extracted as two lines; a mixed-case name ("eVA") may open a caps title
+    lines = [
+        "I. PURPOSE: The purpose of this Request for Proposal is to solicit proposals.",
+        "",
+        "II. GOVERNING RULES: This solicitation shall be subject to the Purchasing Manual.",
+        "",
+        "III.",
+        "COMMUNICATION: Communications regarding the Request For Proposals shall be formal.",
+        "",
+        "IV. eVA VENDOR REGISTRATION: The eVA Internet electronic procurement solution,",
+        "website portal www.eVA.virginia.gov, streamlines purchasing.",
+        "",
+        "V. PERIOD OF PERFORMANCE: The contract term is one year.",
+    ]
+    assert _outline(lines) == [
+        ("I.", "PURPOSE", 1),
+        ("II.", "GOVERNING RULES", 1),
+        ("III.", "COMMUNICATION", 1),
+        ("IV.", "eVA VENDOR REGISTRATION", 1),
+        ("V.", "PERIOD OF PERFORMANCE", 1),
+    ]
+
+
+def test_a_bare_number_before_a_sentence_is_not_a_heading():
+    lines = [
+        "1. SCOPE: The work is described below.",
+        "",
+        "2.",
+        "The Offeror shall describe its approach: staffing, schedule and risks.",
+        "",
+        "3. PRICE: Prices are firm.",
+        "",
+        "4. TERM: One year.",
+    ]
+    assert [n for n, _, _ in _outline(lines)] == ["1.", "3.", "4."]

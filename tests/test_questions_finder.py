@@ -265,3 +265,121 @@ Q2: Describe the risks of the migration.
         ),
         ("Q2", "Describe the risks of the migration.", ["RFI", "2 Questions for Industry"]),
     ]
+
+
+def test_each_ask_of_a_numbered_paragraph_or_list_item_is_its_own_row(tmp_path: Path):
+    # a numbered paragraph of several sentences and a list item opening with a run-in title
+    # are shredded sentence by sentence; a "Please consider ..." sentence stays with its question
+    text = (
+        "Instructions to Offerors\n\n"
+        "2.5 MINIMUM QUALIFICATIONS\n\n"
+        "2.5.1 Offerors are required to have existing staff in each labor category. "
+        "Verification will be demonstrated by resumes. For each title, offeror must provide "
+        "at least one resume of a current employee.\n\n"
+        "2.5.2 FORMAT\n\n"
+        "a. Page Numbering. The Offeror shall use a standard page numbering system. "
+        "Consecutive numbering is preferred.\n\n"
+        "b. What is the feasibility of a cloud migration? Please consider security "
+        "measures in your answer.\n"
+    )
+    got = [(q.label, q.kind, q.text) for q in find_questions(_doc(tmp_path, text, "rfp.txt"))]
+    assert got == [
+        (
+            "2.5.1",
+            "requirement",
+            "Offerors are required to have existing staff in each labor category.",
+        ),
+        (
+            "2.5.1",
+            "requirement",
+            "For each title, offeror must provide at least one resume of a current employee.",
+        ),
+        ("a.", "requirement", "The Offeror shall use a standard page numbering system."),
+        (
+            "b.",
+            "question",
+            "What is the feasibility of a cloud migration? Please consider security "
+            "measures in your answer.",
+        ),
+    ]
+
+
+def test_a_response_table_flattened_to_text_gives_one_row_per_field(tmp_path: Path):
+    # a PDF response table whose empty response cells left only the header and field lines
+    text = (
+        "Appendix A General Response Tables\n\n"
+        "Organization Profile\n\n"
+        "General Vendor Response\n"
+        "Company name.\n"
+        "Primary Contact.\n"
+        "Current / former federal clients for which your\n"
+        "company has performed a cloud migration.\n"
+    )
+    got = [(q.kind, q.text) for q in find_questions(_doc(tmp_path, text, "rfp.txt"))]
+    assert got == [
+        ("table-row", "Company name."),
+        ("table-row", "Primary Contact."),
+        (
+            "table-row",
+            "Current / former federal clients for which your company has performed a cloud "
+            "migration.",
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The Government requests the offerors propose a CLIN structure with their price.",
+        "Request offerors include the payment address in their proposal.",
+        "Small businesses interested in the final RFP are requested to complete Addendum J-3.",
+    ],
+)
+def test_an_ask_written_as_a_request_is_an_ask(sentence):
+    assert is_ask(sentence)
+
+
+def test_present_tense_instructions_and_required_enclosures_are_asks_in_section_l(tmp_path):
+    text = (
+        "# Request for Proposal\n\n"
+        "## 1. Background\n\n"
+        "The vendor provides hosting to the agency today.\n\n"
+        "## 2. Proposal Submission Instructions\n\n"
+        "Offerors provide an executive summary that describes the theme of the proposal.\n\n"
+        "Use of the Technical Approach Template is required.\n\n"
+        "No response is required for this notice.\n"
+    )
+    got = [(q.kind, q.text) for q in find_questions(_doc(tmp_path, text))]
+    assert got == [
+        (
+            "question",
+            "Offerors provide an executive summary that describes the theme of the proposal.",
+        ),
+        ("requirement", "Use of the Technical Approach Template is required."),
+    ]
+
+
+def test_listed_content_in_section_l_and_a_should_include_lead_in_are_asks(tmp_path):
+    text = (
+        "# Request for Proposal\n\n"
+        "## 1. Background\n\n"
+        "- Three data centers\n\n"
+        "## 2. Proposal Submission Instructions\n\n"
+        "### 2.1 Minimum Pre-Qualifications:\n\n"
+        "- Attachment I (signed and completed)\n\n"
+        "- Documentation of five years in business\n\n"
+        "### 2.2 Organizational Experience\n\n"
+        "Each case study should include:\n\n"
+        "a. Client name\n"
+        "b. Project scope and duration\n"
+    )
+    got = [(q.kind, q.text, q.parts) for q in find_questions(_doc(tmp_path, text))]
+    assert got == [
+        ("requirement", "Attachment I (signed and completed)", []),
+        ("requirement", "Documentation of five years in business", []),
+        (
+            "requirement",
+            "Each case study should include:",
+            ["Client name", "Project scope and duration"],
+        ),
+    ]

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from rfp_retrieval.documents.ask_patterns import is_work_statement
+from rfp_retrieval.documents.ask_patterns import (
+    is_administration_requirement,
+    is_requirement,
+    is_work_statement,
+)
 from rfp_retrieval.documents.matrix import ASK_KINDS, WORK_STATEMENT, matrix_rows
 from rfp_retrieval.documents.outline import parse_outline
 from rfp_retrieval.documents.records import RfpDocument
@@ -43,3 +47,48 @@ def test_matrix_keeps_work_statements_as_their_own_kind():
         ("question", "Describe your approach to hosting."),
     ]
     assert WORK_STATEMENT not in ASK_KINDS
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("The Offeror shall describe its staffing plan.", True),
+        ("This section should be no more than five pages.", True),  # a page limit
+        ("Written responses should be in 12-point font.", True),  # a font rule
+        ("The report should be short.", False),
+        ("The CO shall respond in writing within 30 days to any notice.", False),  # the buyer
+        ("The County must receive all bids by noon.", False),
+        ("State agencies must use the resulting contract.", True),
+    ],
+)
+def test_is_requirement_binds_the_offeror_not_the_buyer(sentence, expected):
+    assert is_requirement(sentence) is expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("All travel must be approved by the COR prior to booking.", True),
+        ("The contractor must submit a final invoice within 60 calendar days.", True),
+        ("Key Personnel substitutions must be submitted to the CO in writing.", True),
+        ("Proposals must include travel costs in the price volume.", False),
+        ("The Offeror must describe its approach to invoicing.", False),  # an ask
+    ],
+)
+def test_is_administration_requirement(sentence, expected):
+    assert is_administration_requirement(sentence) is expected
+
+
+def test_contractor_wording_in_instructions_stays_an_ask_and_invoicing_rules_do_not():
+    text = (
+        "# 1. Submission Instructions\n\n"
+        "The contractor must demonstrate similar experience by sharing source code samples.\n\n"
+        "# 2. Invoicing\n\n"
+        "The contractor shall submit invoices electronically through the portal.\n"
+    )
+    lines = text.splitlines()
+    doc = RfpDocument("t.md", "markdown", "", text, parse_outline(lines, "markdown"), "")
+    assert [(row.kind, row.text[:40]) for row in matrix_rows(doc)] == [
+        ("requirement", "The contractor must demonstrate similar "),
+        (WORK_STATEMENT, "The contractor shall submit invoices ele"),
+    ]

@@ -48,6 +48,27 @@ def _ask_pattern(verbs: str) -> re.Pattern[str]:
 
 ASK = _ask_pattern(ASK_VERBS)
 PROCEDURAL_ASK = _ask_pattern(PROCEDURAL_VERBS)
+_RESPONDERS = (
+    r"(?:offerors?|quoters?|vendors?|respondents?|proposers?|bidders?|applicants?|firms?|"
+    r"contractors?|businesses|companies)"
+)
+REQUESTED_ASK = re.compile(
+    rf"\brequests?\s+(?:that\s+)?(?:the\s+|all\s+|interested\s+)?{_RESPONDERS}\s+(?:{ASK_VERBS}|"
+    rf"propose|comment)\b"
+    rf"|\b(?:is|are)\s+(?:requested|asked|invited|encouraged)\s+to\s+(?:{ASK_VERBS}|propose|"
+    rf"comment)\b",
+    re.I,
+)
+"""An ask written as a request: ``The Government requests the offerors propose ...``,
+``Request offerors include the payment address ...``, ``... are requested to complete
+Addendum J-3`` (the draft-RFP and RFI way of asking)."""
+PRESENT_TENSE_ASK = re.compile(
+    rf"^{_ACTORS}\s+(?:also\s+)?(?:{ASK_VERBS})s?\b",
+    re.I,
+)
+"""``Offerors provide an executive summary ...``, ``The offeror submits a cost/price proposal
+...``: the instructions' normative present tense (an ask inside Section L text only, where
+it cannot describe what a vendor does today)."""
 QUESTION_WORD = re.compile(
     r"^(?:what|how|why|where|when|who|whom|whose|which|is|are|does|do|did|can|could|will|"
     r"would|should|has|have|was|were|may|to what|in what|if)\b",
@@ -62,10 +83,31 @@ SECOND_PERSON = re.compile(r"\b(?:you|your|yours)\b", re.I)
 CONTINUATION = re.compile(
     r"^(?:if so|if yes|if not|if no|if applicable|where applicable|as applicable|include|"
     r"including|also|in addition|please also|and|or|this (?:should|must|shall)|the response "
-    r"(?:should|must|shall)|responses? (?:should|must|shall)|be sure|at a minimum)\b",
+    r"(?:should|must|shall)|responses? (?:should|must|shall)|be sure|at a minimum|"
+    r"to what extent)\b",
     re.I,
 )
-_REQUIREMENT = re.compile(r"\b(?:shall|must|is required to|are required to)\b", re.I)
+_REQUIREMENT = re.compile(
+    r"\b(?:shall|must|is required to|are required to)\b"
+    r"|(?<!\bno\s)(?<!\bnot\s)\b(?:information|use|submission|signature|copy|copies|form|"
+    r"forms|letter|statement|attachment|certification|documentation)\b[^.;:!?]{0,60}?\s(?:is|are)\s+"
+    r"(?:also\s+)?required\b",
+    re.I,
+)
+"""``shall`` / ``must`` / ``is required to``, and an enclosure that "is required" (``Use of the
+Technical Approach Template is required``, ``The following information is required on the
+cover page:``)."""
+FORMAT_RULE = re.compile(
+    r"\b(?:should|will|is to|are to)\s+(?:not\s+)?(?:be\s+)?(?:no (?:more|longer) than|not exceed|"
+    r"exceed|limited to|at most|a maximum of)\s+(?:\w+\s+)?(?:\(\d+\)\s+)?"
+    r"(?:(?:single|double)[- ]sided\s+)?(?:[\w.”\"]+\s+){0,2}pages?\b"
+    r"|\b(?:should|will|is to|are to)\s+be\s+(?:in|at least|no smaller than)\s+(?:\w+\s+)?"
+    r"\(?\d{1,2}\)?[- ]?(?:point|pt)\b",
+    re.I,
+)
+"""A page limit or font rule written with ``should`` (``This section should be no more than five
+pages``, ``Written responses should be in 12-point font``): a format instruction the proposal
+must meet, as binding in practice as one written with ``shall``."""
 _NOT_REQUIREMENT = re.compile(
     r"\bmeans\b|\bas used in\b|\bis defined as\b|\bshall be deemed\b|\bshall be construed\b|"
     r"\bshall mean\b|\bshall have the meaning\b|\bnothing in\b",
@@ -91,6 +133,15 @@ LEADING_LABEL = re.compile(
 )
 """A label opening a paragraph (``Question 3.``, ``C.3.2``, ``IV.B``, ``3.1.4``), stripped
 before an earlier paragraph is tested as an ask."""
+RESPONSE_COLUMN_LINE = re.compile(
+    r"^(?:[A-Z][\w/&-]*\s+){0,3}(?:Vendor|Offeror|Respondent|Bidder|Quoter|Proposer)(?:['’]s)?"
+    r"\s+(?:Response|Responses|Answer|Answers|Reply)$"
+)
+"""The header line of a response table whose cells the PDF text layer lost (``General Vendor
+Response`` over ``Company name.`` / ``Address.`` lines): the rows below are what the offeror
+fills in. The responder is named (``Vendor``, ``Offeror`` ...), so a Q&A amendment's
+``Government Response`` stays what it is."""
+
 _SHOUTING = re.compile(r"[^a-z]*")
 BULLET = re.compile(r"^[-*+•●○▪◦]$")
 
@@ -119,13 +170,43 @@ def is_ask(sentence: str) -> bool:
         return False  # "LIST OF ATTACHMENTS", "List of Deliverables": titles, not asks
     if s.endswith("?") and len(s.split()) >= 3:
         return True
-    return bool(ASK.match(s))
+    return bool(ASK.match(s) or REQUESTED_ASK.search(s))
+
+
+_BUYER = re.compile(
+    r"^(?:[A-Z][^.?!:]{0,60}?(?:\s?[-\u2013\u2014]\s|:\s))?"
+    r"(?:(?:upon|after|following|during|within|once|at|for|in|as|when|if)\b[^,]{0,90},\s*)?"
+    r"(?:the\s+)?(?:government|contracting officer|contracting specialist|CO|COR|KO|"
+    r"contracting officer['’]s (?:technical )?representative|agency|county|state|department|"
+    r"university|city|commonwealth|owner|purchaser|buyer|purchasing (?:agent|office|division)|"
+    r"procurement officer|evaluation (?:team|panel|committee|board)|evaluators?)"
+    r"(?:['’]s\s+\w+)?\s+(?:shall|will|must|may|reserves)\b",
+    re.I,
+)
+"""A sentence whose subject is the buyer (the Government, the Contracting Officer, the County,
+the evaluation panel) states the buyer's own obligation or right: nothing the proposal answers
+or the offeror must meet (``The CO shall respond in writing within 30 days``)."""
+
+
+CONTENT_LEAD_IN = re.compile(
+    r"\b(?:should|shall|must|will|is to|are to)\s+(?:also\s+)?(?:be\s+)?(?:include[ds]?|contain|"
+    r"address|cover|consist of|provide|describe|identify|list)\b[^:]{0,80}:$",
+    re.I,
+)
+"""A lead-in naming the content that follows as a list (``Each case study should include:``):
+the items below it are what the proposal must contain, whoever the sentence's subject is."""
 
 
 def is_requirement(sentence: str) -> bool:
-    """True for a ``shall`` / ``must`` sentence that binds someone (not a definition)."""
+    """True for a ``shall`` / ``must`` sentence that binds the offeror or the contractor: not
+    a definition, and not the buyer's own obligation (``_BUYER``)."""
     s = strip_inline_markdown(sentence)
-    return len(s.split()) >= 4 and bool(_REQUIREMENT.search(s)) and not _NOT_REQUIREMENT.search(s)
+    return (
+        len(s.split()) >= 4
+        and bool(_REQUIREMENT.search(s) or FORMAT_RULE.search(s) or CONTENT_LEAD_IN.search(s))
+        and not _NOT_REQUIREMENT.search(s)
+        and not _BUYER.match(s.strip().lstrip("-–—•*").strip())
+    )
 
 
 _PERFORMER = re.compile(
@@ -172,6 +253,40 @@ def is_work_statement(sentence: str) -> bool:
     )
 
 
+_PROPOSAL_NOUN = re.compile(
+    r"\b(?:proposals?|quotes?|quotations?|offers?|bids?|responses?|RFP|RFQ|RFI|solicitation|"
+    r"volume|page limit|pages)\b",
+    re.I,
+)
+"""The proposal itself named (not "submit", which invoices and substitution requests share)."""
+
+_ADMINISTRATION = re.compile(
+    r"\b(?:invoic\w*|payments?|paid|reimburs\w*|substitut\w*|travel|modifications?|"
+    r"CPARS|performance evaluations?)\b",
+    re.I,
+)
+"""What the contract administers after award: invoices, payment, reimbursed travel, personnel
+substitutions, modifications, performance evaluations."""
+
+
+def is_administration_requirement(sentence: str) -> bool:
+    """A ``shall`` / ``must`` sentence about administering the awarded contract (invoices,
+    payment, travel, personnel substitutions, modifications; ``_ADMINISTRATION``) with nothing
+    about the proposal in it and no content asked for (``The Offeror must describe its
+    approach to invoicing`` stays an ask): ``All travel must be approved by the COR prior to
+    booking.``, ``No paper invoices shall be accepted.`` Source: compliance-matrix practice
+    (contract administration clauses bind the awardee, they are not proposal compliance
+    items)."""
+    s = strip_inline_markdown(sentence)
+    return (
+        is_requirement(s)
+        and bool(_ADMINISTRATION.search(s))
+        and not _PROPOSAL_NOUN.search(s)
+        and not _QUALIFICATION.search(s)
+        and not is_ask(s)
+    )
+
+
 def is_work_requirement(sentence: str) -> bool:
     """A ``shall`` / ``must`` sentence inside the statement of work that is a post-award
     obligation: nothing in it is about the proposal and it is no qualification the offeror
@@ -190,6 +305,7 @@ __all__ = [
     "ASK_VERBS",
     "CONTENT_VERBS",
     "PROCEDURAL_VERBS",
+    "is_administration_requirement",
     "is_ask",
     "is_requirement",
     "is_work_requirement",

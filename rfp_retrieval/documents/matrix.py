@@ -15,7 +15,11 @@ import csv
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from rfp_retrieval.documents.ask_patterns import is_work_requirement, is_work_statement
+from rfp_retrieval.documents.ask_patterns import (
+    is_administration_requirement,
+    is_work_requirement,
+    is_work_statement,
+)
 from rfp_retrieval.documents.questions import find_questions
 from rfp_retrieval.documents.records import Question, RfpDocument
 from rfp_retrieval.documents.section_kinds import SectionKinds
@@ -58,8 +62,10 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
     """The compliance matrix of ``doc`` (``questions`` defaults to ``find_questions(doc)``).
 
     One row per question, requirement, evaluation criterion and response-table row, in
-    document order. A compound question's lettered parts are appended to its text as
-    ``(a) ...; (b) ...`` so the row stays self-contained. A requirement that binds the
+    document order. A compound ask (a prompt ending with ``:`` and its list items) gives its
+    prompt a row and each item a row of its own right below it (id ``q-007a``, label ``3.2(a)``
+    or ``(a)``, the prompt's kind): a proposal manager checks every sub-item of an instruction
+    separately, so each one is a line of the matrix (issue 13). A requirement that binds the
     contractor after award (a contractor work statement, ``ask_patterns.is_work_statement``,
     or a proposal-free obligation in statement-of-work text, ``is_work_requirement``) keeps its
     row with kind ``WORK_STATEMENT``: the team checks it, the proposal does not answer it
@@ -69,34 +75,51 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
     kinds = SectionKinds(doc)
     rows = []
     for q in found:
-        text = q.text
-        if q.parts:
-            text = text + " " + " ".join(f"({chr(97 + i)}) {p}" for i, p in enumerate(q.parts))
         kind = q.kind
         if kind == "requirement" and _post_award(doc, kinds, q):
             kind = WORK_STATEMENT
-        rows.append(
-            MatrixRow(
-                id=q.id,
-                label=q.label,
-                section_path=SECTION_SEPARATOR.join(q.section_path),
-                text=text,
-                kind=kind,
-                topic=q.topic,
-                page=q.page,
-                line=q.line,
+        path = SECTION_SEPARATOR.join(q.section_path)
+        rows.append(MatrixRow(q.id, q.label, path, q.text, kind, q.topic, q.page, q.line))
+        for k, part in enumerate(q.parts):
+            letter = part_letter(k)
+            rows.append(
+                MatrixRow(
+                    id=f"{q.id}{letter}",
+                    label=f"{q.label or ''}({letter})",
+                    section_path=path,
+                    text=part,
+                    kind=kind,
+                    topic=q.topic,
+                    page=q.page,
+                    line=q.line,
+                )
             )
-        )
     return rows
 
 
+def part_letter(index: int) -> str:
+    """The letter of a compound ask's ``index``-th part (0-based): ``a`` ... ``z``, ``aa`` ..."""
+    letters = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        letters = chr(97 + rem) + letters
+    return letters
+
+
 def _post_award(doc: RfpDocument, kinds: SectionKinds, q: Question) -> bool:
-    """A requirement row that binds the contractor after award: a contractor work statement
-    anywhere, or any proposal-free obligation inside statement-of-work text (not Section L)."""
-    if is_work_statement(q.text):
+    """A requirement row that binds the contractor after award: a contract-administration
+    obligation (invoices, payment, travel, substitutions) anywhere; a contractor work statement
+    outside Section L/M (instructions and evaluation text call the offeror "the contractor"
+    too); or any proposal-free obligation inside statement-of-work text."""
+    if is_administration_requirement(q.text):
         return True
     section = doc.section(q.section_key)
-    if section is None or kinds.is_instructions(section):
+    if section is not None and (kinds.is_instructions(section) or kinds.is_evaluation(section)):
+        return False  # "The contractor must demonstrate ..." in Section L/M means the offeror
+    if is_work_statement(q.text):
+        return True
+    if section is None:
         return False
     return kinds.is_statement_of_work(section) and is_work_requirement(q.text)
 

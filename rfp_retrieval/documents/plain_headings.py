@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rfp_retrieval.documents.ask_patterns import RESPONSE_COLUMN_LINE
 from rfp_retrieval.documents.headings import (
     MODAL,
     TOC_ENTRY,
@@ -100,6 +101,25 @@ def _group_heading(lines: list[str], i: int) -> bool:
     after = lines[i + 2].strip()
     prose = len(re.findall(r"\b[a-z]{3,}\b", after)) >= 3  # not another form line
     return is_caps(lines[i]) and prose and bool(match_number(after, "plain", "plain"))
+
+
+MIXED_CASE_NAME = re.compile(r"^[a-z]{1,3}[A-Z]{2,}[A-Za-z]*\b")
+"""A name written with a lower-case first letter (``eVA``, ``iOS``): it may open a heading."""
+
+
+def _hanging_title(scheme_name: str, nxt: str) -> bool:
+    """The line after a bare ``III.`` / ``4.`` opens with an ALL-CAPS run-in title ending in a
+    colon (``COMMUNICATION: Communications regarding ...``): the numeral's title and text,
+    extracted as a line of their own because the numeral sits in its own column."""
+    if scheme_name not in ("roman", "decimal") or not nxt or match_number(nxt, "plain", "plain"):
+        return False
+    m = re.match(r"^(?P<t>[^:.]{2,80}):(?:\s|$)", nxt)
+    if not m:
+        return False
+    title = m.group("t").strip()
+    if MIXED_CASE_NAME.match(title):
+        title = title[0].upper() + title[1:]
+    return is_caps(title) and len(title.split()) <= 10
 
 
 def _starts_lower(line: str) -> bool:
@@ -217,6 +237,8 @@ def _layout_heading(lines: list[str], i: int, layout: HeadingLayout) -> HeadingC
     line = lines[i].strip()
     if not line or not re.match(r"[A-Z0-9\"“(]", line) or DATE_ONLY.fullmatch(line):
         return None
+    if RESPONSE_COLUMN_LINE.match(line):
+        return None  # "General Vendor Response": the header of a response table's column
     if re.match(r"^[A-Z]{1,2}\d{1,3}\s*[:.]\s", line):
         return None  # "A36: The Court intends ..." answers a Q&A item
     if layout.continues(i):
@@ -315,6 +337,13 @@ def plain_candidate(
         seq = sequence_value(scheme, m)
         if scheme.name == "question":
             label = label.rstrip(":)").strip()
+        hung = 0
+        if not rest and _hanging_title(scheme.name, nxt):
+            # "III." alone in the number column, "COMMUNICATION: Communications ..." beside it
+            # on a line of its own (a larger or bolder numeral sits on a different baseline)
+            rest, hung = nxt, 1
+            nxt = lines[i + 2].strip() if i + 2 < len(lines) else ""
+            wrapped = _starts_lower(nxt)
         if not rest:
             if scheme.name in ("section-word", "addendum", "appendix", "question"):
                 heading, extra = "", 0
@@ -331,10 +360,10 @@ def plain_candidate(
                     i, label.rstrip(".:"), scheme, heading, "", "heading", "plain", 0, seq, extra
                 )
             return None
-        if not re.match(r"[A-Z\"“(]", rest):
+        if not re.match(r"[A-Z\"“(]", rest) and not MIXED_CASE_NAME.match(rest):
             return None
         depth = dotted_depth(label) if scheme.name in ("ucf", "roman", "decimal") else 1
-        extra = 0
+        extra = hung
         if (
             layout is not None
             and layout.active
@@ -354,6 +383,9 @@ def plain_candidate(
             ):
                 rest, extra = f"{rest} {nxt}", 1
         sep = separator(line[m.end() :])
+        mixed = bool(MIXED_CASE_NAME.match(rest))
+        if mixed:  # read "eVA VENDOR REGISTRATION: ..." as if its name were capitalised
+            rest = rest[0].upper() + rest[1:]
         heading, body, kind = split_title(rest)
         caps = caps_runin(rest)
         if caps is not None and (kind == "paragraph" or not heading):
@@ -374,6 +406,8 @@ def plain_candidate(
             and kind == "paragraph"
         ):
             return None
+        if mixed and heading:
+            heading = heading[0].lower() + heading[1:]
         return HeadingCandidate(i, label, scheme, heading, body, kind, "plain", 0, seq, extra, sep)
     volume = _volume_heading(line)
     if volume is not None and (not prev or re.search(r"[.:;?!)]$", prev)):

@@ -53,8 +53,10 @@ from rfp_retrieval.documents.ask_patterns import (
     EVALUATED,
     LEADING_LABEL,
     LIST_MARKER,
+    PRESENT_TENSE_ASK,
     PROCEDURAL_ASK,
     QUESTION_WORD,
+    RESPONSE_COLUMN_LINE,
     SECOND_PERSON,
     XREF,
     is_ask,
@@ -75,6 +77,13 @@ from rfp_retrieval.documents.response_tables import (
 )
 from rfp_retrieval.documents.section_kinds import SectionKinds
 from rfp_retrieval.documents.text import split_sentences, strip_inline_markdown
+
+PLEASE_CONTINUATION = re.compile(r"^please\b", re.I)
+"""A ``Please consider ...`` / ``Please note ...`` sentence right after a question, asking for
+nothing of its own, says what the answer to that question should weigh: it stays with it."""
+
+CONTENT_ITEM_WORDS = 30
+"""Longest list item of instructions text read as required content (``_Finder.content_item``)."""
 
 CONTEXT_WORDS = 120
 """Upper bound on ``Question.context`` length in words."""
@@ -323,7 +332,20 @@ class _Finder:
                 head.text if head.marker is None else " ".join(head.lines), section.number
             )
             kind = self.kind_of(text, owner)
-            if kind is not None:
+            if kind is not None and len(split_sentences(text)) > 1:
+                # a numbered paragraph of several sentences: each ask of it is a row, as in
+                # prose (a proposal manager shreds "2.5 Offerors are required to ... For each
+                # title, offeror must provide ..." into two lines of the matrix)
+                last = self.walk_sentences(head, owner, label=section.number, own=section)
+                if last is not None and last.text.endswith(":"):
+                    parts, used = self.parts_after(last.text, rest)
+                    last.parts = parts
+                    if parts:
+                        last.references = self.references(
+                            " ".join([last.text, *parts]), own=section
+                        )
+                    rest = rest[used:]
+            elif kind is not None:
                 parts, used = self.parts_after(text, rest)
                 self.add(
                     label=section.number,
@@ -384,9 +406,24 @@ class _Finder:
             return "question"
         if evaluation and EVALUATED.search(lead):
             return "evaluation-criterion"
+        if owner is not None and PRESENT_TENSE_ASK.match(strip_inline_markdown(lead).strip()):
+            if self.kinds.is_instructions(owner):
+                return "question"  # "Offerors provide an executive summary ..." in Section L
         if not clause and is_requirement(lead):
             return "requirement"
         return None
+
+    def content_item(self, block: _Block, owner: Section | None) -> bool:
+        """A short list item of instructions text that asks nothing by its own wording
+        (``• Attachment I (signed and completed)`` under ``8.1 Minimum Pre-Qualifications:``):
+        in Section L every listed item is content the proposal must hold (a compliance-matrix
+        line). At most ``CONTENT_ITEM_WORDS`` words; bullets and letters, not numbered steps."""
+        if owner is None or not block.marker or not self.kinds.is_instructions(owner):
+            return False
+        if re.fullmatch(r"\(?\d{1,2}[.)]", block.marker):
+            return False
+        text = block.text
+        return 2 <= len(text.split()) <= CONTENT_ITEM_WORDS and not text.endswith(":")
 
     def parts_after(self, text: str, rest: list[_Block]) -> tuple[list[str], int]:
         """List items completing a prompt that ends with ':' -> (parts, blocks used)."""
@@ -424,20 +461,52 @@ class _Finder:
             if block.kind == "item":
                 text = block.text
                 kind = self.kind_of(text, owner)
-                if kind is not None:
-                    parts, used = self.parts_after(text, blocks[i + 1 :])
-                    label = None if BULLET.match(block.marker or "") else block.marker
-                    self.add(
-                        label=label,
-                        text=text,
-                        owner=owner,
-                        kind=kind,
-                        line0=block.start,
-                        parts=parts,
-                        own=own,
-                    )
+                label = None if BULLET.match(block.marker or "") else block.marker
+                if kind is None or len(split_sentences(text)) > 1:
+                    # an item of several sentences, or one opening with a run-in title
+                    # ("d. Page Numbering. The Offeror shall use ..."): its asks one by one
+                    last = self.walk_sentences(block, owner, label=label, own=own)
+                    used = 0
+                    if last is None and self.content_item(block, owner):
+                        self.add(
+                            label=label,
+                            text=text,
+                            owner=owner,
+                            kind="requirement",
+                            line0=block.start,
+                            own=own,
+                        )
+                    if last is not None and last.text.endswith(":"):
+                        parts, used = self.parts_after(last.text, blocks[i + 1 :])
+                        last.parts = parts
+                        if parts:
+                            last.references = self.references(" ".join([last.text, *parts]), own)
                     i += 1 + used
                     continue
+                parts, used = self.parts_after(text, blocks[i + 1 :])
+                self.add(
+                    label=label,
+                    text=text,
+                    owner=owner,
+                    kind=kind,
+                    line0=block.start,
+                    parts=parts,
+                    own=own,
+                )
+                i += 1 + used
+                continue
+            rows = _flattened_response_rows(block.lines)
+            if rows is not None:
+                for offset, row in rows:
+                    self.add(
+                        label=None,
+                        text=row,
+                        owner=owner,
+                        kind="table-row",
+                        line0=block.start + offset,
+                        topic=owner.heading if owner else None,
+                        own=own,
+                    )
                 i += 1
                 continue
             last = self.walk_sentences(block, owner, label=None, own=own)
@@ -479,7 +548,11 @@ class _Finder:
             if (
                 current
                 and current_kind in ("question", "evaluation-criterion")
-                and (CONTINUATION.match(sentence))
+                and (
+                    CONTINUATION.match(sentence)
+                    or PLEASE_CONTINUATION.match(sentence)
+                    and self.kind_of(sentence, owner) is None
+                )
             ):
                 current.append(sentence)
                 continue
@@ -624,6 +697,26 @@ class _Finder:
 
 # --------------------------------------------------------------------------------------------
 # small helpers
+
+
+def _flattened_response_rows(lines: list[str]) -> list[tuple[int, str]] | None:
+    """``(line offset, row text)`` of a response table flattened to text, or None.
+
+    The block opens with a response-column header line (``RESPONSE_COLUMN_LINE``) and every
+    following line is short (at most 14 words): a field or question cell each. A line that
+    starts in lower case continues the row above (a wrapped cell). At least two rows."""
+    if len(lines) < 3 or not RESPONSE_COLUMN_LINE.match(lines[0].strip()):
+        return None
+    rows: list[tuple[int, str]] = []
+    for offset, raw in enumerate(lines[1:], start=1):
+        line = raw.strip()
+        if len(line.split()) > 14:
+            return None
+        if rows and re.match(r"[a-z(]", line):
+            rows[-1] = (rows[-1][0], f"{rows[-1][1]} {line}")
+        else:
+            rows.append((offset, line))
+    return rows if len(rows) >= 2 else None
 
 
 def _excludes(text: str) -> bool:

@@ -23,8 +23,9 @@ Matching rules (the definitions of issue 13, made exact here; one place):
   ``ASK_SIMILARITY`` similar (``fuzz.ratio``), or the shorter is at least ``ASK_MIN_SHARE`` of
   the longer's length and ``fuzz.partial_ratio`` >= ``ASK_PARTIAL_SIMILARITY`` (a row that cut or
   ran on a sentence). One-to-one, best score first. The parsed asks are the compliance-matrix
-  rows (``documents.matrix.matrix_rows``, a compound ask's lettered parts in its text) of the
-  ask kinds (``ASK_KINDS``): post-award work statements are rows but not asks.
+  rows (``documents.matrix.matrix_rows``: a compound ask's prompt and each of its list items
+  are rows of their own) of the ask kinds (``ASK_KINDS``): post-award work statements are rows
+  but not asks.
 - **Borderline.** A ``borderline`` labelled ask that is not found is no miss (left out of the
   recall denominator); one that is found counts as a hit; a parsed ask matching it is correct.
 - **Kinds.** Recall is given per labelled kind, precision per parsed kind (the parser's own
