@@ -32,7 +32,12 @@ def eval_past_performance(
     project: Path | None = ProjectOption,
     config: Path | None = ConfigOption,
 ) -> None:
-    """Top-3 recall per ranking mode on a golden set (constraints read from each RFP)."""
+    """Top-3 recall per ranking mode on a golden set (constraints read from each RFP).
+
+    Each golden line names an RFP file (a relative path is read from the golden file's \
+folder), the as-of date its recency window counts back from, and the ideal references. The \
+library is embedded again on every call: expect minutes on a laptop.
+    """
     config = config_file(config)
     from rfp_retrieval.eval.past_performance import (
         GoldenSetError,
@@ -86,8 +91,8 @@ def eval_answers(
 ) -> None:
     """recall@5, MRR@10 and nDCG@10 of answer retrieval, with and without rewriting.
 
-    The documents are read and parsed by the product; a question the parser cannot find
-    counts as a miss. Rewriting uses the offline rewriter, so the figures are reproducible.
+    The documents are read and parsed by the product; a question the parser cannot find \
+counts as a miss. Rewriting uses the offline rewriter, so the figures are reproducible.
     """
     config = config_file(config)
     from rfp_retrieval.answers.ingest import load_answer_library
@@ -136,6 +141,9 @@ def eval_parse(
 ) -> None:
     """Section F1, ask recall/precision by kind and PP fields, per document and overall.
 
+    Each truth line names a document and the sections, questions and past-performance fields \
+a reader would list for it; the figures compare them with what `rfp-retrieval parse` reads.
+    \f
     The matching rules are in ``rfp_retrieval.eval.parse`` (issue 13's definitions).
     """
     from rich.table import Table

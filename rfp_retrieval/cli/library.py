@@ -76,8 +76,8 @@ def import_awards_command(
 ) -> None:
     """Draft library write-ups (one per award, marked "needs write-up") from award records.
 
-    Exits 1 when no record could be imported, else 0; every unreadable record is listed with
-    its file and row.
+    Exits 1 when no record could be imported, else 0; every unreadable record is listed \
+with its file and row.
     """
     from rich.text import Text
 

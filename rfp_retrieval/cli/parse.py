@@ -36,7 +36,8 @@ def parse(
     except DocumentError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(1) from exc
-    reading = read_scope(doc, as_of=as_of_for(doc).date)
+    as_of = as_of_for(doc)
+    reading = read_scope(doc, as_of=as_of.date)
     questions = find_questions(doc)
     sections = [
         {
@@ -81,6 +82,14 @@ def parse(
         where = f"p.{q.page}" if q.page else f"l.{q.line}"
         out.print(escape(f"  {q.id} [{q.kind}] {q.label or '-'} ({where}) {q.text[:160]}"))
     out.print("\n[bold]Past performance[/bold]")
+    issuer = payload["issuer"]
+    out.print(
+        escape(
+            f"  issuer: {issuer['name'] or 'not stated'}"
+            f" ({issuer['type'] or 'customer type unknown'})"
+        )
+    )
+    out.print(escape(f"  as-of date: {as_of.date.isoformat()} ({as_of.source})"))
     for k, v in payload["past_performance"].items():
         out.print(escape(f"  {k}: {v}"))
     req = find_pp_requirements(doc)

@@ -35,8 +35,10 @@ def review(
 ) -> None:
     """Serve the project's briefs with a "replace" control per reference (127.0.0.1 only).
 
-    A replacement writes ``<overrides_dir>/<partition-key>.yaml`` and re-materializes that
-    RFP's partition through Dagster; the page then shows the updated brief. Stop: Ctrl-C.
+    Run `rfp-retrieval run` first: the page lists the RFPs already processed. A replacement \
+writes overrides/<partition-key>.yaml (in the folder the overrides_dir setting names) and \
+re-runs that RFP through Dagster; the page then shows the updated brief. Stop: Ctrl-C, or \
+kill the process id it prints.
     """
     from rfp_retrieval.report.review import ReviewSite, review_server
 

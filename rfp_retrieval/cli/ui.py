@@ -35,7 +35,13 @@ def ui(
     project: Path | None = ProjectOption,
     config: Path | None = ConfigOption,
 ) -> None:
-    """Open the Dagster UI (``dagster dev``) on this project, with its own DAGSTER_HOME."""
+    """Open the Dagster UI (dagster dev) on this project, with its own DAGSTER_HOME.
+
+    Run history is kept in the project's var/dagster_home (or DAGSTER_HOME when set). The \
+rfp_inbox_sensor starts on: a file dropped into the inbox becomes a partition and a run. \
+Stop: Ctrl-C, or kill the process id it prints (the webserver, daemon and code server stop \
+with it).
+    """
     folder = project_dir(project)
     config = config_file(config)
     load_cli_settings(folder, config)  # a bad setting fails here, not inside the UI

@@ -23,11 +23,18 @@ __all__ = [
 
 _SEP = r"[\s*_:|>\-\u2013\u2014]*(?:on\s+)?[\s*_:|]*"
 _ISSUE_LABEL = re.compile(
-    r"(?:\b(?:RFP|RFQ|RFI|Solicitation|Proposal|Notice)\s+)?\b(?:Issue\s+Date|Date\s+of\s+Issue|"
+    r"(?:\b(?:RFP|RFQ|RFI|Solicitation|Proposal|Notice)\s+)?\b(?:Issue\s+Date|"
+    r"Date\s+of\s+(?:Issue|Issuance|Release|Publication|Posting)|Issuance|"
     r"Date\s+Issued|Issuance\s+Date|Issued|Release\s+Date|Date\s+Released|Released|"
     r"Posting\s+Date|Date\s+Posted|Posted|Publication\s+Date|Legal\s+Ad\s+Date)\b",
     re.I,
 )
+_SCHEDULE_ISSUE_EVENT = re.compile(
+    r"^\s*(?:RFP|RFQ|RFI|Solicitation|Request\s+for\s+\w+)\s+(?:is\s+)?(?:Opens?|Opened|Issued|"
+    r"Released|Posted|Published|Release|Issue)\b",
+    re.I,
+)
+"""A schedule line's event after its date ("2018/10/29: RFP Open"): the release of the RFP."""
 _WEAK_DATE_LABEL = re.compile(r"^[\s>*_|]*Date[\s*_]*[:|]", re.I)
 _DUE_LABEL = re.compile(
     r"\b(?:Proposals?|Quotations?|Quotes?|Offers?|Responses?|Applications?|Bids?)\s+"
@@ -70,15 +77,29 @@ def bare_date_line(lines: list[str]) -> dt.date | None:
     return None
 
 
+def _schedule_issue_date(lines: list[str], limit: int) -> dt.date | None:
+    """A schedule row that starts with a date and names the RFP's release as its event."""
+    for line in lines[:limit]:
+        text = strip_inline_markdown(line).strip().lstrip("-*+|> ").strip()
+        dm = DATE_RE.match(text)
+        if not dm or not match_date(dm):
+            continue
+        event = text[dm.end() :].lstrip(" :|\u2013\u2014-")
+        if _SCHEDULE_ISSUE_EVENT.match(event):
+            return match_date(dm)
+    return None
+
+
 def find_issue_date(lines: list[str]) -> dt.date | None:
     """The issue date of the solicitation, or None when the text does not state one.
 
     Reads, in order of preference: a labelled date (``Issue Date``, ``Date of Issue``, ``Date
     Issued``, ``Issued``, ``Release Date``, ``Posting Date``, ``Legal Ad Date``...) in the first
-    250 lines, a bare ``Date:`` label in the first 80 lines, then a line in the first 40 that
+    250 lines, a schedule row whose event after the date is the RFP's release (``2018/10/29:
+    RFP Open``), a bare ``Date:`` label in the first 80 lines, then a line in the first 40 that
     holds only a date (cover-page dates, amendment dates).
     """
-    found = _labelled_date(lines, _ISSUE_LABEL, 250)
+    found = _labelled_date(lines, _ISSUE_LABEL, 250) or _schedule_issue_date(lines, 250)
     if found:
         return found
     found = _labelled_date(lines, _WEAK_DATE_LABEL, 80)

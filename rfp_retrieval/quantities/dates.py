@@ -14,8 +14,9 @@ Rules (one place):
   20xx below ``LIBRARY_PIVOT`` (69, as strptime ``%y``). Only ``69`` reads differently.
 
 Free text (``find_dates``, ``parse_date``): ``June 8, 2026``, ``08/03/2026``, ``08 JUL 2026``,
-``10 NOV 04``, ``22-Jun-2020``, ``2026-09-15``. One written date read as a period bound
-(``parse_date_bound``): also ``03/2018``, ``Sept 2019``, ``2016``, ``FY2017``.
+``10 NOV 04``, ``22-Jun-2020``, ``2026-09-15``, and year-first with one separator
+(``2018/10/29``, ``2018.10.29``: year-first is never ambiguous). One written date read as a
+period bound (``parse_date_bound``): also ``03/2018``, ``Sept 2019``, ``2016``, ``FY2017``.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ DATE_RE = re.compile(
     r"(?<![\w/])(?:"
     rf"(?P<mdy_m>{_MONTH})\.?\s+(?P<mdy_d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<mdy_y>\d{{4}})"
     rf"|(?P<dmy_d>\d{{1,2}})(?:st|nd|rd|th)?[\s\-]*(?P<dmy_m>{_MONTH})\.?[\s\-,]*(?P<dmy_y>\d{{4}}|\d{{2}})"
-    r"|(?P<iso_y>\d{4})-(?P<iso_m>\d{1,2})-(?P<iso_d>\d{1,2})"
+    r"|(?P<iso_y>\d{4})(?P<iso_sep>[-/.])(?P<iso_m>\d{1,2})(?P=iso_sep)(?P<iso_d>\d{1,2})"
     r"|(?P<us_m>\d{1,2})/(?P<us_d>\d{1,2})/(?P<us_y>\d{4}|\d{2})"
     r")(?![\w/])",
     re.I,
