@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote
 
 import yaml
 
@@ -328,25 +328,68 @@ _KEYWORD_PASSWORD = re.compile(r"(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re
 _QUERY_PASSWORD = re.compile(r"([?&]password=)[^&#]*", re.IGNORECASE)
 
 
+_SCHEME = re.compile(r"^\s*[A-Za-z][A-Za-z0-9+.\-]*://")
+
+
+def url_secrets(url: str) -> list[str]:
+    """The password of ``url`` as written and percent-decoded (longest first), for scrubbing.
+
+    URL form: everything between the user's ``:`` and the LAST ``@`` (passwords typed with an
+    unencoded ``@``, ``/``, ``#`` or ``?``), plus any ``?password=`` value; keyword form: each
+    ``password=`` value; a value that is neither form (a password pasted alone) is all secret.
+    Never raises; empty when nothing is secret.
+    """
+    found: list[str] = []
+    scheme = _SCHEME.match(url)
+    if scheme:
+        rest = url[scheme.end() :]
+        if "@" in rest:
+            userinfo = rest[: rest.rindex("@")]
+            if ":" in userinfo:
+                found.append(userinfo.split(":", 1)[1])
+        found += [m.group(0).split("=", 1)[1] for m in _QUERY_PASSWORD.finditer(url)]
+    elif "=" in url:
+        found += [m.group(2).strip("'") for m in _KEYWORD_PASSWORD.finditer(url)]
+    elif url.strip():
+        found.append(url.strip())
+    secrets = {s for s in found if s} | {unquote(s) for s in found if s}
+    return sorted((s for s in secrets if s), key=len, reverse=True)
+
+
 def redact_url(url: str) -> str:
     """``url`` with any password replaced by ``***``, for messages and logs.
 
-    Handles the URL form (``postgresql://user:secret@host/db`` and ``?password=secret``) and
-    libpq's keyword form (``host=h password=secret``). Never raises; text that is neither
-    form is returned with any ``password=`` value masked.
+    Handles the URL form (``postgresql://user:secret@host/db``, also with an unencoded ``@``,
+    ``/``, ``#`` or ``?`` in the password: the user information runs to the last ``@``) and
+    ``?password=secret``, and libpq's keyword form (``host=h password=secret``). Text that is
+    neither form may be a password pasted alone and is shown as ``***``. Never raises.
     """
-    if "://" not in url:
+    scheme = _SCHEME.match(url)
+    if not scheme:
+        if "=" not in url:
+            return "***" if url.strip() else url
         return _KEYWORD_PASSWORD.sub(r"\1***", url)
     text = _QUERY_PASSWORD.sub(r"\1***", url)
-    try:
-        parts = urlsplit(text)
-    except ValueError:
-        return re.sub(r"://([^:/@]*):[^@]*@", r"://\1:***@", text)
-    if parts.password is None:
-        return text
-    user = parts.username or ""
-    host = parts.netloc.rsplit("@", 1)[1]
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+    rest = text[scheme.end() :]
+    if "@" in rest:
+        at = rest.rindex("@")
+        userinfo = rest[:at]
+        if ":" in userinfo:
+            rest = userinfo.split(":", 1)[0] + ":***" + rest[at:]
+    return text[: scheme.end()] + rest
+
+
+def scrub_secrets(text: str, url: str) -> str:
+    """``text`` (a driver's error message about ``url``) with ``url`` shown redacted and every
+    form of its password (``url_secrets``) replaced by ``***``. Drivers such as libpq quote the
+    offending token or the whole URI in their messages. Never raises."""
+    if url:
+        text = text.replace(url, redact_url(url))
+        if url.strip():
+            text = text.replace(url.strip(), redact_url(url))
+    for secret in url_secrets(url):
+        text = text.replace(secret, "***")
+    return text
 
 
 def settings_with(settings: Settings, **changes: Any) -> Settings:

@@ -39,7 +39,7 @@ from urllib.parse import urlsplit
 import polars as pl
 import pyarrow as pa
 
-from rfp_retrieval.settings import redact_url
+from rfp_retrieval.settings import redact_url, scrub_secrets
 
 SCHEMA_COMMENT = "rfp-retrieval polars schema v1"
 """Tag of the table COMMENT holding the written polars schema (JSON, ``_schema_comment``)."""
@@ -173,10 +173,11 @@ def connect(url: str):
 
     try:
         return pg_dbapi.connect(url, autocommit=True)
-    except Exception as exc:  # the driver's errors carry no password; the URL might
+    except Exception as exc:  # libpq may quote the password or the whole URI: scrub both
+        reason = scrub_secrets(_first_line(exc), url)
         raise PostgresStoreError(
-            f"cannot connect to the Postgres store at {redact_url(url)}: {_first_line(exc)}"
-        ) from exc
+            f"cannot connect to the Postgres store at {redact_url(url)}: {reason}"
+        ) from None
 
 
 def database_name(url: str) -> str:
