@@ -214,3 +214,20 @@ def test_issuer_bumps_decide_near_ties_but_never_overturn_a_clear_topical_gap():
     assert by_id["PP-42"].components["issuer_bump_cap"] == pytest.approx(-0.06)
     # topical gap 0.25 > cap: PP-41 stays above PP-40; gap 0.05 < cap: PP-42 passes PP-41
     assert [r.id for r in result.references] == ["PP-42", "PP-41", "PP-40"]
+
+
+def test_run_json_shows_unknown_facts_as_unknown_and_missing_facets_as_missing():
+    from rfp_retrieval.cli.shapes import RunReference, run_references
+    from rfp_retrieval.retrieval.references import references_frame
+
+    frame = UNKNOWN.with_columns(
+        pl.Series("outcome_metrics", [["Cut wait times 40%"], [], [], [], []]),
+        pl.Series("outcome_narrative", ["Faster service.", "", "", "", ""]),
+    )
+    config = RankingConfig(mode="default", top_k=5)
+    result = rank_references(frame, _vectors(UNKNOWN_SIMS), _query(STATE_RFP), config)
+    refs = {r["id"]: r for r in run_references(references_frame("s1", result), None)}
+    assert set(refs["PP-21"]) == set(RunReference.__annotations__)
+    assert (refs["PP-21"]["unknown"], refs["PP-21"]["missing_facets"]) == (["value"], ["outcome"])
+    assert (refs["PP-22"]["unknown"], refs["PP-23"]["unknown"]) == (["recency"], ["customer_type"])
+    assert (refs["PP-20"]["unknown"], refs["PP-20"]["missing_facets"]) == ([], [])
