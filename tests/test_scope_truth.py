@@ -8,7 +8,8 @@ must stay unknown (None / []). Customer types compare as sets (the filter is a s
 keeps the RFP's order). An approximate value alone ("approximately $14 million", min and max
 unstated in the truth) is the product's documented band ``APPROX_BAND``.
 
-The known disagreements are listed in ``KNOWN`` with the reason (strict xfail: a fix shows).
+Known disagreements would be listed in ``KNOWN`` with the reason (strict xfail: a fix shows);
+none remain.
 """
 
 from __future__ import annotations
