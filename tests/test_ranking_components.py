@@ -336,7 +336,7 @@ def test_every_mode_is_a_preset_over_the_registry():
         assert set(preset.components) <= set(COMPONENT), mode
         assert all(COMPONENT[name].raw for name in preset.cosines), mode
     assert RankingConfig(mode="naive").preset.parts == ((("whole", 1.0),),)
-    assert RankingConfig().preset.soft == {"value": 0.16, "role": 0.0, "industry": 0.02}
+    assert RankingConfig().preset.soft == {"value": 0.16, "role": 0.0}
     assert RankingConfig(mode="facet").soft_constraints == {}
 
 

@@ -214,3 +214,41 @@ def test_issuer_bumps_decide_near_ties_but_never_overturn_a_clear_topical_gap():
     assert by_id["PP-42"].components["issuer_bump_cap"] == pytest.approx(-0.06)
     # topical gap 0.25 > cap: PP-41 stays above PP-40; gap 0.05 < cap: PP-42 passes PP-41
     assert [r.id for r in result.references] == ["PP-42", "PP-41", "PP-40"]
+
+
+def test_run_json_shows_unknown_facts_as_unknown_and_missing_facets_as_missing():
+    from rfp_retrieval.cli.shapes import RunReference, run_references
+    from rfp_retrieval.retrieval.references import references_frame
+
+    frame = UNKNOWN.with_columns(
+        pl.Series("outcome_metrics", [["Cut wait times 40%"], [], [], [], []]),
+        pl.Series("outcome_narrative", ["Faster service.", "", "", "", ""]),
+    )
+    config = RankingConfig(mode="default", top_k=5)
+    result = rank_references(frame, _vectors(UNKNOWN_SIMS), _query(STATE_RFP), config)
+    refs = {r["id"]: r for r in run_references(references_frame("s1", result), None)}
+    assert set(refs["PP-21"]) == set(RunReference.__annotations__)
+    assert (refs["PP-21"]["unknown"], refs["PP-21"]["missing_facets"]) == (["value"], ["outcome"])
+    assert (refs["PP-22"]["unknown"], refs["PP-23"]["unknown"]) == (["recency"], ["customer_type"])
+    assert (refs["PP-20"]["unknown"], refs["PP-20"]["missing_facets"]) == ([], [])
+
+
+def test_a_named_industry_is_kept_and_recency_bent_first():
+    # a retail-only RFP: two retail entries pass, a third ended before the window; a federal
+    # data platform is closer on topic but from another industry
+    retail = ScopeFilters(
+        customer_types=("commercial",), industries=("retail",), ended_after=D(2023, 6, 8)
+    )
+    frame = _frame(
+        [
+            ("PP-40", "commercial", "retail", 6e6, 6e6, D(2025, 3, 31), False, "prime", "Shop"),
+            ("PP-41", "commercial", "retail", 9e6, 9e6, D(2024, 6, 30), False, "prime", "Shop"),
+            ("PP-42", "commercial", "retail", 5e6, 5e6, D(2022, 3, 31), False, "prime", "Mart"),
+            ("PP-43", "commercial", "utilities", 7e6, 7e6, D(2025, 9, 30), False, "prime", "Gas"),
+        ]
+    )
+    sims = {"PP-40": 0.7, "PP-41": 0.5, "PP-42": 0.4, "PP-43": 0.9}
+    result = rank_references(frame, _vectors(sims), _query(retail), RankingConfig())
+    assert [r.id for r in result.references] == ["PP-40", "PP-41", "PP-42"]
+    assert result.references[2].relaxed == ["recency"]
+    assert result.relaxed == ["recency window widened to end on/after 2021-06-08"]

@@ -140,7 +140,24 @@ def test_dollar_figures_that_are_not_contract_values_are_ignored(tmp_path):
     ("sentence", "types", "industries"),
     [
         ("References must be for federal civilian agencies.", ["federal-civilian"], []),
-        ("References must be for federal agencies.", ["federal-civilian", "federal-defense"], []),
+        # a permission reads narrowly: plain "federal agencies" allows civilian agencies; an RFP
+        # that accepts defense work names it, says "any", or names every level of government
+        ("References must be for federal agencies.", ["federal-civilian"], []),
+        (
+            "References must be for state or federal government agencies.",
+            ["state", "federal-civilian"],
+            [],
+        ),
+        (
+            "Any federal agency is an acceptable customer.",
+            ["federal-civilian", "federal-defense"],
+            [],
+        ),
+        (
+            "References must be for the Department of Defense or other federal agencies.",
+            ["federal-defense", "federal-civilian"],
+            [],
+        ),
         (
             "References must be for federal, state or local government customers.",
             ["federal-civilian", "federal-defense", "state", "local"],
@@ -220,6 +237,8 @@ def test_issuer_types_from_the_issuing_line(tmp_path):
             "Miami-Dade County",
         ),
         "Cascade Freight Logistics, Inc., Information Technology": ("commercial", None, None),
+        "Lakeshore Health System (LHS), Patient Access Department": ("commercial", "LHS", None),
+        "Harris County Hospital District": ("local", None, "Harris County"),
         "George Mason University, Purchasing Department": ("state", None, None),
         "Department of the Navy, Naval Supply Systems Command (NAVSUP)": (
             "federal-defense",
@@ -324,7 +343,17 @@ def test_schedule_windows_are_not_recency(tmp_path):
         (
             "References must be for federal agencies. Experience with commercial clients is not "
             "required.",
-            ["federal-civilian", "federal-defense"],
+            ["federal-civilian"],
+        ),
+        (  # the leading reason names no rule; an exclusion of "federal agencies" is broad
+            "Because federal personnel rules differ from municipal civil service rules, "
+            "references for federal agencies or foreign governments will not be considered.",
+            ["state", "local", "commercial"],
+        ),
+        (  # a list closed by an unqualified "or other organizations" admits every kind
+            "References may come from health systems, government agencies (federal, state or "
+            "local) or other organizations running large contact centers.",
+            [],
         ),
     ],
 )
@@ -511,6 +540,13 @@ def test_a_period_length_is_not_a_recency_window(tmp_path):
         ("Describe at least 2 but no more than 3 projects of similar scope.", 2, 3),
         ("Each offeror must provide references for four (4) contracts.", 4, None),
         ("Submit three (3) references; each reference may not exceed eight (8) pages.", 3, None),
+        ("The proposer shall name four (4) clients for whom it delivered the work.", 4, None),
+        # a number word inside another word is no count ("w-eight-")
+        (
+            "Submit two (2) references. The most weight goes to references that show results.",
+            2,
+            None,
+        ),
     ],
 )
 def test_reference_counts_other_than_three(tmp_path, sentence, count, most):
@@ -532,7 +568,7 @@ def test_reference_counts_other_than_three(tmp_path, sentence, count, most):
         # a customer kind named beside government types: still read
         (
             "References must be for federal agencies or private companies.",
-            ["federal-civilian", "federal-defense", "commercial"],
+            ["federal-civilian", "commercial"],
         ),
         ("References must be for commercial firms only.", ["commercial"]),
     ],

@@ -8,7 +8,8 @@ must stay unknown (None / []). Customer types compare as sets (the filter is a s
 keeps the RFP's order). An approximate value alone ("approximately $14 million", min and max
 unstated in the truth) is the product's documented band ``APPROX_BAND``.
 
-The known disagreements are listed in ``KNOWN`` with the reason (strict xfail: a fix shows).
+Known disagreements would be listed in ``KNOWN`` with the reason (strict xfail: a fix shows);
+none remain.
 """
 
 from __future__ import annotations
@@ -41,15 +42,7 @@ FIELDS = (
     "customer_types_required",
     "industries_required",
 )
-KNOWN = {
-    "S68": "truth reads 'state or federal government agencies' as federal civilian only, while "
-    "S49 ('state or federal') and S76 ('other federal agencies') read federal as civilian and "
-    "defense; the product reads federal as both everywhere",
-    "S57": "validation scope (not tuned on): customer rule not read",
-    "S60": "validation scope (not tuned on): reference count and customer rule misread",
-    "S63": "validation scope (not tuned on): 'federal' read as civilian and defense (as S68)",
-    "S69": "validation scope (not tuned on): local government customers not read",
-}
+KNOWN: dict[str, str] = {}
 
 
 def _scopes() -> list[tuple[Path, dict]]:

@@ -71,6 +71,8 @@ class RunReference(TypedDict):
     score: float
     components: dict[str, float]  # every stored score component that is not null
     relaxed: list[str]  # constraints it misses when a filter was relaxed
+    unknown: list[str]  # constraints whose fact its library entry does not state
+    missing_facets: list[str]  # facets its library entry leaves empty (scored as missing)
     why_cite: list[str]  # the brief's "why cite" lines
     check_before_citing: list[RunCheck]  # the brief's "check before citing" lines
     override: RunOverride | None  # None: the pipeline's own pick
@@ -137,13 +139,23 @@ def run_references(references: Any, reference_notes: str | None) -> list[RunRefe
     if references is None or not references.height:
         return []
     notes = json.loads(reference_notes) if reference_notes else {}
-    marks = override_marks(references.to_dicts())
+    rows = references.to_dicts()
+    marks = override_marks(rows)
+    # unknown facts (filters.UNKNOWN_RULE) and missing facets (components.MISSING_FACET_RULE)
+    # as the ranking stored them; older tables without the columns give empty lists
+    gaps = {
+        row["id"]: (list(row.get("unknown") or []), list(row.get("missing_facets") or []))
+        for row in rows
+    }
     out: list[RunReference] = []
     for ref in references_from_frame(references):
         note = notes.get(ref["id"], {})
+        unknown, missing = gaps.get(ref["id"], ([], []))
         out.append(
             {
                 **ref,  # type: ignore[typeddict-item]
+                "unknown": unknown,
+                "missing_facets": missing,
                 "why_cite": list(note.get("why_cite", [])),
                 "check_before_citing": list(note.get("check_before_citing", [])),
                 "override": marks.get(ref["id"]),  # type: ignore[typeddict-item]

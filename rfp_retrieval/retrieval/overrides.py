@@ -336,19 +336,18 @@ def score_entry(
 ) -> RankedReference:
     """Score one library entry for ``scope`` exactly as the ranker scores a candidate.
 
-    The entry is ranked alone with the RFP's own filters, so graded relaxation lets it
-    through and ``relaxed`` lists the original constraints it misses (the default mode
-    charges its soft penalties as usual). Constraints relaxation never drops
-    (``started_after``, ``vehicle_type``, and ``customer_type`` outside the adjacent types in
-    the default order, ``config.relaxation.order``) are lifted for it and named in
-    ``relaxed``: the writer's choice wins (module docstring), the brief says what it misses.
+    One rule for the writer's pick (the writer's choice wins, module docstring): the
+    constraints relaxation never bends for a pick (``started_after``, ``vehicle_type``,
+    ``customer_type``) are lifted, and the entry is ranked alone with the RFP's other
+    filters, so graded relaxation (``config.relaxation.order``) lets it through and the
+    default mode charges its soft penalties as usual. ``relaxed`` lists every original
+    constraint it misses: those relaxation bent, then the lifted ones it misses (an unknown
+    fact is not a miss, ``filters.UNKNOWN_RULE``), so the brief says what it misses.
+
+    Raises:
+        ValueError: the entry passes no relaxation of the remaining filters.
     """
     single = entries.filter(pl.col("id") == pp_id)
-    # the writer's pick may be of any customer type: its relaxation may drop it (issue 18)
-    one = replace(config, top_k=1, relaxation_order=(*config.relaxation.order, "customer_type"))
-    result = rank_references(single, vectors, scope, one)
-    if result.references:
-        return result.references[0]
     filters = scope.filters
     row = single.row(0, named=True)
     lifted = []
@@ -364,7 +363,7 @@ def score_entry(
         scope,
         filters=replace(filters, started_after=None, vehicle_types=(), customer_types=()),
     )
-    refs = rank_references(single, vectors, open_scope, one).references
+    refs = rank_references(single, vectors, open_scope, replace(config, top_k=1)).references
     if not refs:
         raise ValueError(
             f"{pp_id} passes no relaxation of this RFP's filters; add its constraints to "

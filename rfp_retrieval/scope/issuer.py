@@ -70,10 +70,12 @@ def read_issuer(doc: RfpDocument, lines: list[str], reading: ScopeReading) -> No
 
 # Words that make an organisation's name a company's when no government mark is found (the
 # legal-form marks Inc., LLC, Corp. live in ``agencies``): "Northwind Holdings", "Bayside
-# Mutual", "First Prairie Bank".
+# Mutual", "First Prairie Bank", a hospital system ("Prairie Lakes Health System": a county or
+# university hospital carries its government mark, which is read first).
 _COMPANY_NAME = re.compile(
     r"\b(?:Holdings|Group|Partners|Bank|Bancorp|Mutual|Insurance Company|Assurance|"
-    r"Credit Union|Cooperative|Airlines|Stores|Brands|Enterprises|Industries)\b"
+    r"Credit Union|Cooperative|Airlines|Stores|Brands|Enterprises|Industries|Health System|"
+    r"Health Plan|Hospitals?|Medical Center|Clinic)\b"
 )
 
 _ORG_NAME = re.compile(

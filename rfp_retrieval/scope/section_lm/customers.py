@@ -50,11 +50,21 @@ _CUSTOMER_CUE = re.compile(
     r"\bmilitary\b|\bretailers?\b|\bjurisdictions?\b",
     re.I,
 )
-_ANY = re.compile(r"\bany (?:industry|sector|customer|client|type of (?:customer|client))\b", re.I)
+_ANY = re.compile(
+    r"\bany (?:industry|sector|customer|client|type of (?:customer|client))\b|"
+    # a list closed by an unqualified "or other organizations" admits every kind ("health
+    # systems, government agencies (federal, state or local) or other organizations running
+    # large contact centers"); "other federal agencies" stays qualified
+    r"\bor (?:any )?other (?:organi[sz]ations|entities|clients|customers)\b",
+    re.I,
+)
+# a leading reason is not the rule ("Because federal personnel rules differ from municipal
+# civil service, references for federal agencies will not be considered")
+_REASON = re.compile(r"^\s*(?:Because|Since|Given that)\b[^,]*,\s*", re.I)
 # the clause states a rule on who the customer may be
 _RULE = re.compile(
     r"\b(?:must|shall|only|required|are to be|is limited to|limited to|restricted to)\b|"
-    r"\bmay (?:be|come)\b|\b(?:are|is) (?:acceptable|eligible)\b|\bqualif(?:y|ies)\b|"
+    r"\bmay (?:be|come)\b|\b(?:are|is) (?:an? )?(?:acceptable|eligible)\b|\bqualif(?:y|ies)\b|"
     r"\bwill be (?:considered|accepted)\b|\bcounts?\b|\bnot\b|\bexclud|\bexcept\b|"
     r"^(?:Submit|Provide|Include|List|Identify|Describe)\b",
     re.I,
@@ -178,22 +188,42 @@ _WIDER_CLASS = re.compile(
 )
 
 
-def _kinds(text: str) -> list[str]:
+def _kinds(text: str, allowed: bool = False) -> list[str]:
     """Customer kinds named in ``text``, in order. "civilian" without a defense word narrows a
     plain "federal" in the same text to federal civilian ("civilian agencies of the federal
-    government")."""
+    government").
+
+    ``allowed``: the text allows what it names. A permission reads narrowly and an exclusion
+    broadly: an allowed plain "federal agencies" ("References must be for state or federal
+    government agencies") is federal civilian, since an RFP that accepts defense work names it
+    (``_FEDERAL_AGENCIES``); "any federal agency", every level of government named ("federal,
+    state or local") or an excluded "federal agencies" is civilian and defense."""
     matches = list(_TYPE_WORDS.finditer(text))
     groups = {m.lastgroup for m in matches}
+    every_level = {"state", "local"} <= groups or "gov" in groups
     out: list[str] = []
     for m in matches:
         kind = m.lastgroup or ""
         add = _KIND[kind]
         if kind == "fed" and "civ" in groups and "def" not in groups:
             add = [FEDERAL_CIVILIAN]
+        elif (
+            kind == "fed"
+            and allowed
+            and "def" not in groups
+            and not every_level
+            and _FEDERAL_AGENCIES.match(text, m.start())
+            and not _ANY_FEDERAL.search(text[: m.end()])
+        ):
+            add = [FEDERAL_CIVILIAN]
         for t in add:
             if t not in out:
                 out.append(t)
     return out
+
+
+_FEDERAL_AGENCIES = re.compile(r"federal (?:government )?(?:agenc(?:y|ies)|departments?)\b", re.I)
+_ANY_FEDERAL = re.compile(r"\b(?:any|all|every)\s+(?:U\.\s?S\.\s+)?federal\b", re.I)
 
 
 def _names_customers(text: str) -> bool:
@@ -212,7 +242,7 @@ def _clause_kinds(clause: str) -> tuple[list[str], list[str]]:
     negative = _is_negative(clause)
     pivot = _PIVOT.search(clause)
     head, tail = (clause[: pivot.start()], clause[pivot.end() :]) if pivot else (clause, "")
-    head_kinds, tail_kinds = _kinds(head), _kinds(tail)
+    head_kinds, tail_kinds = _kinds(head, not negative), _kinds(tail, negative)
     if negative:
         return tail_kinds, head_kinds
     return head_kinds, tail_kinds
@@ -246,6 +276,7 @@ def read_customers(sentences: list[DocumentSentence], req: PastPerformanceRequir
         lead_rule = bool(_RULE.search(s.lead)) if s.lead else False
         read_any = False
         for clause in re.split(r";|:\s|\s[\u2013\u2014]\s|\s--\s", text):
+            clause = _REASON.sub("", clause)
             if not _names_customers(clause) or _PREFERENCE.search(clause):
                 continue
             if _NOT_A_RULE.search(clause):

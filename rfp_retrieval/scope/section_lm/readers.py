@@ -25,19 +25,19 @@ from rfp_retrieval.scope.section_lm.sentences import (
 )
 
 _REFS_COUNT = re.compile(
-    rf"(?:submit|provide|include|identify|furnish|list)\s+(?:a list of |a minimum of |at least |up "
-    rf"to |no more than |not more than |a maximum of |a total of )?(?P<n>{COUNT})\s+"
+    r"\b(?:submit|provide|include|identify|furnish|list|name)\s+(?:a list of |a minimum of |"
+    rf"at least |up to |no more than |not more than |a maximum of |a total of )?\b(?P<n>{COUNT})\s+"
     r"(?:[\w-]+\s+){0,4}?"
     r"(?:references|past performance|examples|projects|contracts|case studies|summaries|"
-    r"questionnaires)"
+    r"questionnaires|clients|customers)"
     rf"|\b(?:references?|samples?|examples?)\s+(?:for|from|on)\s+(?:at least\s+|a minimum of\s+)?"
-    rf"(?P<n5>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?(?:contracts|"
+    rf"\b(?P<n5>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?(?:contracts|"
     r"projects|efforts|engagements|clients|customers)\b"
-    rf"|(?:a minimum of |at least |up to |no more than )?(?P<n2>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?"
+    rf"|(?:a minimum of |at least |up to |no more than )?\b(?P<n2>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?"
     r"references\b"
     rf"|\b(?P<n6>{COUNT})\s+or more\s+(?:[\w-]+\s+){{0,3}}?(?:references|examples|samples|projects|"
     r"case studies)\b"
-    rf"|(?:a minimum of|at least|up to|no more than|not more than|a maximum of)\s+(?P<n3>{COUNT})"
+    rf"|(?:a minimum of|at least|up to|no more than|not more than|a maximum of)\s+\b(?P<n3>{COUNT})"
     r"\s+(?:past performance|case studies|examples of)"
     rf"|\b(?:on|in|from)\s+(?P<n4>{COUNT})\s+(?:similar |relevant |recent )?(?:projects|contracts|"
     r"efforts|engagements)\s+(?:of|with)\s+similar\b",
@@ -53,8 +53,8 @@ _REF_NOUN = (
 # more than 3 projects", "a minimum of two and a maximum of five references"
 _REFS_RANGE = re.compile(
     rf"(?:between\s+|from\s+|no fewer than\s+|not fewer than\s+|at least\s+|a minimum of\s+)?"
-    rf"(?P<lo>{COUNT})\s*(?:-|\u2013|to|and|or|but)\s*(?:no more than\s+|not more than\s+|"
-    rf"a maximum of\s+|up to\s+|at most\s+)?(?P<hi>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?{_REF_NOUN}",
+    rf"\b(?P<lo>{COUNT})\s*(?:-|\u2013|to|and|or|but)\s*(?:no more than\s+|not more than\s+|"
+    rf"a maximum of\s+|up to\s+|at most\s+)?\b(?P<hi>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?{_REF_NOUN}",
     re.I,
 )
 _NOT_A_REFERENCE_COUNT = re.compile(
