@@ -159,11 +159,6 @@ def _postgres_project(tmp_path, monkeypatch):
     return config
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="run builds the Launcher outside settings_failed: SettingsError traceback, exit 1 "
-    "(rfp_retrieval/cli/run.py + launch.py / resources/partition_store.py)",
-)
 def test_run_with_postgres_store_and_no_url_is_a_settings_error(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
@@ -178,11 +173,6 @@ def test_run_with_postgres_store_and_no_url_is_a_settings_error(tmp_path, monkey
     assert result.exception is None or isinstance(result.exception, SystemExit)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an unreachable Postgres store escapes run as a PostgresStoreError traceback "
-    "(launch.Launcher.library_is_current -> partition_store.store_has_tables)",
-)
 def test_run_with_an_unreachable_postgres_store_is_a_setup_error(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 

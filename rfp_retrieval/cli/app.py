@@ -94,16 +94,28 @@ def settings_failed(exc: Exception) -> NoReturn:
     raise typer.Exit(2) from exc
 
 
+def store_failed(exc: Exception) -> NoReturn:
+    """Print a store error (an unreachable Postgres: its message shows the URL redacted) and
+    exit 2, a setup error like a bad setting."""
+    from rich.text import Text
+
+    console.print(Text.assemble(("Store error: ", "red"), str(exc)))
+    raise typer.Exit(2) from None
+
+
 def load_cli_settings(
     folder: Path, config: Path | None = None, overrides: dict[str, Any] | None = None
 ) -> Settings:
     """``load_settings`` for the project ``folder``, with the ``--config`` file (already
     checked by ``config_file``) and the commands' flags as ``overrides``; exits 2 with the
-    message on a bad setting."""
+    message on a bad setting, or when ``store: postgres`` names a URL variable that is unset."""
     from rfp_retrieval.settings import SettingsError, load_settings
 
     try:
-        return load_settings(folder, overrides, config_file=config)
+        settings = load_settings(folder, overrides, config_file=config)
+        if settings.store == "postgres":
+            settings.postgres_url  # noqa: B018 -- raises SettingsError naming the variable
+        return settings
     except SettingsError as exc:
         settings_failed(exc)
 

@@ -27,6 +27,7 @@ from rfp_retrieval.cli.app import (
     load_cli_settings,
     project_dir,
     settings_failed,
+    store_failed,
 )
 from rfp_retrieval.cli.render import print_run_summary
 from rfp_retrieval.cli.shapes import (
@@ -105,7 +106,14 @@ def run(
     with progress:
         task = progress.add_task("libraries: ingest, validate, embed", total=1)
         library_note = None
-        if not rebuild_library and launcher.library_is_current():
+        try:
+            current = not rebuild_library and launcher.library_is_current()
+        except Exception as exc:  # an unreachable Postgres store: a setup error, not a bug
+            if type(exc).__name__ not in launch.STORE_ERRORS:
+                raise
+            progress.stop()
+            store_failed(exc)
+        if current:
             library_note = LIBRARY_UNCHANGED
             lib = launch.RunOutcome(success=True)
         else:
