@@ -64,10 +64,6 @@ def test_connect_error_for_a_wrong_port_is_redacted_and_says_why():
     assert "hunter2" not in message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="migrate says 'stop the runs that write it' for a corrupt file (storage/migrate.py)",
-)
 @pytest.mark.parametrize("content", [b"", b"\x00garbage" * 4000], ids=["zero-byte", "garbage"])
 def test_migrate_from_a_corrupt_file_says_it_is_not_a_store_not_that_it_is_locked(
     tmp_path, content
@@ -82,10 +78,6 @@ def test_migrate_from_a_corrupt_file_says_it_is_not_a_store_not_that_it_is_locke
     assert "stop the runs" not in message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a DuckDB file without the rfp schema migrates as 'ok, 0 tables' (storage/migrate.py)",
-)
 def test_migrate_from_a_duckdb_file_without_the_store_schema_is_refused(
     tmp_path, fresh_postgres_url
 ):
@@ -113,11 +105,6 @@ def small_store(tmp_path):
     return path
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a connection lost mid-copy escapes as adbc OperationalError (storage/migrate.py, "
-    "postgres.py: drop_table / row_counts / stored_columns / COMMIT are not wrapped)",
-)
 def test_migrate_when_the_server_drops_the_connection_mid_copy(
     small_store, fresh_postgres_url, postgres_server, monkeypatch
 ):

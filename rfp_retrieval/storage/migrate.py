@@ -15,12 +15,14 @@ fail at once with a message saying so (stop them first, or the copy would miss t
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
+from rfp_retrieval.settings import scrub_secrets
 from rfp_retrieval.storage import postgres as pg
 
 DEFAULT_BATCH_ROWS = 50_000
@@ -110,7 +112,8 @@ def copy_duckdb_store(
     Returns a ``MigrationReport`` (counts per table and partition, tables rolled back).
 
     Raises:
-        MigrationError: the DuckDB file is missing, locked by a writer, or not a DuckDB file.
+        MigrationError: the DuckDB file is missing, locked by a writer, not a DuckDB file, or
+            holds no ``schema`` tables (another tool's file: nothing is copied).
         PostgresStoreError: the Postgres server cannot be reached (URL shown redacted).
     """
     import duckdb
@@ -120,18 +123,36 @@ def copy_duckdb_store(
         raise MigrationError(f"{path}: no DuckDB store there (check db_path / --db)")
     try:
         source = duckdb.connect(str(path), read_only=True)
-    except duckdb.IOException as exc:
-        raise MigrationError(
-            f"{path}: cannot open the DuckDB store read-only ({exc}); stop the runs and "
-            "`dagster dev` that write it, then migrate"
-        ) from exc
     except duckdb.Error as exc:
-        raise MigrationError(f"{path}: not a readable DuckDB store ({exc})") from exc
-    target = pg.connect(postgres_url)
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if "lock" in reason.lower():
+            raise MigrationError(
+                f"{path}: cannot open the DuckDB store read-only ({reason}); stop the runs and "
+                "`dagster dev` that write it, then migrate"
+            ) from None
+        raise MigrationError(
+            f"{path}: not a readable DuckDB store ({reason}); check db_path / --db, or restore "
+            "the file from a backup"
+        ) from None
+    try:
+        tables = _duckdb_tables(source, schema)
+    except duckdb.Error as exc:
+        source.close()
+        raise MigrationError(f"{path}: cannot list its tables ({exc})") from None
+    if not tables:
+        source.close()
+        raise MigrationError(
+            f"{path}: holds no {schema} tables: is this the rfp-retrieval store? (db_path in "
+            "rfp-retrieval.yaml, or --db); nothing was copied"
+        )
+    try:
+        target = pg.connect(postgres_url)
+    except pg.PostgresStoreError:
+        source.close()
+        raise
     counts: list[PartitionCount] = []
     failed: dict[str, str] = {}
     try:
-        tables = _duckdb_tables(source, schema)
         for table in tables:
             columns = [r[0] for r in source.execute(f'DESCRIBE {schema}."{table}"').fetchall()]
             column = partition_column if partition_column in columns else None
@@ -153,6 +174,15 @@ def copy_duckdb_store(
             except pg.PostgresStoreError as exc:
                 failed[table] = str(exc)
                 copied = {}
+            except Exception as exc:  # the driver's own error: the connection is gone
+                if not type(exc).__module__.startswith("adbc_driver"):
+                    raise
+                reason = scrub_secrets(str(exc).strip().splitlines()[0], postgres_url)
+                raise pg.PostgresStoreError(
+                    f"the Postgres connection failed while copying {schema}.{table} ({reason}); "
+                    "that table was rolled back and nothing after it was copied: re-run "
+                    "`rfp-retrieval store migrate`"
+                ) from None
             for key in sorted(set(expected) | set(copied)) or [""]:
                 counts.append(PartitionCount(table, key, expected.get(key, 0), copied.get(key, 0)))
         with pg.transaction(target, read_only=True) as cur:
@@ -160,5 +190,6 @@ def copy_duckdb_store(
             pgvector = pg.has_pgvector(cur)
     finally:
         source.close()
-        target.close()
+        with contextlib.suppress(Exception):  # a dead connection may fail to close
+            target.close()
     return MigrationReport(counts, failed, postgres_only, pgvector)
