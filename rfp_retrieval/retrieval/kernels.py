@@ -197,7 +197,7 @@ _COMPACT_PASS_ROWS = 16384
 # Largest int8 code: codes are symmetric in [-127, 127].
 _CODE_MAX = 127
 # Candidate rows gathered per int8 product in the prescreen.
-_PRESCREEN_ROWS = 4096
+_PRESCREEN_ROWS = 512  # int8 rows of two 384-dim facets: 384 KB, in L2 while multiplied
 
 
 @dataclass(frozen=True)
@@ -206,19 +206,19 @@ class CompactVectors:
 
     ``codes`` int8 (n, len(facets) * dim): facet ``facets[f]`` in columns ``f*dim`` to
     ``(f+1)*dim``, so one gather reads every facet of a row. Row ``i`` of facet ``f`` is
-    ``x_hat = scale[i, f] * codes[i, f]`` with ``scale = max |x_ik| / 127`` (1 for a zero
-    row) and codes in [-127, 127]; ``error[i, f]`` >= ``||x - x_hat||`` and ``norm[i, f]``
-    >= ``||x||``, both float64 (n, len(facets)), computed in float64 and rounded up by a
-    relative 1e-12 (far above float64's own error over ``dim`` terms). A quarter of the
-    float32 matrices' memory, plus 24 bytes a row and facet.
+    ``x_hat = scale[f][i] * codes[i, f]`` with ``scale = max |x_ik| / 127`` (1 for a zero
+    row) and codes in [-127, 127]; ``error[f][i]`` >= ``||x - x_hat||`` and ``norm[f][i]``
+    >= ``||x||``, float64 (n,) per facet, computed in float64 and rounded up by a relative
+    1e-12 (far above float64's own error over ``dim`` terms). A quarter of the float32
+    matrices' memory, plus 24 bytes a row and facet.
     """
 
     facets: tuple[str, ...]
     dim: int
     codes: np.ndarray
-    scale: np.ndarray
-    error: np.ndarray
-    norm: np.ndarray
+    scale: tuple[np.ndarray, ...]
+    error: tuple[np.ndarray, ...]
+    norm: tuple[np.ndarray, ...]
 
     def __len__(self) -> int:
         return len(self.codes)
@@ -255,7 +255,7 @@ def compact_vectors(matrices: dict[str, np.ndarray], facets: tuple[str, ...]) ->
     n, dim = first.shape
     width = len(facets)
     codes = np.empty((n, width * dim), dtype=np.int8)
-    scale, error, norm = (np.empty((n, width), dtype=np.float64) for _ in range(3))
+    scale, error, norm = ([np.empty(n, dtype=np.float64) for _ in facets] for _ in range(3))
     for f, facet in enumerate(facets):
         matrix = matrices[facet]
         for start in range(0, n, _COMPACT_PASS_ROWS):
@@ -269,8 +269,8 @@ def compact_vectors(matrices: dict[str, np.ndarray], facets: tuple[str, ...]) ->
                 )
             c, step, e, r = _quantise(rows)
             codes[part, f * dim : (f + 1) * dim] = c
-            scale[part, f], error[part, f], norm[part, f] = step, e, r
-    return CompactVectors(tuple(facets), dim, codes, scale, error, norm)
+            scale[f][part], error[f][part], norm[f][part] = step, e, r
+    return CompactVectors(tuple(facets), dim, codes, tuple(scale), tuple(error), tuple(norm))
 
 
 def _dot_rounding(dim: int) -> float:
@@ -301,7 +301,8 @@ def _int8_product() -> Any:
 
 
 def _integer_products(codes: np.ndarray, query_codes: np.ndarray) -> np.ndarray:
-    """``codes @ query_codes`` of int8 matrices, exactly, as int64 (rows, cols).
+    """``codes @ query_codes`` of int8 matrices, exactly, as float64 (rows, cols) (integers
+    below 2^31: exact in float64).
 
     With torch: ``torch._int_mm`` (int32 accumulation: exact while dim * 127^2 < 2^31).
     Without: float32 BLAS, exact while every partial sum is an integer below 2^24 (dim * 127^2
@@ -317,9 +318,9 @@ def _integer_products(codes: np.ndarray, query_codes: np.ndarray) -> np.ndarray:
             a = np.zeros((32, width), dtype=np.int8)
             a[:rows] = codes
         out = product(torch.from_numpy(a), torch.from_numpy(query_codes)).numpy()
-        return out[:rows].astype(np.int64)
+        return out[:rows].astype(np.float64)
     kind = np.float32 if width * _CODE_MAX**2 < 2**24 else np.float64
-    return np.rint(codes.astype(kind) @ query_codes.astype(kind)).astype(np.int64)
+    return (codes.astype(kind) @ query_codes.astype(kind)).astype(np.float64)
 
 
 def prescreen_cosines(
@@ -353,9 +354,10 @@ def prescreen_cosines(
     A section cosine is shifted by ``h_j`` (``section_centring``) in float32 on the exact
     path: one more rounding, at most ``u (r ||s_j|| (1 + g) + |h_j|)``; the maximum over
     sections moves by at most the largest per-section bound (``|max_j A_j - max_j B_j| <=
-    max_j |A_j - B_j|``). Norms of the query vectors are taken in float64, rounded up, and
-    1e-12 is added to every bound. For unit rows from a 384-dim model the bound is about
-    0.009 (the rows' int8 rounding: ``e`` is about ``s * sqrt(dim / 12)``).
+    max_j |A_j - B_j|``), which is at most the bound above taken with the largest
+    ``||s_j||``, ``e_q`` and ``|h_j|``. Norms of the query vectors are taken in float64,
+    rounded up, and 1e-12 is added to every bound. For unit rows from a 384-dim model the
+    bound is about 0.007 (the rows' int8 rounding: ``e`` is about ``s * sqrt(dim / 12)``).
 
     Raises:
         ValueError: an index is outside the matrices.
@@ -384,7 +386,15 @@ def prescreen_cosines(
     for j, f in enumerate(on_facet):
         query_codes[f * dim : (f + 1) * dim, 2 * j] = d1[j]
         query_codes[f * dim : (f + 1) * dim, 2 * j + 1] = d2[j]
-    products = np.empty((size, 2 * count), dtype=np.int64)
+    # (c.d1, c.d2) of query j -> t1_j * (c.d1) + t2_j * (c.d2): zeros elsewhere add exactly 0
+    levels = np.zeros((cols, count), dtype=np.float64)
+    levels[2 * np.arange(count), np.arange(count)] = t1
+    levels[2 * np.arange(count) + 1, np.arange(count)] = t2
+    sec = slice(1, 1 + len(sections))
+    whole_f, outcome_f = compact.facets.index("whole"), compact.facets.index("outcome")
+    whole = np.empty(size, dtype=np.float64)
+    outcome = np.empty(size, dtype=np.float64)
+    section_max = np.empty(size, dtype=np.float64)
     buffer = np.empty((_PRESCREEN_ROWS, compact.codes.shape[1]), dtype=np.int8)
     _int8_product()  # imports torch (if installed) before the thread limits are taken
     with _ONE_BLAS_THREAD:
@@ -392,21 +402,25 @@ def prescreen_cosines(
             part = slice(start, min(start + _PRESCREEN_ROWS, size))
             at = idx[part]
             rows = np.take(compact.codes, at, axis=0, out=buffer[: len(at)], mode="clip")
-            products[part] = _integer_products(rows, query_codes)[:, : 2 * count]
-    scale = compact.scale[idx][:, on_facet]  # (size, count)
-    approx = scale * (products[:, 0::2] * t1 + products[:, 1::2] * t2)
-    e_x = compact.error[idx][:, on_facet]
-    r_x = compact.norm[idx][:, on_facet]
+            unscaled = _integer_products(rows, query_codes) @ levels  # (rows, count)
+            s_w, s_o = compact.scale[whole_f][at], compact.scale[outcome_f][at]
+            whole[part] = unscaled[:, 0] * s_w
+            outcome[part] = unscaled[:, -1] * s_o
+            section_max[part] = (unscaled[:, sec] * s_w[:, None] + shift).max(axis=1)
     g = _dot_rounding(dim)
-    bound = q_norm * (e_x + g * r_x) + (r_x + e_x) * e_q + 2.0**-50 * (r_x + e_x) * (q_norm + e_q)
-    sec = slice(1, 1 + len(sections))
-    bound[:, sec] += _F32_UNIT * (r_x[:, sec] * q_norm[sec] * (1 + g) + np.abs(shift))
-    bound += 1e-12
+
+    def dot_bound(f: int, q_n: float, e_q: float) -> np.ndarray:
+        e, r = compact.error[f][idx], compact.norm[f][idx]
+        return q_n * (e + g * r) + (r + e) * e_q + 2.0**-50 * (r + e) * (q_n + e_q) + 1e-12
+
+    q_s, e_s = float(q_norm[sec].max()), float(e_q[sec].max())
+    section_bound = dot_bound(whole_f, q_s, e_s)
+    section_bound += _F32_UNIT * (compact.norm[whole_f][idx] * q_s * (1 + g) + np.abs(shift).max())
     return (
+        {"whole": whole, "outcome": outcome, "section_max": section_max},
         {
-            "whole": approx[:, 0],
-            "outcome": approx[:, -1],
-            "section_max": (approx[:, sec] + shift).max(axis=1),
+            "whole": dot_bound(whole_f, float(q_norm[0]), float(e_q[0])),
+            "outcome": dot_bound(outcome_f, float(q_norm[-1]), float(e_q[-1])),
+            "section_max": section_bound,
         },
-        {"whole": bound[:, 0], "outcome": bound[:, -1], "section_max": bound[:, sec].max(axis=1)},
     )
