@@ -120,6 +120,7 @@ def _random_library(size: int, dim: int, seed: int) -> tuple[pl.DataFrame, Entry
 def test_prescreened_ranking_is_the_exact_ranking_and_scores_few_candidates_exactly(paths):
     entries, vectors = _random_library(24_000, dim=96, seed=5)
     prepared = PreparedLibrary(entries, vectors)
+    prepared.compact()  # the int8 copy a library ranked many times keeps
     config = RankingConfig()
     scopes = _scopes(vectors, 8, seed=9, dyadic=False)
     for depth in (3, 10):
@@ -132,6 +133,13 @@ def test_prescreened_ranking_is_the_exact_ranking_and_scores_few_candidates_exac
             assert len(fast.references) == depth
     prepared.close()
     assert len(paths.kept) == 16
+    # a library built for one ranking has no int8 copy: exact scoring, no copy built for it
+    with paths(prescreen=True):
+        once = rank_references(entries, vectors, scopes[0], config, depth=3)
+    assert len(paths.kept) == 16
+    with paths(prescreen=False):
+        reference = rank_references(entries, vectors, scopes[0], config, depth=3)
+    assert _outcome(once) == _outcome(reference)
     loose = [(n, k) for n, k in paths.kept if n > 10_000]
     assert len(loose) >= 6  # the loose scopes: most of the library passes
     for candidates, kept in loose:
@@ -191,6 +199,7 @@ def test_prescreen_keeps_every_entry_tied_or_nearly_tied_at_the_cut(paths):
         emphasized_domains=("cloud", "data"),
     )
     prepared = PreparedLibrary(entries, vectors)
+    prepared.compact()  # the int8 copy a library ranked many times keeps
     for depth in (3, 25):
         with paths(prescreen=False):
             exact = rank_references(entries, vectors, scope, config, prepared, depth=depth)
@@ -217,14 +226,17 @@ def test_prescreen_ranks_the_dev_golden_scopes_exactly(paths, shared_data, embed
     entries = entries_frame(load_library(shared_data / "library").entries)
     vectors = embed_library(entries, embedder)
     prepared = PreparedLibrary(entries, vectors)
+    prepared.compact()  # the int8 copy a library ranked many times keeps
     scopes = prepare_scopes(golden, embedder)
     config = RankingConfig()
+    screened = 0  # scopes with at least 2 * depth candidates: the prescreen runs on them
     for scope in scopes:
         with paths(prescreen=False):
             exact = rank_references(entries, vectors, scope.query, config, prepared, depth=10)
         with paths(prescreen=True):
             fast = rank_references(entries, vectors, scope.query, config, prepared, depth=10)
         assert _outcome(fast) == _outcome(exact), scope.golden.scope_id
-        assert [r.id for r in fast.references][:3] == [r.id for r in exact.references][:3]
+        screened += exact.candidate_count >= 20
     prepared.close()
-    assert len(paths.kept) == len(scopes) == 15
+    assert len(scopes) == 15
+    assert len(paths.kept) == screened >= 10

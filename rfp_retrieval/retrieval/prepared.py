@@ -172,12 +172,17 @@ class PreparedLibrary:
             self._whole_mean = matrix.mean(axis=0, dtype=np.float64) if len(matrix) else None
         return self._whole_mean
 
-    def compact(self) -> CompactVectors | None:
-        """The int8 copy (``kernels.CompactVectors``) of the ``COMPACT_FACETS`` matrices,
-        built on first use (a few seconds per million rows) and kept: a quarter of those
-        float32 matrices' memory. None without vectors or when a matrix is not float32 or
-        the shapes differ (the prescreen then stays off and every candidate is scored
-        exactly).
+    def compact(self, build: bool = True) -> CompactVectors | None:
+        """The int8 copy (``kernels.CompactVectors``) of the ``COMPACT_FACETS`` matrices that
+        the scorer prescreens large candidate sets with (``scoring.prescreened_values``).
+
+        Built by the first call with ``build`` (about 1 s per 100,000 rows on a quiet core)
+        and kept: a quarter of those float32 matrices' memory. The scorer asks with
+        ``build=False``, so the copy is used only once a caller that ranks many scopes against
+        this library has built it (``PreparedLibrary(entries, vectors).compact()``): for one
+        ranking it costs more than the exact cosines it saves. None when not built (with
+        ``build=False``), without vectors, or when a matrix is not float32 or the shapes
+        differ (every candidate is then scored exactly).
 
         Raises:
             ValueError: a vector row holds a NaN or infinity (names the facet and row).
@@ -191,7 +196,7 @@ class PreparedLibrary:
         if len({m.shape for m in found}) != 1:
             return None
         with self._lock:
-            if self._compact is None:
+            if self._compact is None and build:
                 self._compact = compact_vectors(matrices, COMPACT_FACETS)
             return self._compact
 

@@ -173,7 +173,7 @@ def prescreened_values(
 ) -> tuple[dict[str, np.ndarray], np.ndarray] | None:
     """Component values of the candidates that can reach the top ``depth``, exactly as the
     exact path computes them, found through the int8 prescreen; None when the library has
-    no compact copy (``PreparedLibrary.compact``: vectors not float32).
+    no compact copy (``PreparedLibrary.compact``: not built, or vectors not float32).
 
     Returns ``(values, kept)``: ``kept`` int64 (K,) ascending candidate positions, ``values``
     every component of the preset over them, float64 (K,) each, bit for bit what
@@ -195,7 +195,7 @@ def prescreened_values(
     one, and the shortlist cut over them is the exact path's.
     """
     preset = config.preset
-    compact = library.compact()
+    compact = library.compact(build=False)
     if compact is None:
         return None
     approx, bound = prescreen_cosines(compact, idx, scope, library.whole_mean)
