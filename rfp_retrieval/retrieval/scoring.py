@@ -205,7 +205,8 @@ def prescreened_values(
     totals = numpy_totals(preset, values)
     if tiers is not None:
         totals = totals - _TIER_GAP * tiers
-    spread = Candidates(library, ranks, scope, config, bound, passed, agency_match)
+    facts.cosines = bound  # the same candidates: weight_scale and the facts stay cached
+    spread = facts
     slack = np.full(len(ranks), _TOTAL_SLACK)
     for group in preset.parts:
         for name, amount in group:
