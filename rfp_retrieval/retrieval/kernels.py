@@ -3,11 +3,16 @@
 Every cosine the scorers read is computed here, on unit vectors (cosines in [-1, 1]). The
 ``default`` mode's kernel (``candidate_cosines``) gathers large candidate sets in fixed-size
 chunks on one BLAS thread; the other modes take one product per facet (``facet_cosines``).
+For very large candidate sets, ``prescreen_cosines`` gives the same cosines from an int8 copy
+of the matrices (``CompactVectors``) with a proven bound on their distance to the exact ones,
+so the scorer computes exact cosines only for the few candidates that can reach the top k.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -22,12 +27,15 @@ _CHUNK_ROWS = 1536
 
 
 class _OneBlasThread:
-    """Context manager: BLAS libraries (OpenBLAS here) run single-threaded inside it.
+    """Context manager: BLAS libraries (OpenBLAS here) and torch's intra-op pool (when torch
+    is loaded: the prescreen's int8 products) run single-threaded inside it.
 
     The chunk products are small and memory-bound; on two shared cores, waking a second BLAS
     thread for each costs more than it saves (measured: 2.5 vs 21 ms p50 for the cosines of
-    ~1,900 candidates with the machine loaded). The limit is process-wide while held, so it
-    is counted: the first thread to enter sets it, the last to leave restores the original.
+    ~1,900 candidates with the machine loaded; torch's int8 product of 4,096 rows: 0.3 ms on
+    one thread, 6-24 ms on two with the machine loaded). The limits are process-wide while
+    held, so they are counted: the first thread to enter sets them, the last to leave
+    restores the originals.
     """
 
     def __init__(self) -> None:
@@ -35,6 +43,7 @@ class _OneBlasThread:
         self._depth = 0
         self._controller: ThreadpoolController | None = None
         self._limiter: Any = None
+        self._torch_threads: int | None = None
 
     def __enter__(self) -> None:
         with self._lock:
@@ -42,6 +51,10 @@ class _OneBlasThread:
                 if self._controller is None:
                     self._controller = ThreadpoolController()
                 self._limiter = self._controller.limit(limits=1, user_api="blas")
+                torch = sys.modules.get("torch")
+                if torch is not None and hasattr(torch, "set_num_threads"):
+                    self._torch_threads = torch.get_num_threads()
+                    torch.set_num_threads(1)
             self._depth += 1
 
     def __exit__(self, *exc: object) -> None:
@@ -50,6 +63,9 @@ class _OneBlasThread:
             if self._depth == 0:
                 self._limiter.restore_original_limits()
                 self._limiter = None
+                if self._torch_threads is not None:
+                    sys.modules["torch"].set_num_threads(self._torch_threads)
+                    self._torch_threads = None
 
 
 _ONE_BLAS_THREAD = _OneBlasThread()
@@ -78,6 +94,7 @@ def candidate_cosines(
     idx: np.ndarray,
     scope: ScopeQuery,
     library_mean: np.ndarray | None = None,
+    chunked: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The facet cosines the ``default`` mode scores, for the candidates at rows ``idx``.
 
@@ -98,7 +115,9 @@ def candidate_cosines(
     OpenBLAS runs the same kernels as on a one-shot product and a row gets the same bits
     whatever the candidate set. (Against the one-shot product on two BLAS threads, the way
     these cosines were computed before, only the up to 3 last rows of each thread's half
-    can differ, by a float32 ulp: gemv kernel tails.)
+    can differ, by a float32 ulp: gemv kernel tails.) ``chunked`` takes the chunked path
+    for fewer rows too (padded to one full chunk by repeating the last row), so a few rows
+    get the bits they get inside a large candidate set (the prescreen's exact pass).
 
     Raises:
         ValueError: an index is outside the matrices.
@@ -113,10 +132,14 @@ def candidate_cosines(
     size = len(idx)
     if size and (idx.min() < 0 or idx.max() >= min(len(whole_m), len(outcome_m))):
         raise ValueError("candidate rows outside the vector matrices")
-    if size < _CHUNK_ROWS:
+    if size < _CHUNK_ROWS and not (chunked and size):
         whole_rows = whole_m[idx]
         section_max = (whole_rows @ sections_t + shift).max(axis=1)
         return whole_rows @ whole_q, outcome_m[idx] @ outcome_q, section_max
+    if size < _CHUNK_ROWS:
+        padded = np.concatenate([idx, np.full(_CHUNK_ROWS - size, idx[-1], dtype=idx.dtype)])
+        whole, outcome, section_max = candidate_cosines(matrices, padded, scope, library_mean)
+        return whole[:size], outcome[:size], section_max[:size]
     whole = np.empty(size, dtype=np.result_type(whole_m, whole_q))
     outcome = np.empty(size, dtype=np.result_type(outcome_m, outcome_q))
     section_max = np.empty(size, dtype=np.result_type(whole_m, sections_t))
@@ -158,7 +181,246 @@ def section_cosines(
     idx: np.ndarray,
     scope: ScopeQuery,
     library_mean: np.ndarray | None = None,
+    chunked: bool = False,
 ) -> dict[str, np.ndarray]:
     """``candidate_cosines`` by name: ``whole``, ``outcome`` and ``section_max`` (len(idx),)."""
-    whole, outcome, section_max = candidate_cosines(matrices, idx, scope, library_mean)
+    whole, outcome, section_max = candidate_cosines(matrices, idx, scope, library_mean, chunked)
     return {"whole": whole, "outcome": outcome, "section_max": section_max}
+
+
+# ----------------------------------------------------------------------------- prescreen
+
+# IEEE binary32 unit roundoff (round to nearest): every float32 operation's relative error.
+_F32_UNIT = 2.0**-24
+# Rows quantised per pass when a compact copy is built (bounds the float64 scratch memory).
+_COMPACT_PASS_ROWS = 16384
+# Largest int8 code: codes are symmetric in [-127, 127].
+_CODE_MAX = 127
+# Candidate rows gathered per int8 product in the prescreen.
+_PRESCREEN_ROWS = 512  # int8 rows of two 384-dim facets: 384 KB, in L2 while multiplied
+
+
+@dataclass(frozen=True)
+class CompactVectors:
+    """An int8 copy of some facet matrices (float32, (n, dim) each) and what bounds its error.
+
+    ``codes`` int8 (n, len(facets) * dim): facet ``facets[f]`` in columns ``f*dim`` to
+    ``(f+1)*dim``, so one gather reads every facet of a row. Row ``i`` of facet ``f`` is
+    ``x_hat = scale[f][i] * codes[i, f]`` with ``scale = max |x_ik| / 127`` (1 for a zero
+    row) and codes in [-127, 127]; ``error[f][i]`` >= ``||x - x_hat||`` and ``norm[f][i]``
+    >= ``||x||``, float64 (n,) per facet, computed in float64 and rounded up by a relative
+    1e-12 (far above float64's own error over ``dim`` terms). A quarter of the float32
+    matrices' memory, plus 24 bytes a row and facet.
+    """
+
+    facets: tuple[str, ...]
+    dim: int
+    codes: np.ndarray
+    scale: tuple[np.ndarray, ...]
+    error: tuple[np.ndarray, ...]
+    norm: tuple[np.ndarray, ...]
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+
+def _quantise(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Symmetric per-row int8 codes of float64 ``rows`` (k, dim): ``(codes, scale, error,
+    norm)``, ``error`` and ``norm`` as in ``CompactVectors``."""
+    peak = np.abs(rows).max(axis=1) if rows.shape[1] else np.zeros(len(rows))
+    step = np.where(peak > 0, peak / _CODE_MAX, 1.0)
+    quantised = np.clip(np.rint(rows / step[:, None]), -_CODE_MAX, _CODE_MAX)
+    error = np.linalg.norm(rows - step[:, None] * quantised, axis=1) * (1 + 1e-12)
+    norm = np.linalg.norm(rows, axis=1) * (1 + 1e-12)
+    return quantised.astype(np.int8), step, error, norm
+
+
+def compact_vectors(matrices: dict[str, np.ndarray], facets: tuple[str, ...]) -> CompactVectors:
+    """The ``CompactVectors`` of ``matrices[f]`` for ``f`` in ``facets``, built
+    ``_COMPACT_PASS_ROWS`` rows at a time (a few float64 passes of scratch memory, never a
+    second full matrix; a memory-mapped matrix is read once, in order).
+
+    Raises:
+        ValueError: a matrix is not two-dimensional float32, the matrices differ in shape, or
+            a row holds a NaN or infinity (names the facet and row: re-embed that entry).
+    """
+    first = matrices[facets[0]]
+    for facet in facets:
+        matrix = matrices[facet]
+        if matrix.ndim != 2 or matrix.dtype != np.float32 or matrix.shape != first.shape:
+            raise ValueError(
+                f"compact_vectors needs float32 matrices of one shape; {facet!r} is "
+                f"{matrix.dtype} {matrix.shape}"
+            )
+    n, dim = first.shape
+    width = len(facets)
+    codes = np.empty((n, width * dim), dtype=np.int8)
+    scale, error, norm = ([np.empty(n, dtype=np.float64) for _ in facets] for _ in range(3))
+    for f, facet in enumerate(facets):
+        matrix = matrices[facet]
+        for start in range(0, n, _COMPACT_PASS_ROWS):
+            part = slice(start, min(start + _COMPACT_PASS_ROWS, n))
+            rows = matrix[part].astype(np.float64)
+            finite = np.isfinite(rows).all(axis=1)
+            if not finite.all():
+                bad = start + int(np.flatnonzero(~finite)[0])
+                raise ValueError(
+                    f"{facet} vector row {bad} holds a NaN or infinity; re-embed that entry"
+                )
+            c, step, e, r = _quantise(rows)
+            codes[part, f * dim : (f + 1) * dim] = c
+            scale[f][part], error[f][part], norm[f][part] = step, e, r
+    return CompactVectors(tuple(facets), dim, codes, tuple(scale), tuple(error), tuple(norm))
+
+
+def _dot_rounding(dim: int) -> float:
+    """Higham's gamma_dim = dim*u / (1 - dim*u) for float32: |fl(x.q) - x.q| <= gamma*|x|.|q|
+    for a dot product of ``dim`` terms in any summation order (Higham, Accuracy and
+    Stability of Numerical Algorithms, 2nd ed., eq. 3.5)."""
+    return dim * _F32_UNIT / (1 - dim * _F32_UNIT)
+
+
+_INT_MM: list[Any] = []
+
+
+def _int8_product() -> Any:
+    """``torch._int_mm`` (int8 x int8 -> int32 on the CPU's integer dot-product units) when
+    torch is installed and runs it, else None (the numpy fallback). Checked once."""
+    if not _INT_MM:
+        product = None
+        try:
+            import torch
+
+            a = torch.ones((32, 8), dtype=torch.int8)
+            if int(torch._int_mm(a, torch.ones((8, 8), dtype=torch.int8))[0, 0]) == 8:
+                product = torch._int_mm
+        except Exception:  # noqa: BLE001 - any failure means: use numpy
+            product = None
+        _INT_MM.append(product)
+    return _INT_MM[0]
+
+
+def _integer_products(codes: np.ndarray, query_codes: np.ndarray) -> np.ndarray:
+    """``codes @ query_codes`` of int8 matrices, exactly, as float64 (rows, cols) (integers
+    below 2^31: exact in float64).
+
+    With torch: ``torch._int_mm`` (int32 accumulation: exact while dim * 127^2 < 2^31).
+    Without: float32 BLAS, exact while every partial sum is an integer below 2^24 (dim * 127^2
+    < 2^24, dim <= 1040), else float64 (exact below 2^53). Both give the same integers.
+    """
+    rows, width = codes.shape
+    product = _int8_product()
+    if product is not None and width % 8 == 0 and query_codes.shape[1] % 8 == 0:
+        import torch
+
+        a = codes
+        if rows <= 16:  # _int_mm wants more than 16 rows
+            a = np.zeros((32, width), dtype=np.int8)
+            a[:rows] = codes
+        out = product(torch.from_numpy(a), torch.from_numpy(query_codes)).numpy()
+        return out[:rows].astype(np.float64)
+    kind = np.float32 if width * _CODE_MAX**2 < 2**24 else np.float64
+    return (codes.astype(kind) @ query_codes.astype(kind)).astype(np.float64)
+
+
+def prescreen_cosines(
+    compact: CompactVectors,
+    idx: np.ndarray,
+    scope: ScopeQuery,
+    library_mean: np.ndarray | None = None,
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """``candidate_cosines`` from the int8 copies, with a proven bound on the distance to it.
+
+    ``compact`` holds the ``whole`` and ``outcome`` facets; ``idx`` the candidates' rows.
+    Returns ``(approx, bound)``, two dicts with keys ``whole``, ``outcome``, ``section_max``,
+    each float64 (len(idx),), such that ``|exact - approx| <= bound`` for every row, where
+    ``exact`` is what ``candidate_cosines`` returns (float32 through BLAS, whatever its
+    summation order) for the same rows, scope and ``library_mean``.
+
+    How. Each query vector ``q`` (whole, outcome, each section) is quantised in two int8
+    levels, ``q_hat = t1*d1 + t2*d2`` (``d2`` codes the residual of ``d1``), and the
+    products ``c.d1``, ``c.d2`` of the rows' int8 codes ``c`` are computed EXACTLY in integer
+    arithmetic (``_integer_products``); ``approx = s*(t1*(c.d1) + t2*(c.d2))`` in float64.
+
+    The bound. Let ``x`` be a float32 row, ``x_hat = s*c`` its copy, ``e >= ||x - x_hat||``,
+    ``r >= ||x||`` (``CompactVectors``), ``e_q = ||q - q_hat||`` and ``g = gamma_dim``
+    (``_dot_rounding``). The exact path returns ``fl(x.q)``; then
+    ``|fl(x.q) - x.q| <= g ||x|| ||q||`` (Higham eq. 3.5, then Cauchy-Schwarz),
+    ``|x.q - x_hat.q| <= ||x - x_hat|| ||q|| <= e ||q||`` (Cauchy-Schwarz),
+    ``|x_hat.q - x_hat.q_hat| <= ||x_hat|| e_q <= (r + e) e_q`` (Cauchy-Schwarz), and
+    ``x_hat.q_hat`` is ``approx`` up to float64 rounding of four operations on terms of size
+    at most ``(r + e)(||q|| + e_q)``, below ``2^-50 (r + e)(||q|| + e_q)``. So
+    ``|fl(x.q) - approx| <= ||q|| (e + g r) + (r + e) e_q + 2^-50 (r + e)(||q|| + e_q)``.
+    A section cosine is shifted by ``h_j`` (``section_centring``) in float32 on the exact
+    path: one more rounding, at most ``u (r ||s_j|| (1 + g) + |h_j|)``; the maximum over
+    sections moves by at most the largest per-section bound (``|max_j A_j - max_j B_j| <=
+    max_j |A_j - B_j|``), which is at most the bound above taken with the largest
+    ``||s_j||``, ``e_q`` and ``|h_j|``. Norms of the query vectors are taken in float64,
+    rounded up, and 1e-12 is added to every bound. For unit rows from a 384-dim model the
+    bound is about 0.007 (the rows' int8 rounding: ``e`` is about ``s * sqrt(dim / 12)``).
+
+    Raises:
+        ValueError: an index is outside the matrices.
+    """
+    whole_q, outcome_q = scope.vectors["whole"], scope.vectors["outcome"]
+    sections = scope.section_vectors
+    if sections is None or len(sections) == 0:
+        sections = scope.vectors["technical"][None, :]
+    sections = np.asarray(sections)
+    size, dim = len(idx), compact.dim
+    if size and (idx.min() < 0 or idx.max() >= len(compact)):
+        raise ValueError("candidate rows outside the vector matrices")
+    # the shift in the dtype the exact path adds it in
+    shift = section_centring(library_mean, sections).astype(sections.dtype).astype(np.float64)
+    # query vectors: whole, the sections (on the whole facet), outcome
+    queries = np.vstack([np.asarray(whole_q)[None, :], sections, np.asarray(outcome_q)[None, :]])
+    on_facet = [compact.facets.index("whole")] * (1 + len(sections))
+    on_facet.append(compact.facets.index("outcome"))
+    level1 = queries.astype(np.float64)
+    d1, t1, _, q_norm = _quantise(level1)
+    residual = level1 - t1[:, None] * d1
+    d2, t2, e_q, _ = _quantise(residual)
+    count = len(queries)
+    cols = -(-2 * count // 8) * 8
+    query_codes = np.zeros((compact.codes.shape[1], cols), dtype=np.int8)
+    for j, f in enumerate(on_facet):
+        query_codes[f * dim : (f + 1) * dim, 2 * j] = d1[j]
+        query_codes[f * dim : (f + 1) * dim, 2 * j + 1] = d2[j]
+    # (c.d1, c.d2) of query j -> t1_j * (c.d1) + t2_j * (c.d2): zeros elsewhere add exactly 0
+    levels = np.zeros((cols, count), dtype=np.float64)
+    levels[2 * np.arange(count), np.arange(count)] = t1
+    levels[2 * np.arange(count) + 1, np.arange(count)] = t2
+    sec = slice(1, 1 + len(sections))
+    whole_f, outcome_f = compact.facets.index("whole"), compact.facets.index("outcome")
+    whole = np.empty(size, dtype=np.float64)
+    outcome = np.empty(size, dtype=np.float64)
+    section_max = np.empty(size, dtype=np.float64)
+    buffer = np.empty((_PRESCREEN_ROWS, compact.codes.shape[1]), dtype=np.int8)
+    _int8_product()  # imports torch (if installed) before the thread limits are taken
+    with _ONE_BLAS_THREAD:
+        for start in range(0, size, _PRESCREEN_ROWS):
+            part = slice(start, min(start + _PRESCREEN_ROWS, size))
+            at = idx[part]
+            rows = np.take(compact.codes, at, axis=0, out=buffer[: len(at)], mode="clip")
+            unscaled = _integer_products(rows, query_codes) @ levels  # (rows, count)
+            s_w, s_o = compact.scale[whole_f][at], compact.scale[outcome_f][at]
+            whole[part] = unscaled[:, 0] * s_w
+            outcome[part] = unscaled[:, -1] * s_o
+            section_max[part] = (unscaled[:, sec] * s_w[:, None] + shift).max(axis=1)
+    g = _dot_rounding(dim)
+
+    def dot_bound(f: int, q_n: float, e_q: float) -> np.ndarray:
+        e, r = compact.error[f][idx], compact.norm[f][idx]
+        return q_n * (e + g * r) + (r + e) * e_q + 2.0**-50 * (r + e) * (q_n + e_q) + 1e-12
+
+    q_s, e_s = float(q_norm[sec].max()), float(e_q[sec].max())
+    section_bound = dot_bound(whole_f, q_s, e_s)
+    section_bound += _F32_UNIT * (compact.norm[whole_f][idx] * q_s * (1 + g) + np.abs(shift).max())
+    return (
+        {"whole": whole, "outcome": outcome, "section_max": section_max},
+        {
+            "whole": dot_bound(whole_f, float(q_norm[0]), float(e_q[0])),
+            "outcome": dot_bound(outcome_f, float(q_norm[-1]), float(e_q[-1])),
+            "section_max": section_bound,
+        },
+    )

@@ -250,10 +250,11 @@ def _rank(
     scored.sort(key=lambda item: (tier(item), -round(item[0], 9), item[1]))
     top = scored[:depth]
     unknowns = passed.unknowns([j for *_, j in top]) if passed is not None else {}
-    facts = Candidates(library, ranks, scope, config, {}, passed, agency_matcher(scope))
-    gaps = facts.missing_facets()
-    comps_missing = {pp_id: gaps[j] for _, pp_id, _, j in top}
-    positions = library.positions[ranks[np.asarray([j for *_, j in top], dtype=np.int64)]]
+    top_ranks = ranks[np.asarray([j for *_, j in top], dtype=np.int64)]
+    facts = Candidates(library, top_ranks, scope, config, {}, passed, agency_matcher(scope))
+    gaps = facts.missing_facets()  # of the top only: a loop per entry
+    comps_missing = {pp_id: gaps[k] for k, (_, pp_id, _, _) in enumerate(top)}
+    positions = library.positions[top_ranks]
     titles = library.entries["title"].gather(positions).to_list() if top else []
     refs = [
         RankedReference(

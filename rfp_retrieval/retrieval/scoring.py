@@ -4,7 +4,9 @@ The raw cosines come from the preset's kernel, every summed component from its r
 function (``components.REGISTRY``) over all candidates at once. Above ``_SHORTLIST_ABOVE``
 candidates the numpy totals pick a shortlist (every candidate that can reach the top
 ``depth``); the per-component dicts and the Python totals that decide the ranking are built
-for the shortlist only.
+for the shortlist only. From ``_PRESCREEN_ABOVE`` candidates (``default`` mode) the cosines
+come first from the int8 copies with a proven error bound (``prescreened_values``), and
+exact cosines only for the candidates whose bound lets them reach the top ``depth``.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ from typing import Any
 
 import numpy as np
 
+from rfp_retrieval.retrieval import kernels
 from rfp_retrieval.retrieval.components import COMPONENT, Candidates
 from rfp_retrieval.retrieval.config import Preset, RankingConfig
 from rfp_retrieval.retrieval.filters import FilterPass
-from rfp_retrieval.retrieval.kernels import facet_cosines, section_cosines
+from rfp_retrieval.retrieval.kernels import facet_cosines, prescreen_cosines, section_cosines
 from rfp_retrieval.retrieval.prepared import PreparedLibrary
 from rfp_retrieval.retrieval.records import ScopeQuery
 
@@ -28,6 +31,12 @@ _SHORTLIST_ABOVE = 64
 _SHORTLIST_MARGIN = 1e-8
 # Score units that put every relaxed candidate below every compliant one in the shortlist cut.
 _TIER_GAP = 1e6
+# From this many candidates on, the ``sections`` kernel's cosines are prescreened on the int8
+# copies (``kernels.prescreen_cosines``): below it the exact cosines cost a few ms anyway.
+_PRESCREEN_ABOVE = 16384
+# Added to every total's bound: float64 rounding of the totals (about 13 terms of magnitude
+# <= 2, and the -_TIER_GAP offset, whose ulp is 1.2e-10), with a wide margin.
+_TOTAL_SLACK = 1e-9
 
 KERNELS: dict[str, Callable[[PreparedLibrary, np.ndarray, ScopeQuery, tuple], dict]] = {
     "facets": lambda lib, idx, scope, names: facet_cosines(lib.vectors.matrices, idx, scope, names),
@@ -96,20 +105,30 @@ def score_candidates(
     assert library.vectors is not None
     preset = config.preset
     depth = config.top_k if depth is None else depth
-    cosines = KERNELS[preset.kernel](library, idx, scope, preset.cosines)
-    library.lap("cosines")
-    facts = Candidates(library, ranks, scope, config, cosines, passed, agency_match)
-    values = component_values(preset, facts)
-    shortlist: Any = range(len(candidates))
+    tiers = hard_misses(preset, passed) if passed is not None else None
+    prescreened = None
+    if preset.kernel == "sections" and len(candidates) >= max(_PRESCREEN_ABOVE, 2 * depth):
+        prescreened = prescreened_values(
+            library, ranks, idx, scope, config, passed, agency_match, depth, tiers
+        )
+    kept = None  # candidate positions ``values`` cover (None: all of them)
+    if prescreened is not None:
+        values, kept = prescreened
+    else:
+        cosines = KERNELS[preset.kernel](library, idx, scope, preset.cosines)
+        library.lap("cosines")
+        facts = Candidates(library, ranks, scope, config, cosines, passed, agency_match)
+        values = component_values(preset, facts)
+    local = np.arange(len(candidates) if kept is None else len(kept))
     if len(candidates) > max(_SHORTLIST_ABOVE, depth):
         totals = numpy_totals(preset, values)
-        if passed is not None:
-            totals = totals - _TIER_GAP * hard_misses(preset, passed)
+        if tiers is not None:
+            totals = totals - _TIER_GAP * (tiers if kept is None else tiers[kept])
         kth = -np.partition(-totals, depth - 1)[depth - 1]
-        shortlist = np.flatnonzero(totals >= kth - _SHORTLIST_MARGIN).tolist()
+        local = np.flatnonzero(totals >= kth - _SHORTLIST_MARGIN)
     library.lap("shortlist")
-    picked = np.asarray(shortlist, dtype=np.int64)
-    columns = {name: v[picked].tolist() for name, v in values.items()}
+    shortlist = (local if kept is None else kept[local]).tolist()
+    columns = {name: v[local].tolist() for name, v in values.items()}
     scored = []
     for k, j in enumerate(shortlist):
         comps = {name: column[k] for name, column in columns.items()}
@@ -133,3 +152,100 @@ def hard_misses(preset: Preset, passed: FilterPass) -> np.ndarray:
         if name not in preset.soft:
             out = np.maximum(out, passed.missed(name).astype(np.float64))
     return out
+
+
+def _reads_cosines(name: str) -> bool:
+    """Whether component ``name``'s values depend on the raw cosines (a raw or weighted
+    cosine); every other component reads only the entry's facts and the scope."""
+    return COMPONENT[name].raw or COMPONENT[name].weights is not None
+
+
+def prescreened_values(
+    library: PreparedLibrary,
+    ranks: np.ndarray,
+    idx: np.ndarray,
+    scope: ScopeQuery,
+    config: RankingConfig,
+    passed: FilterPass | None,
+    agency_match: Any,
+    depth: int,
+    tiers: np.ndarray | None,
+) -> tuple[dict[str, np.ndarray], np.ndarray] | None:
+    """Component values of the candidates that can reach the top ``depth``, exactly as the
+    exact path computes them, found through the int8 prescreen; None when the library has
+    no compact copy (``PreparedLibrary.compact``: not built, or vectors not float32).
+
+    Returns ``(values, kept)``: ``kept`` int64 (K,) ascending candidate positions, ``values``
+    every component of the preset over them, float64 (K,) each, bit for bit what
+    ``component_values`` gives those candidates on the exact path.
+
+    Why nothing is lost. Every component that does not read a cosine is computed exactly for
+    every candidate (recency, agency and sector bumps and their cap, domain match, vague and
+    soft penalties: ``_reads_cosines``). The cosine ones are linear in the raw cosines:
+    ``a * cosine * weight_scale`` (0 where the facet is missing), so with
+    ``|exact - approx| <= bound`` per raw cosine (``kernels.prescreen_cosines``) the total
+    moves by at most ``B = sum |a| * weight_scale * bound`` (+ ``_TOTAL_SLACK``). With the
+    prescreened totals ``t`` (tier offset included, as in the shortlist cut), let ``L`` be
+    the ``depth``-th largest ``t - B``: at least ``depth`` candidates have an exact total
+    ``>= L``, so the exact ``depth``-th best total ``kth >= L``. A candidate with
+    ``t + B < L - _SHORTLIST_MARGIN`` has an exact total ``< kth - _SHORTLIST_MARGIN``: it is
+    outside the exact shortlist, and outside the top ``depth``. Every other candidate is
+    kept and gets exact cosines (``candidate_cosines`` on the chunked path, so the same bits
+    as in the full candidate set), hence the exact ``kth`` over the kept ones is the global
+    one, and the shortlist cut over them is the exact path's.
+    """
+    preset = config.preset
+    compact = library.compact(build=False)
+    if compact is None:
+        return None
+    approx, bound = prescreen_cosines(compact, idx, scope, library.whole_mean)
+    library.lap("prescreen")
+    facts = Candidates(library, ranks, scope, config, approx, passed, agency_match)
+    values = component_values(preset, facts)
+    totals = numpy_totals(preset, values)
+    if tiers is not None:
+        totals = totals - _TIER_GAP * tiers
+    facts.cosines = bound  # the same candidates: weight_scale and the facts stay cached
+    spread = facts
+    slack = np.full(len(ranks), _TOTAL_SLACK)
+    for group in preset.parts:
+        for name, amount in group:
+            if _reads_cosines(name):
+                slack += np.abs(COMPONENT[name].values(spread, abs(amount)))
+    lowest = -np.partition(-(totals - slack), depth - 1)[depth - 1]
+    kept = np.flatnonzero(totals + slack >= lowest - _SHORTLIST_MARGIN)
+    library.lap("bound")
+    exact = _exact_section_cosines(library, idx, kept, scope)
+    library.lap("cosines")
+    few = Candidates(library, ranks[kept], scope, config, exact, None, agency_match)
+    out = {}
+    for name in values:
+        if _reads_cosines(name):
+            amount = _amount(preset, name)
+            out[name] = COMPONENT[name].values(few, amount)
+        else:
+            out[name] = values[name][kept]
+    return out, kept
+
+
+def _amount(preset: Preset, name: str) -> float:
+    """The amount ``component_values`` passes component ``name`` (0 for a raw cosine)."""
+    for group in preset.parts:
+        for part, amount in group:
+            if part == name:
+                return amount
+    return 0.0
+
+
+def _exact_section_cosines(
+    library: PreparedLibrary, idx: np.ndarray, kept: np.ndarray, scope: ScopeQuery
+) -> dict[str, np.ndarray]:
+    """The ``sections`` kernel's exact cosines of the candidates at positions ``kept``, with
+    the bits the exact path gives them: on the chunked path (``candidate_cosines`` with
+    ``chunked``) when the full set ``idx`` takes it, else over the full set (below
+    ``kernels._CHUNK_ROWS`` rows: one product, then the kept rows picked)."""
+    matrices, mean = library.vectors.matrices, library.whole_mean
+    if len(idx) < kernels._CHUNK_ROWS:
+        every = section_cosines(matrices, idx, scope, mean)
+        return {name: values[kept] for name, values in every.items()}
+    return section_cosines(matrices, idx[kept], scope, mean, chunked=True)
