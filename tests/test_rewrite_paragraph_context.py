@@ -9,7 +9,7 @@ import pytest
 from rfp_retrieval.documents.extract import load_document
 from rfp_retrieval.documents.questions import find_questions
 from rfp_retrieval.rewrite.chain import rewrite_question
-from rfp_retrieval.rewrite.context import is_generic, nearest_sentences
+from rfp_retrieval.rewrite.context import is_generic, lead_in, nearest_sentences
 
 RFP = """# Request for Proposals 77-1: County Records Portal
 
@@ -85,3 +85,69 @@ def test_cross_references_name_the_sections_and_summarise_them(rewritten):
     summary = r.context.references[0].summary
     assert "assessor" in summary and "SFTP" in summary
     assert "tenfold" in r.context.references[1].summary
+
+
+FOLLOW_UPS = """# Request for Proposals 12-9: Member Portal Services
+
+## 2. Service Questions
+
+Q1. Describe your service desk hours and escalation path.
+
+Members reach us outside business hours, and regional power failures have taken the \
+portal down for a day. Our examiners expect tested recovery of member-facing systems \
+within four hours.
+
+Q2. Describe how you will meet this expectation.
+
+Q3. How often is it exercised?
+
+## 3. Additional Considerations
+
+The Credit Union retains member records for seven years and must be able to place \
+records on legal hold when litigation is anticipated.
+
+Q1. Explain how your platform supports these obligations.
+
+Some members use screen readers and voice control software.
+
+Q2. How do you test with them?
+"""
+
+
+@pytest.fixture()
+def follow_ups(tmp_path: Path):
+    path = tmp_path / "rfp.md"
+    path.write_text(FOLLOW_UPS, encoding="utf-8")
+    doc = load_document(path)
+    asks = [q for q in find_questions(doc) if q.kind == "question"]
+    return doc, {(q.section_path[-1], q.label): q for q in asks}
+
+
+def test_lead_in_stops_at_the_previous_ask(follow_ups):
+    doc, asks = follow_ups
+    q2 = asks[("3. Additional Considerations", "Q2.")]
+    assert lead_in(q2, doc) == "Some members use screen readers and voice control software."
+    q1 = asks[("3. Additional Considerations", "Q1.")]
+    assert lead_in(q1, doc).startswith("The Credit Union retains member records")
+
+
+def test_lead_in_of_a_follow_up_is_the_prose_above_the_asks_before_it(follow_ups):
+    doc, asks = follow_ups
+    expected = (
+        "Members reach us outside business hours, and regional power failures have taken the "
+        "portal down for a day. Our examiners expect tested recovery of member-facing systems "
+        "within four hours."
+    )
+    assert lead_in(asks[("2. Service Questions", "Q2.")], doc) == expected
+    assert lead_in(asks[("2. Service Questions", "Q3.")], doc) == expected
+    assert lead_in(asks[("2. Service Questions", "Q1.")], doc) == ""
+
+
+def test_under_a_generic_heading_only_the_question_s_own_lead_in_is_its_topic(follow_ups):
+    doc, asks = follow_ups
+    r = rewrite_question(asks[("3. Additional Considerations", "Q2.")], doc)
+    assert r.context.paragraphs == "Some members use screen readers and voice control software."
+    assert r.rewrite == (
+        "How do you test with them — Some members use screen readers and voice control software."
+    )
+    assert all("legal hold" not in q.text for q in r.queries)

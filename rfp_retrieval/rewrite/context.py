@@ -28,7 +28,9 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from rfp_retrieval.documents.ask_patterns import LEADING_LABEL, LIST_MARKER, is_ask
 from rfp_retrieval.documents.records import Question, RfpDocument, Section
+from rfp_retrieval.documents.text import split_sentences, strip_inline_markdown
 from rfp_retrieval.rewrite.specificity import ABSTRACT_WORDS
 from rfp_retrieval.rewrite.terms import QUESTION_WORDS, STOPWORDS, stem_words, words
 from rfp_retrieval.rewrite.thesaurus import THESAURUS, find_concepts
@@ -205,6 +207,67 @@ def nearest_sentences(text: str, count: int = NEAR_SENTENCES) -> str:
     return " ".join(kept[-count:]) if count > 0 else ""
 
 
+def lead_in(question: Question, doc: RfpDocument | None) -> str:
+    """The prose just above ``question`` in its section, back to the previous ask: the
+    sentences a pronoun or a "these obligations" points to.
+
+    When other asks stand between that prose and the question ("Q2. Describe how you will
+    meet this expectation." then "Q3. How often is it exercised?"), the prose above them is
+    still the one meant; prose above an earlier ask is not ("... retains records for seven
+    years. Q1. Explain how you support these obligations. Some members use screen readers.
+    Q2. How do you test with them?": Q2's lead-in is the screen-reader sentence only).
+    Tables, headings and bold label lines end a run. Falls back to ``question.context``
+    when the document or the question's section or line is unknown. Returns "" when no
+    prose stands above the question.
+    """
+    if doc is None or not question.line or not question.section_key:
+        return question.context or ""
+    section = next((s for s in doc.sections if s.key == question.section_key), None)
+    lines = (doc.text or "").splitlines()
+    end = question.line - 1
+    if section is None or not 0 <= end < len(lines) or section.line > end + 1:
+        return question.context or ""
+    start = section.line if section.kind == "heading" else section.line - 1
+    # each unit: (is_ask, sentence); None marks a break (table, heading, label line)
+    units: list[tuple[bool, str] | None] = []
+    block: list[str] = []
+
+    def flush() -> None:
+        text = strip_inline_markdown(" ".join(block))
+        block.clear()
+        for sentence in split_sentences(text):
+            bare = LIST_MARKER.sub("", LEADING_LABEL.sub("", sentence, count=1), count=1)
+            if len(bare.split()) >= 3:
+                units.append((is_ask(bare), bare))
+
+    own = lines[end]
+    at = own.find(question.text[:40]) if question.text else -1
+    for raw in [*lines[start:end], own[:at] if at > 0 else ""]:
+        s = raw.strip()
+        if not s or s.startswith(("|", "#")) or re.fullmatch(r"\*\*[^*]+\*\*:?", s):
+            flush()
+            if s:
+                units.append(None)
+            continue
+        if LIST_MARKER.match(s) or LEADING_LABEL.match(s):
+            flush()  # a list item or a labelled ask starts its own unit
+        block.append(s)
+    flush()
+    run: list[str] = []
+    for unit in reversed(units):
+        if unit is None:
+            if run:
+                break
+            continue
+        asks, sentence = unit
+        if asks:
+            if run:
+                break
+            continue
+        run.insert(0, sentence)
+    return " ".join(run)
+
+
 def document_subject(title: str) -> str:
     """The subject of a solicitation from its title: the part after the last ':' or dash,
     without parenthesised acronyms ("... DHHS-RFP-2026-0417: Integrated Eligibility and Case
@@ -331,7 +394,7 @@ def inherit_context(
     if (ctx.generic_heading or pointing) and config.paragraph_words > 0:
         # the heading says nothing, or the question points back ("accomplish this", "one of
         # them"): the sentences just above, as written, carry what it refers to
-        near = nearest_sentences(question.context or "").split()
+        near = nearest_sentences(lead_in(question, doc)).split()
         ctx.paragraphs = " ".join(near[:NEAR_WORDS])
     else:
         ctx.paragraphs = keyword_summary(
