@@ -9,9 +9,13 @@ outline above it, and a one-paragraph document summary", and found longer contex
   requirements 3.4.1-3.4.6 above "3.4.7 Describe your approach"); under a generic heading
   ("Other Technical Considerations", "Additional Considerations") the sentences just above
   the question, as written (``NEAR_SENTENCES``, at most ``NEAR_WORDS``), are its topic and
-  the heading is not (issue 14: the topic sits only in the paragraph above); a question
+  the heading is not (issue 14: the topic sits only in the paragraph above); so are they
+  when no heading above the question is topical ("Section 4 — Vendor Responses"); a question
   whose pronoun points back ("Describe how you will accomplish *this*.") gets the same
-  sentences as written beside its heading, instead of their keywords;
+  sentences as written, and the offline rewriter puts them where the pronoun is, the heading
+  after them. Those sentences are the question's lead-in (``lead_in``): the prose since the
+  previous ask, or above the asks it follows; sentences that only say how to answer
+  ("respond to each of the following items in order") are not part of it;
 - cross-references: "the peak volumes described in Section 2.4" inherits the heading and a
   keyword summary of Section 2.4 ("the retrieval target is the system, not the section");
 - table rows: the row's topic (questionnaire domain, column or row header) is the heading.
@@ -42,7 +46,9 @@ STRUCTURAL_WORDS: frozenset[str] = frozenset(
     item items questionnaire questionnaires scope work statement description specifications
     specification general requirements requirement submission preparation format evaluation
     criteria award basis overview introduction background summary executive solicitation
-    questions question other information offeror's offerors' to of and the for""".split()
+    questions question other information offeror's offerors' vendor vendors vendor's bidder
+    bidders respondent respondents supplier suppliers proposer proposers to of and the
+    for""".split()
 )
 """Words of headings that place an answer in the proposal rather than name its topic."""
 
@@ -54,7 +60,8 @@ BOILERPLATE_WORDS: frozenset[str] = frozenset(
     approved approval later days than fewer less more least each all any such other per
     within no not only also may one two three four five six seven eight nine ten beginning
     end final upon necessary continue continued throughout approximately currently current
-    existing new used using use make made ensure meet meets officer period notice""".split()
+    existing new used using use make made ensure meet meets officer period notice answer
+    answers answered below above page pages limit limited font order sequence""".split()
 )
 """Procurement boilerplate: never a topic of the paragraph context summary."""
 
@@ -127,7 +134,9 @@ class QuestionContext:
     sections; ``skipped``: structural headings left out; ``document_reference``: the question
     points at the whole solicitation ("relevance ... to this requirement"), so the document
     subject is part of its topic; ``generic_heading``: the heading names no topic
-    (``is_generic``), so the earlier paragraphs carry it.
+    (``is_generic``), so the earlier paragraphs carry it; ``points_back``: the question refers
+    to what was just said ("accomplish *this*", ``points_back``) and ``paragraphs`` holds the
+    sentences it points to, as written.
     """
 
     heading: str = ""
@@ -140,6 +149,7 @@ class QuestionContext:
     skipped: list[str] = field(default_factory=list)
     document_reference: bool = False
     generic_heading: bool = False
+    points_back: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-JSON form (for the rewrite log and the LLM cache key)."""
@@ -236,7 +246,7 @@ def lead_in(question: Question, doc: RfpDocument | None) -> str:
         text = strip_inline_markdown(" ".join(block))
         block.clear()
         for sentence in split_sentences(text):
-            bare = LIST_MARKER.sub("", LEADING_LABEL.sub("", sentence, count=1), count=1)
+            bare = LIST_MARKER.sub("", _strip_label(sentence), count=1)
             if len(bare.split()) >= 3:
                 units.append((is_ask(bare), bare))
 
@@ -254,6 +264,7 @@ def lead_in(question: Question, doc: RfpDocument | None) -> str:
         block.append(s)
     flush()
     run: list[str] = []
+    units = [u for u in units if u is None or u[0] or names_a_topic(u[1])]
     for unit in reversed(units):
         if unit is None:
             if run:
@@ -266,6 +277,25 @@ def lead_in(question: Question, doc: RfpDocument | None) -> str:
             continue
         run.insert(0, sentence)
     return " ".join(run)
+
+
+def _strip_label(sentence: str) -> str:
+    """``sentence`` without a leading numbering label ("3.1.4 Describe ..."), unless the
+    number is its subject ("C.4.3.3 requires continuous scanning")."""
+    m = LEADING_LABEL.match(sentence)
+    if m and not sentence[m.end() :][:1].islower():
+        return sentence[m.end() :]
+    return sentence
+
+
+def names_a_topic(sentence: str) -> bool:
+    """True when ``sentence`` has a word that is neither a function word nor procurement
+    boilerplate: "Offerors shall respond to each of the following items in order." names no
+    topic (it says how to answer, not what about)."""
+    vocabulary = STOPWORDS | BOILERPLATE_WORDS | STRUCTURAL_WORDS | QUESTION_WORDS | ABSTRACT_WORDS
+    return any(
+        w.lower() not in vocabulary and re.search(r"[a-z]", w.lower()) for w in words(sentence)
+    )
 
 
 def document_subject(title: str) -> str:
@@ -389,13 +419,16 @@ def inherit_context(
         ctx.subject = document_subject(doc.title)
     exclude = " ".join([question.text, ctx.heading, *ctx.outline])
     background = [s.body for s in doc.sections if s.body] if doc is not None else []
-    ctx.generic_heading = bool(ctx.heading) and not ctx.topic and is_generic(ctx.heading)
+    # no topical heading at all (every heading structural: "Section 4 — Vendor Responses") is
+    # a generic heading too: the sentences above are the only topic there is
+    ctx.generic_heading = not ctx.topic and (not ctx.heading or is_generic(ctx.heading))
     pointing = not ctx.topic and points_back(question.text)
     if (ctx.generic_heading or pointing) and config.paragraph_words > 0:
         # the heading says nothing, or the question points back ("accomplish this", "one of
         # them"): the sentences just above, as written, carry what it refers to
         near = nearest_sentences(lead_in(question, doc)).split()
         ctx.paragraphs = " ".join(near[:NEAR_WORDS])
+        ctx.points_back = pointing and bool(ctx.paragraphs)
     else:
         ctx.paragraphs = keyword_summary(
             question.context or "", config.paragraph_words, exclude, background
