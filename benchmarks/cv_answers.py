@@ -14,8 +14,9 @@ The "needs SME" rule (``RetrievalConfig.floor``) is chosen with negatives in
 
 Tuned on the dev qrels: the fusion constant across a question's queries (``fusion_k``), the
 length of the earlier-paragraph and cross-reference keyword summaries, whether the offline
-rewrite carries the document subject, and whether specific questions are decomposed. For
-each of the five documents, the grid point with the best mean MRR@10 on the other four is
+rewrite carries the document subject, whether specific questions are decomposed, and the
+weight of the original of a question that points outside itself. For each of the seven
+documents, the grid point with the best mean MRR@10 on the other six is
 chosen and scored on the held-out one; the pooled held-out scores are the cross-validated
 figures (with rewriting on, offline rewriter). The defaults' in-sample figures are printed
 beside them.
@@ -45,7 +46,7 @@ from rfp_retrieval.eval.answers import (  # noqa: E402
 )
 from rfp_retrieval.retrieval.answers import RetrievalConfig  # noqa: E402
 from rfp_retrieval.retrieval.embedding import Embedder  # noqa: E402
-from rfp_retrieval.rewrite.chain import ChainConfig  # noqa: E402
+from rfp_retrieval.rewrite.chain import ChainConfig, QueryWeights  # noqa: E402
 from rfp_retrieval.rewrite.context import ContextConfig  # noqa: E402
 from rfp_retrieval.rewrite.offline import OfflineRewriter  # noqa: E402
 
@@ -55,6 +56,7 @@ GRID = {
     "reference_words": (0, 16),
     "include_subject": (False, True),
     "decompose_specific": (False, True),
+    "pointing_original": (0.5, 1.0),
 }
 DEFAULT = {
     "fusion_k": 5,
@@ -62,6 +64,7 @@ DEFAULT = {
     "reference_words": 16,
     "include_subject": False,
     "decompose_specific": False,
+    "pointing_original": 0.5,
 }
 
 
@@ -88,6 +91,7 @@ def _per_question(prepared, index, embedder, point: dict, mode: str = "on") -> d
             paragraph_words=point["paragraph_words"], reference_words=point["reference_words"]
         ),
         decompose_specific=point["decompose_specific"],
+        weights=QueryWeights(pointing_original=point["pointing_original"]),
     )
     run = evaluate_answers(
         prepared,

@@ -186,3 +186,16 @@ def test_an_rfp_without_questions_gets_one_placeholder_row():
     assert frame.select("kind", "query_count").rows() == [(NO_QUESTIONS, 0)]
     assert query_sets_from_frame(frame) == []
     assert frame.schema["steps"] == pl.List(pl.String)
+
+
+def test_a_question_that_points_outside_itself_weighs_its_original_less():
+    pointing = Question(
+        "q-9", "9.", "How often is it performed, and by whom?", "4.2", ["4.2 Penetration Testing"]
+    )
+    r = rewrite_question(pointing, None)
+    assert r.queries[0].role == "original" and r.queries[0].weight == 0.5
+    assert r.rewrite.startswith("How often is Penetration Testing performed")
+    # a question that names its own topic keeps the full weight, and the weight is a setting
+    assert rewrite_question(MIGRATION, None).queries[0].weight == 1.0
+    plain = ChainConfig(weights=QueryWeights(pointing_original=1.0))
+    assert rewrite_question(pointing, None, config=plain).queries[0].weight == 1.0

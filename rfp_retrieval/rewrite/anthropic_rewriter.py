@@ -163,6 +163,8 @@ def build_prompt(request: RewriteRequest) -> str:
             "The heading names no topic; the sentences just above the question do: "
             + ctx.paragraphs
         )
+    elif ctx.paragraphs and ctx.points_back:
+        lines.append("The question points back to the sentences just above it: " + ctx.paragraphs)
     elif ctx.paragraphs:
         lines.append(f"Earlier paragraphs of the section (keywords): {ctx.paragraphs}")
     if ctx.summary:

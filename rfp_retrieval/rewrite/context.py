@@ -9,9 +9,13 @@ outline above it, and a one-paragraph document summary", and found longer contex
   requirements 3.4.1-3.4.6 above "3.4.7 Describe your approach"); under a generic heading
   ("Other Technical Considerations", "Additional Considerations") the sentences just above
   the question, as written (``NEAR_SENTENCES``, at most ``NEAR_WORDS``), are its topic and
-  the heading is not (issue 14: the topic sits only in the paragraph above); a question
+  the heading is not (issue 14: the topic sits only in the paragraph above); so are they
+  when no heading above the question is topical ("Section 4 — Vendor Responses"); a question
   whose pronoun points back ("Describe how you will accomplish *this*.") gets the same
-  sentences as written beside its heading, instead of their keywords;
+  sentences as written, and the offline rewriter puts them where the pronoun is, the heading
+  after them. Those sentences are the question's lead-in (``lead_in``): the prose since the
+  previous ask, or above the asks it follows; sentences that only say how to answer
+  ("respond to each of the following items in order") are not part of it;
 - cross-references: "the peak volumes described in Section 2.4" inherits the heading and a
   keyword summary of Section 2.4 ("the retrieval target is the system, not the section");
 - table rows: the row's topic (questionnaire domain, column or row header) is the heading.
@@ -28,7 +32,9 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from rfp_retrieval.documents.ask_patterns import LEADING_LABEL, LIST_MARKER, is_ask
 from rfp_retrieval.documents.records import Question, RfpDocument, Section
+from rfp_retrieval.documents.text import split_sentences, strip_inline_markdown
 from rfp_retrieval.rewrite.specificity import ABSTRACT_WORDS
 from rfp_retrieval.rewrite.terms import QUESTION_WORDS, STOPWORDS, stem_words, words
 from rfp_retrieval.rewrite.thesaurus import THESAURUS, find_concepts
@@ -40,7 +46,9 @@ STRUCTURAL_WORDS: frozenset[str] = frozenset(
     item items questionnaire questionnaires scope work statement description specifications
     specification general requirements requirement submission preparation format evaluation
     criteria award basis overview introduction background summary executive solicitation
-    questions question other information offeror's offerors' to of and the for""".split()
+    questions question other information offeror's offerors' vendor vendors vendor's bidder
+    bidders respondent respondents supplier suppliers proposer proposers to of and the
+    for""".split()
 )
 """Words of headings that place an answer in the proposal rather than name its topic."""
 
@@ -52,7 +60,8 @@ BOILERPLATE_WORDS: frozenset[str] = frozenset(
     approved approval later days than fewer less more least each all any such other per
     within no not only also may one two three four five six seven eight nine ten beginning
     end final upon necessary continue continued throughout approximately currently current
-    existing new used using use make made ensure meet meets officer period notice""".split()
+    existing new used using use make made ensure meet meets officer period notice answer
+    answers answered below above page pages limit limited font order sequence""".split()
 )
 """Procurement boilerplate: never a topic of the paragraph context summary."""
 
@@ -125,7 +134,9 @@ class QuestionContext:
     sections; ``skipped``: structural headings left out; ``document_reference``: the question
     points at the whole solicitation ("relevance ... to this requirement"), so the document
     subject is part of its topic; ``generic_heading``: the heading names no topic
-    (``is_generic``), so the earlier paragraphs carry it.
+    (``is_generic``), so the earlier paragraphs carry it; ``points_back``: the question refers
+    to what was just said ("accomplish *this*", ``points_back``) and ``paragraphs`` holds the
+    sentences it points to, as written.
     """
 
     heading: str = ""
@@ -138,6 +149,7 @@ class QuestionContext:
     skipped: list[str] = field(default_factory=list)
     document_reference: bool = False
     generic_heading: bool = False
+    points_back: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-JSON form (for the rewrite log and the LLM cache key)."""
@@ -203,6 +215,87 @@ def nearest_sentences(text: str, count: int = NEAR_SENTENCES) -> str:
     sentences = [s.strip() for s in re.split(r"(?<=[.?!])\s+|\n+", text or "") if s.strip()]
     kept = [s for s in sentences if not s.endswith("?")]
     return " ".join(kept[-count:]) if count > 0 else ""
+
+
+def lead_in(question: Question, doc: RfpDocument | None) -> str:
+    """The prose just above ``question`` in its section, back to the previous ask: the
+    sentences a pronoun or a "these obligations" points to.
+
+    When other asks stand between that prose and the question ("Q2. Describe how you will
+    meet this expectation." then "Q3. How often is it exercised?"), the prose above them is
+    still the one meant; prose above an earlier ask is not ("... retains records for seven
+    years. Q1. Explain how you support these obligations. Some members use screen readers.
+    Q2. How do you test with them?": Q2's lead-in is the screen-reader sentence only).
+    Tables, headings and bold label lines end a run. Falls back to ``question.context``
+    when the document or the question's section or line is unknown. Returns "" when no
+    prose stands above the question.
+    """
+    if doc is None or not question.line or not question.section_key:
+        return question.context or ""
+    section = next((s for s in doc.sections if s.key == question.section_key), None)
+    lines = (doc.text or "").splitlines()
+    end = question.line - 1
+    if section is None or not 0 <= end < len(lines) or section.line > end + 1:
+        return question.context or ""
+    start = section.line if section.kind == "heading" else section.line - 1
+    # each unit: (is_ask, sentence); None marks a break (table, heading, label line)
+    units: list[tuple[bool, str] | None] = []
+    block: list[str] = []
+
+    def flush() -> None:
+        text = strip_inline_markdown(" ".join(block))
+        block.clear()
+        for sentence in split_sentences(text):
+            bare = LIST_MARKER.sub("", _strip_label(sentence), count=1)
+            if len(bare.split()) >= 3:
+                units.append((is_ask(bare), bare))
+
+    own = lines[end]
+    at = own.find(question.text[:40]) if question.text else -1
+    for raw in [*lines[start:end], own[:at] if at > 0 else ""]:
+        s = raw.strip()
+        if not s or s.startswith(("|", "#")) or re.fullmatch(r"\*\*[^*]+\*\*:?", s):
+            flush()
+            if s:
+                units.append(None)
+            continue
+        if LIST_MARKER.match(s) or LEADING_LABEL.match(s):
+            flush()  # a list item or a labelled ask starts its own unit
+        block.append(s)
+    flush()
+    run: list[str] = []
+    units = [u for u in units if u is None or u[0] or names_a_topic(u[1])]
+    for unit in reversed(units):
+        if unit is None:
+            if run:
+                break
+            continue
+        asks, sentence = unit
+        if asks:
+            if run:
+                break
+            continue
+        run.insert(0, sentence)
+    return " ".join(run)
+
+
+def _strip_label(sentence: str) -> str:
+    """``sentence`` without a leading numbering label ("3.1.4 Describe ..."), unless the
+    number is its subject ("C.4.3.3 requires continuous scanning")."""
+    m = LEADING_LABEL.match(sentence)
+    if m and not sentence[m.end() :][:1].islower():
+        return sentence[m.end() :]
+    return sentence
+
+
+def names_a_topic(sentence: str) -> bool:
+    """True when ``sentence`` has a word that is neither a function word nor procurement
+    boilerplate: "Offerors shall respond to each of the following items in order." names no
+    topic (it says how to answer, not what about)."""
+    vocabulary = STOPWORDS | BOILERPLATE_WORDS | STRUCTURAL_WORDS | QUESTION_WORDS | ABSTRACT_WORDS
+    return any(
+        w.lower() not in vocabulary and re.search(r"[a-z]", w.lower()) for w in words(sentence)
+    )
 
 
 def document_subject(title: str) -> str:
@@ -326,13 +419,16 @@ def inherit_context(
         ctx.subject = document_subject(doc.title)
     exclude = " ".join([question.text, ctx.heading, *ctx.outline])
     background = [s.body for s in doc.sections if s.body] if doc is not None else []
-    ctx.generic_heading = bool(ctx.heading) and not ctx.topic and is_generic(ctx.heading)
+    # no topical heading at all (every heading structural: "Section 4 — Vendor Responses") is
+    # a generic heading too: the sentences above are the only topic there is
+    ctx.generic_heading = not ctx.topic and (not ctx.heading or is_generic(ctx.heading))
     pointing = not ctx.topic and points_back(question.text)
     if (ctx.generic_heading or pointing) and config.paragraph_words > 0:
         # the heading says nothing, or the question points back ("accomplish this", "one of
         # them"): the sentences just above, as written, carry what it refers to
-        near = nearest_sentences(question.context or "").split()
+        near = nearest_sentences(lead_in(question, doc)).split()
         ctx.paragraphs = " ".join(near[:NEAR_WORDS])
+        ctx.points_back = pointing and bool(ctx.paragraphs)
     else:
         ctx.paragraphs = keyword_summary(
             question.context or "", config.paragraph_words, exclude, background

@@ -17,6 +17,7 @@ Same input, same output: no randomness, no clock, no network.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from rfp_retrieval.rewrite.context import QuestionContext, is_structural
 from rfp_retrieval.rewrite.decompose import decompose
@@ -69,7 +70,10 @@ class OfflineRewriter:
             log.append("inherited: " + tail)
         rewrite = f"{core} ({tail})" if tail else core
         pieces = decompose(request.question)
-        parts = [attach_topic(p, ctx, []) for p in (list(request.parts) or pieces.parts)]
+        # a part carries the heading, not the sentences a pronoun points to: the rewrite
+        # already holds them, and parts that repeat them are near-copies of the rewrite
+        part_ctx = replace(ctx, points_back=False) if ctx.heading else ctx
+        parts = [attach_topic(p, part_ctx, []) for p in (list(request.parts) or pieces.parts)]
         log.extend(pieces.log)
         paraphrases = paraphrase(core, tail, PARAPHRASE_COUNT)
         log.append(f"{len(paraphrases)} paraphrases from the thesaurus")
@@ -87,10 +91,16 @@ def attach_topic(question: str, ctx: QuestionContext, log: list[str]) -> str:
     """
     text = question.strip()
     topic = ctx.topic or ctx.heading
-    referenced = [r.heading for r in ctx.references if r.heading and not is_structural(r.heading)]
-    if ctx.generic_heading and ctx.paragraphs and not referenced:
-        # "Other Considerations": the sentences above name the topic (issue 14)
-        log.append("generic heading: the sentences above the question are its topic")
+    referenced = _referenced_headings(ctx)
+    if (ctx.generic_heading or ctx.points_back) and ctx.paragraphs and not referenced:
+        # "Other Considerations", or no topical heading at all: the sentences above name the
+        # topic (issue 14); a pronoun or "this ability" points to the sentences just above
+        # it, not to the heading ("How is it backed up?" after "Regarding the vendor portal")
+        log.append(
+            "generic heading: the sentences above the question are its topic"
+            if ctx.generic_heading
+            else "points back: the sentences above the question are what it refers to"
+        )
         return f"{text.rstrip(' .?')} — {ctx.paragraphs}"
     if referenced and not ctx.topic:
         if any(h in text for h in referenced):
@@ -116,6 +126,10 @@ def attach_topic(question: str, ctx: QuestionContext, log: list[str]) -> str:
     return f"{text.rstrip(' .?')} — {topic_phrase}"
 
 
+def _referenced_headings(ctx: QuestionContext) -> list[str]:
+    return [r.heading for r in ctx.references if r.heading and not is_structural(r.heading)]
+
+
 def name_references(question: str, ctx: QuestionContext, log: list[str]) -> str:
     """``question`` with each cross-reference followed by the referenced section's heading:
     "the requirements of C.3.1" -> "the requirements of Grants Lifecycle Platform (C.3.1)"
@@ -134,10 +148,13 @@ def name_references(question: str, ctx: QuestionContext, log: list[str]) -> str:
 
 def _context_tail(ctx: QuestionContext, with_subject: bool) -> str:
     pieces: list[str] = list(ctx.outline)
+    pointed = ctx.points_back and not ctx.generic_heading and not _referenced_headings(ctx)
+    if pointed and ctx.heading:
+        pieces.insert(0, ctx.heading)  # the sentences took the heading's place in the core
     for ref in ctx.references:
         if ref.summary:
             pieces.append(ref.summary)
-    if ctx.paragraphs and not ctx.generic_heading:
+    if ctx.paragraphs and not (ctx.generic_heading or pointed):
         pieces.append(ctx.paragraphs)
     if with_subject and ctx.subject:
         pieces.append(ctx.subject)
