@@ -329,9 +329,9 @@ class RankingConfig:
     constraint field of the 55 scopes read right, the named industry hard): tuning 0.752 /
     0.762, validation (20 scopes, never tuned on) 0.750 / 0.750. Refitted on the tuning part
     after the reading fixes (C = 3) the fit moves domain_weight to 0.20 but ranks the tuning
-    part no better in-sample (0.733 vs 0.743), so the values above stay. ``recent_bump``/``old_penalty``/
-    ``agency_bump`` and the facet weights stay the seed's values for the ``facet+bumps``
-    preset.
+    part no better in-sample (0.733 vs 0.743), so the values above stay.
+    ``recent_bump``/``old_penalty``/``agency_bump`` and the facet weights stay the seed's
+    values for the ``facet+bumps`` preset.
 
     Raises:
         ValueError: an unknown mode.
