@@ -467,3 +467,29 @@ def test_only_picks_that_miss_a_constraint_are_weak_when_few_entries_passed():
     )
     found = caveats(passing, None, SCOPE, set(), picks, 1, relaxed=True)
     assert [c.kind for c in found] == ["unknown", "few"]
+
+
+def test_why_cite_ignores_buyer_background_number_words_and_common_single_words():
+    """New-user trial: "Matches the RFP's scope section 'About Northwind Mutual': million
+    policyholders" and "(shares mean, time with the RFP's scope)" are no reasons."""
+    entry = {
+        "title": "Customer identity platform for an insurer",
+        "technical_description": "Serves 2 million policyholders with single sign-on.",
+        "outcome_metrics": ["Cut mean time to resolve by 40%"],
+        "domains": [],
+    }
+    scope = {
+        "text_whole": "Reduce the mean handling time of claims calls.",
+        "text_outcome": "",
+        "emphasized_domains": [],
+    }
+    sections = [
+        ("About Northwind Mutual", "We serve 1.2 million policyholders in 14 states."),
+        ("2. Identity Services", "Provide single sign-on for agents and policyholders."),
+    ]
+    assert why_cite(entry, scope, (), sections) == [
+        'Matches the RFP\'s scope section "2. Identity Services": single sign.',
+        'Outcome to quote: "Cut mean time to resolve by 40%".',
+    ]
+    only_background = sections[:1]
+    assert why_cite(entry | {"outcome_metrics": []}, scope, (), only_background) == []

@@ -9,6 +9,7 @@ words are too common to mean a match ("systems", "services"); a phrase is not.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,8 +24,16 @@ _BOILERPLATE = frozenset(
         """reference references contract contracts project projects similar relevant relevance
         relevancy scope size complexity offeror offerors proposer proposers experience past
         performance work provide provided demonstrate demonstrated years year including
-        include includes considered evaluate evaluated degree extent show shows"""
+        include includes considered evaluate evaluated degree extent show shows
+        hundred hundreds thousand thousands million millions billion billions percent dozen"""
     )
+)
+# Headings of sections that describe the buyer, not the work ("About Northwind", "Company
+# Overview", "Who We Are"): a phrase shared with them is no reason to cite.
+_BACKGROUND_HEADING = re.compile(
+    r"^\W*(?:[\dA-Z]{1,4}[.)]\s+)?(?:about\b|who\s+we\s+are\b|(?:company|organi[sz]ation(?:al)?|"
+    r"agency|corporate)\s+(?:overview|profile|background|information)\b)",
+    re.IGNORECASE,
 )
 MAX_CRITERIA = 2
 """At most this many relevance criteria are quoted per reference (most shared phrases first)."""
@@ -129,8 +138,9 @@ def why_cite(
     units ``[(heading, text)]`` (``rfp_scope_sections``; None: the headings of ``scope``).
     Lines: each relevance criterion sharing a phrase with the entry (at most
     ``MAX_CRITERIA``), the scope section sharing most phrases, the emphasised domains the
-    entry covers and the outcome metric to quote. [] when nothing matches and the entry has
-    no metric.
+    entry covers and the outcome metric to quote (its shared words named only when they hold
+    a phrase or a capitalised acronym). Sections about the buyer ("About ...", "Company
+    Overview") give no scope reason. [] when nothing matches and the entry has no metric.
     """
     own = entry_text(entry)
     lines: list[str] = []
@@ -152,7 +162,7 @@ def why_cite(
     matched = [
         (len(shared), -i, heading, shared)
         for i, (heading, text) in enumerate(sections)
-        if (shared := shared_phrases(text, own))
+        if not _BACKGROUND_HEADING.match(heading or "") and (shared := shared_phrases(text, own))
     ]
     if matched:
         _, _, heading, shared = max(matched)
@@ -165,6 +175,11 @@ def why_cite(
     metric = best_metric(entry, scope_text)
     if metric is not None:
         text, shared = metric
-        on = f" (shares {', '.join(shared)} with the RFP's scope)" if shared else ""
+        # single common words ("time", "mean") are no match: name the shared words only when
+        # they hold a shared phrase or an acronym the metric writes in capitals ("CRM")
+        telling = shared_phrases(text, scope_text) or any(
+            w.isupper() and len(w) > 1 and w.lower() in shared for w in words(text)
+        )
+        on = f" (shares {', '.join(shared)} with the RFP's scope)" if shared and telling else ""
         lines.append(f'Outcome to quote: "{text}"{on}.')
     return lines
