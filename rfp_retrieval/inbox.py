@@ -6,6 +6,7 @@ Dagster does not validate dynamic partition keys (field notes §2a): ``a/b``, ne
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import re
 from dataclasses import dataclass
@@ -31,7 +32,9 @@ def partition_key_for(file_name: str) -> str:
     key = f"{slug}-{ext}" if ext else slug
     lossless = re.fullmatch(r"[A-Za-z0-9 _().,-]+", stem) is not None
     if len(key) > MAX_KEY_LENGTH or not lossless:
-        digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:8]
+        # a name that is not valid UTF-8 on disk (a Latin-1 zip, an SMB share) reaches Python
+        # with surrogate escapes: hash its bytes as they are on disk
+        digest = hashlib.sha1(name.encode("utf-8", "surrogateescape")).hexdigest()[:8]
         key = f"{key[: MAX_KEY_LENGTH - 9].rstrip('-')}-{digest}"
     return key
 
@@ -54,10 +57,14 @@ def _inbox_candidates(folder: Path) -> dict[str, list[InboxFile]]:
             continue
         if path.suffix.lower() not in RFP_SUFFIXES:
             continue
+        try:
+            mtime_ns = path.stat().st_mtime_ns
+        except FileNotFoundError:  # deleted or renamed since the listing: the next scan sees it
+            continue
         key = partition_key_for(path.name)
         # the inbox name, not a symlink's target: the key, the file shown in the run summary
         # and the sensor's partition all come from the name the user gave the file
-        item = InboxFile(key=key, path=root / path.name, mtime_ns=path.stat().st_mtime_ns)
+        item = InboxFile(key=key, path=root / path.name, mtime_ns=mtime_ns)
         by_key.setdefault(key, []).append(item)
     for items in by_key.values():
         items.sort(key=lambda f: (f.mtime_ns, f.path.name))
@@ -98,7 +105,12 @@ def skipped_in_inbox(folder: Path) -> list[tuple[Path, str]]:
     for path in sorted(folder.iterdir()):
         if path.name.startswith((".", "~$")):
             continue
-        if path.is_symlink() and not path.exists():
+        if path.is_symlink() and _link_loops(path):
+            reason = (
+                f"a link to {path.readlink()}, which leads back to itself (a loop of links); "
+                "copy the RFP file itself into the inbox"
+            )
+        elif path.is_symlink() and not path.exists():
             reason = (
                 f"a link to {path.readlink()}, which does not exist; copy the RFP file itself "
                 "into the inbox"
@@ -126,6 +138,17 @@ def skipped_in_inbox(folder: Path) -> list[tuple[Path, str]]:
             )
             skipped.append((item.path, reason))
     return sorted(skipped, key=lambda pair: pair[0].name)
+
+
+def _link_loops(path: Path) -> bool:
+    """True when following the symlink ``path`` comes back to a link already followed."""
+    try:
+        path.resolve(strict=True)
+    except RuntimeError:  # Python 3.11-3.12: "Symlink loop from ..."
+        return True
+    except OSError as exc:  # Python 3.13+: ELOOP
+        return exc.errno == errno.ELOOP
+    return False
 
 
 def find_in_inbox(folder: Path, key: str) -> Path | None:

@@ -1,0 +1,121 @@
+"""Malformed golden-set and answer-qrels files: each must be refused naming the file (and
+line), never measured as recall 0.000 and never a traceback.
+
+Defects found by breaking the product (notes/breakit.md). The fixes belong in
+``rfp_retrieval/eval/past_performance.py`` (``load_golden``) and
+``rfp_retrieval/eval/answers.py`` (``load_qrels``), so they are marked
+``xfail(strict=True)`` for the lead to fix at merge.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rfp_retrieval.eval.answers import QrelsError, load_qrels
+from rfp_retrieval.eval.past_performance import GoldenSetError, load_golden
+
+
+def _scope(tmp_path, **changes) -> dict:
+    rfp = tmp_path / "S01.md"
+    rfp.write_text("# Statement of Work\n\nModernize the 311 call center.\n", encoding="utf-8")
+    line = {
+        "scope_id": "S01",
+        "rfp_file": "S01.md",
+        "as_of": "2026-06-08",
+        "ideal": ["PP-078", "PP-117", "PP-112"],
+    }
+    line.update(changes)
+    return line
+
+
+def _golden(tmp_path, *lines: dict) -> str:
+    path = tmp_path / "golden.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_a_good_line_loads(tmp_path):
+    """Control: the ordinary file reads (and keeps reading after the fixes)."""
+    (scope,) = load_golden(_golden(tmp_path, _scope(tmp_path)))
+    assert (scope.scope_id, scope.ideal) == ("S01", ["PP-078", "PP-117", "PP-112"])
+    assert scope.rfp_file == (tmp_path / "S01.md").resolve()
+
+
+@pytest.mark.xfail(strict=True, reason="an empty golden file is measured: recall 0.000, exit 0")
+@pytest.mark.parametrize("text", ["", "\n \n\n"], ids=["zero-byte", "blank-lines"])
+def test_an_empty_golden_file_is_refused(tmp_path, text):
+    path = tmp_path / "golden.jsonl"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(GoldenSetError, match=r"golden\.jsonl.*(empty|no golden)"):
+        load_golden(path)
+
+
+@pytest.mark.xfail(strict=True, reason="a UTF-16 golden file escapes as UnicodeDecodeError")
+def test_a_utf16_golden_file_names_the_file(tmp_path):
+    path = tmp_path / "golden.jsonl"
+    path.write_text(json.dumps(_scope(tmp_path)) + "\n", encoding="utf-16")
+    with pytest.raises(GoldenSetError, match=r"golden\.jsonl.*UTF-8"):
+        load_golden(path)
+
+
+@pytest.mark.xfail(strict=True, reason="a scope id given twice is counted twice in recall")
+def test_a_scope_id_given_twice_is_refused_naming_both_lines(tmp_path):
+    path = _golden(tmp_path, _scope(tmp_path), _scope(tmp_path, ideal=["PP-001"]))
+    with pytest.raises(GoldenSetError, match=r"golden\.jsonl:2.*S01.*line 1"):
+        load_golden(path)
+
+
+@pytest.mark.xfail(
+    strict=True, reason="an empty ideal list is scored recall 0 (an unknown shown as a miss)"
+)
+def test_an_empty_ideal_list_is_refused(tmp_path):
+    with pytest.raises(GoldenSetError, match=r"golden\.jsonl:1.*ideal"):
+        load_golden(_golden(tmp_path, _scope(tmp_path, ideal=[])))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="ideal given as one string is read as a list of its characters ('P', 'P', '-', ...)",
+)
+def test_ideal_given_as_one_string_is_refused(tmp_path):
+    with pytest.raises(GoldenSetError, match=r"golden\.jsonl:1.*ideal"):
+        load_golden(_golden(tmp_path, _scope(tmp_path, ideal="PP-078")))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a missing rfp_file is found only while embedding: DocumentError traceback "
+    "from eval past-performance",
+)
+def test_a_missing_rfp_file_is_refused_at_load_naming_the_line(tmp_path):
+    with pytest.raises(GoldenSetError, match=r"golden\.jsonl:1.*nope\.md"):
+        load_golden(_golden(tmp_path, _scope(tmp_path, rfp_file="nope.md")))
+
+
+@pytest.mark.xfail(
+    strict=True, reason="a missing key is shown as the KeyError repr \"('rfp_file')\""
+)
+def test_a_missing_key_is_named_in_words(tmp_path):
+    line = _scope(tmp_path)
+    del line["rfp_file"]
+    with pytest.raises(GoldenSetError, match=r"golden\.jsonl:1.*missing rfp_file"):
+        load_golden(_golden(tmp_path, line))
+
+
+@pytest.mark.xfail(strict=True, reason="a JSON null / number qrels line escapes as TypeError")
+@pytest.mark.parametrize("text", ["null\n", "42\n"], ids=["null", "number"])
+def test_a_qrels_line_that_is_not_an_object_names_the_line(tmp_path, text):
+    path = tmp_path / "qrels.jsonl"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(QrelsError, match=r"qrels\.jsonl:1"):
+        load_qrels(path)
+
+
+@pytest.mark.xfail(strict=True, reason="an empty qrels file is measured over 0 questions")
+def test_an_empty_qrels_file_is_refused(tmp_path):
+    path = tmp_path / "qrels.jsonl"
+    path.write_text("", encoding="utf-8")
+    with pytest.raises(QrelsError, match=r"qrels\.jsonl"):
+        load_qrels(path)
