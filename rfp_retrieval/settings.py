@@ -242,7 +242,7 @@ def load_settings(
             # README: a relative path in a variable resolves against the directory the
             # command runs from (a path in the file, against the file's folder)
             values[name] = (Path.cwd() / Path(env).expanduser()) if name in PATH_FIELDS else env
-            _check_choice(name, env, f"{ENV_PREFIX}{name.upper()}={redact_url(env)}")
+            _check_choice(name, env, f"{ENV_PREFIX}{name.upper()}={_shown(name, env)}")
     values.update({k: v for k, v in (overrides or {}).items() if v is not None})
     resolved = {
         k: (project_dir / Path(v).expanduser()).resolve() if k in PATH_FIELDS else v
@@ -304,8 +304,14 @@ def _read_config(path: Path) -> dict[str, Any]:
             raise SettingsError(
                 f"{path}: {name}: expected a name, got {value!r}; e.g. {name}: {DEFAULTS[name]}"
             )
-        _check_choice(name, value, f"{path}: {name}: {redact_url(str(value))}")
+        _check_choice(name, value, f"{path}: {name}: {_shown(name, str(value))}")
     return loaded
+
+
+def _shown(name: str, value: str) -> str:
+    """A setting's value as messages show it: a URL variable's name (where a URL pasted by
+    mistake holds a password) or anything URL-like is redacted; other values as written."""
+    return redact_url(value) if name == "postgres_url_env" or "://" in value else value
 
 
 def _check_choice(name: str, value: Any, where: str) -> None:

@@ -43,7 +43,6 @@ def test_a_good_line_loads(tmp_path):
     assert scope.rfp_file == (tmp_path / "S01.md").resolve()
 
 
-@pytest.mark.xfail(strict=True, reason="an empty golden file is measured: recall 0.000, exit 0")
 @pytest.mark.parametrize("text", ["", "\n \n\n"], ids=["zero-byte", "blank-lines"])
 def test_an_empty_golden_file_is_refused(tmp_path, text):
     path = tmp_path / "golden.jsonl"
@@ -52,7 +51,6 @@ def test_an_empty_golden_file_is_refused(tmp_path, text):
         load_golden(path)
 
 
-@pytest.mark.xfail(strict=True, reason="a UTF-16 golden file escapes as UnicodeDecodeError")
 def test_a_utf16_golden_file_names_the_file(tmp_path):
     path = tmp_path / "golden.jsonl"
     path.write_text(json.dumps(_scope(tmp_path)) + "\n", encoding="utf-16")
@@ -60,43 +58,27 @@ def test_a_utf16_golden_file_names_the_file(tmp_path):
         load_golden(path)
 
 
-@pytest.mark.xfail(strict=True, reason="a scope id given twice is counted twice in recall")
 def test_a_scope_id_given_twice_is_refused_naming_both_lines(tmp_path):
     path = _golden(tmp_path, _scope(tmp_path), _scope(tmp_path, ideal=["PP-001"]))
     with pytest.raises(GoldenSetError, match=r"golden\.jsonl:2.*S01.*line 1"):
         load_golden(path)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="an empty ideal list is scored recall 0 (an unknown shown as a miss)"
-)
 def test_an_empty_ideal_list_is_refused(tmp_path):
     with pytest.raises(GoldenSetError, match=r"golden\.jsonl:1.*ideal"):
         load_golden(_golden(tmp_path, _scope(tmp_path, ideal=[])))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ideal given as one string is read as a list of its characters ('P', 'P', '-', ...)",
-)
 def test_ideal_given_as_one_string_is_refused(tmp_path):
     with pytest.raises(GoldenSetError, match=r"golden\.jsonl:1.*ideal"):
         load_golden(_golden(tmp_path, _scope(tmp_path, ideal="PP-078")))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a missing rfp_file is found only while embedding: DocumentError traceback "
-    "from eval past-performance",
-)
 def test_a_missing_rfp_file_is_refused_at_load_naming_the_line(tmp_path):
     with pytest.raises(GoldenSetError, match=r"golden\.jsonl:1.*nope\.md"):
         load_golden(_golden(tmp_path, _scope(tmp_path, rfp_file="nope.md")))
 
 
-@pytest.mark.xfail(
-    strict=True, reason="a missing key is shown as the KeyError repr \"('rfp_file')\""
-)
 def test_a_missing_key_is_named_in_words(tmp_path):
     line = _scope(tmp_path)
     del line["rfp_file"]
@@ -104,7 +86,6 @@ def test_a_missing_key_is_named_in_words(tmp_path):
         load_golden(_golden(tmp_path, line))
 
 
-@pytest.mark.xfail(strict=True, reason="a JSON null / number qrels line escapes as TypeError")
 @pytest.mark.parametrize("text", ["null\n", "42\n"], ids=["null", "number"])
 def test_a_qrels_line_that_is_not_an_object_names_the_line(tmp_path, text):
     path = tmp_path / "qrels.jsonl"
@@ -113,7 +94,6 @@ def test_a_qrels_line_that_is_not_an_object_names_the_line(tmp_path, text):
         load_qrels(path)
 
 
-@pytest.mark.xfail(strict=True, reason="an empty qrels file is measured over 0 questions")
 def test_an_empty_qrels_file_is_refused(tmp_path):
     path = tmp_path / "qrels.jsonl"
     path.write_text("", encoding="utf-8")

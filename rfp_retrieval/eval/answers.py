@@ -18,7 +18,6 @@ Metrics, averaged over questions (overall and by ``type``):
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections import defaultdict
@@ -31,6 +30,7 @@ from rfp_retrieval.answers.ingest import block_text
 from rfp_retrieval.answers.records import AnswerBlock
 from rfp_retrieval.documents.extract import load_document
 from rfp_retrieval.documents.records import DocumentError, Question, RfpDocument
+from rfp_retrieval.eval.jsonl import read_objects
 from rfp_retrieval.retrieval.answers import AnswerIndex, RetrievalConfig, retrieve_answers
 from rfp_retrieval.rewrite.chain import ChainConfig, Rewriter, original_only, rewrite_question
 from rfp_retrieval.rewrite.records import RewrittenQuestion
@@ -60,20 +60,14 @@ def load_qrels(path: str | Path) -> list[QrelsQuestion]:
     """Read an answer-qrels JSONL file (``doc`` resolved against the file's folder).
 
     Raises:
-        QrelsError: a line is not JSON, lacks doc/question/type/relevant, or has a grade
-            other than 1 or 2.
+        QrelsError: the file is not UTF-8 or empty, a line is not a JSON object, lacks
+            doc/question/type/relevant, or has a grade other than 1 or 2.
         FileNotFoundError: the qrels file does not exist.
     """
     path = Path(path)
     out: list[QrelsQuestion] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
+    for number, row in read_objects(path, QrelsError, "qrels"):
         where = f"{path}:{number}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise QrelsError(f"{where}: not JSON ({exc.msg}); one object per line") from exc
         missing = [k for k in ("doc", "question", "type", "relevant") if k not in row]
         if missing:
             raise QrelsError(f"{where}: missing {', '.join(missing)}")

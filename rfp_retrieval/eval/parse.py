@@ -36,13 +36,14 @@ Matching rules (the definitions of issue 13, made exact here; one place):
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rapidfuzz import fuzz
+
+from rfp_retrieval.eval.jsonl import read_objects
 
 NUMBERED_HEADING_SIMILARITY = 0.6
 """A numbered section's heading must be this similar to the label's (issue 13)."""
@@ -87,20 +88,10 @@ def load_truth(path: Path) -> list[TruthDoc]:
             listed twice; or a document cannot be found. The message names the file and line.
     """
     path = Path(path)
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ParseTruthError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     docs: list[TruthDoc] = []
     seen: dict[str, int] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
+    for number, item in read_objects(path, ParseTruthError, "truth"):
         where = f"{path}:{number}"
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ParseTruthError(f"{where}: bad truth line ({exc})") from exc
         name, sections, asks, pp = _truth_fields(item, where)
         if name in seen:
             raise ParseTruthError(f"{where}: document {name!r} is listed twice (line {seen[name]})")
@@ -110,8 +101,6 @@ def load_truth(path: Path) -> list[TruthDoc]:
         if found is None:
             raise ParseTruthError(f"{where}: document {name!r} not found")
         docs.append(TruthDoc(name, found, sections, asks, pp))
-    if not docs:
-        raise ParseTruthError(f"{path}: no truth line (the file is empty)")
     return docs
 
 

@@ -9,7 +9,6 @@ Golden set: JSONL, one scope a line: ``scope_id``, ``rfp_file`` (relative to the
 from __future__ import annotations
 
 import datetime as dt
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 import polars as pl
 
 from rfp_retrieval.documents.extract import load_document
+from rfp_retrieval.eval.jsonl import read_objects
 from rfp_retrieval.retrieval.config import MODES, RankingConfig
 from rfp_retrieval.retrieval.embedding import Embedder
 from rfp_retrieval.retrieval.facets import facet_embeddings_frame
@@ -46,30 +46,63 @@ class GoldenScope:
 
 
 def load_golden(path: Path) -> list[GoldenScope]:
-    """Read a golden-set JSONL file.
+    """Read a golden-set JSONL file (``eval.jsonl.read_objects``); ``rfp_file`` resolves
+    against the file's folder.
 
     Raises:
-        GoldenSetError: a line is not JSON or lacks scope_id, rfp_file, as_of or ideal.
+        GoldenSetError: the file is not UTF-8 or empty; a line is not a JSON object, lacks
+            scope_id, rfp_file, as_of or ideal, gives ``ideal`` as anything but a non-empty
+            list of ids (an empty list would score an unknown as a miss), repeats a scope id,
+            or names an RFP file that does not exist. The message names the file and line.
     """
     path = Path(path)
     scopes = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-            scopes.append(
-                GoldenScope(
-                    scope_id=item["scope_id"],
-                    rfp_file=(path.parent / item["rfp_file"]).resolve(),
-                    as_of=dt.date.fromisoformat(item["as_of"]),
-                    ideal=list(item["ideal"]),
-                    ideal_alt=list(item.get("ideal_alt") or []),
-                    near_miss=list(item.get("near_miss") or []),
+    seen: dict[str, int] = {}
+    for number, item in read_objects(path, GoldenSetError, "golden-set"):
+        where = f"{path}:{number}"
+        missing = [k for k in ("scope_id", "rfp_file", "as_of", "ideal") if k not in item]
+        if missing:
+            raise GoldenSetError(f"{where}: bad golden-set line (missing {', '.join(missing)})")
+        ids = {}
+        for key in ("ideal", "ideal_alt", "near_miss"):
+            value = item.get(key)
+            if key != "ideal" and value is None:
+                ids[key] = []
+                continue
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise GoldenSetError(
+                    f"{where}: bad golden-set line ({key} must be a list of entry ids, got "
+                    f"{value!r})"
                 )
+            ids[key] = value
+        if not ids["ideal"]:
+            raise GoldenSetError(
+                f"{where}: bad golden-set line (ideal is empty: a scope needs at least one "
+                "ideal pick to be measured)"
             )
-        except (json.JSONDecodeError, KeyError, ValueError, TypeError) as exc:
-            raise GoldenSetError(f"{path}:{number}: bad golden-set line ({exc})") from exc
+        scope_id = str(item["scope_id"])
+        if scope_id in seen:
+            raise GoldenSetError(
+                f"{where}: scope {scope_id!r} is listed twice (line {seen[scope_id]})"
+            )
+        seen[scope_id] = number
+        try:
+            as_of = dt.date.fromisoformat(str(item["as_of"]))
+        except ValueError as exc:
+            raise GoldenSetError(f"{where}: bad golden-set line (as_of: {exc})") from None
+        rfp_file = (path.parent / str(item["rfp_file"])).resolve()
+        if not rfp_file.is_file():
+            raise GoldenSetError(f"{where}: rfp_file {item['rfp_file']!r} not found at {rfp_file}")
+        scopes.append(
+            GoldenScope(
+                scope_id=scope_id,
+                rfp_file=rfp_file,
+                as_of=as_of,
+                ideal=ids["ideal"],
+                ideal_alt=ids["ideal_alt"],
+                near_miss=ids["near_miss"],
+            )
+        )
     return scopes
 
 

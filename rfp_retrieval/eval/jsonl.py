@@ -1,0 +1,50 @@
+"""The one reader of the labelled JSONL files the ``eval`` commands measure with (golden sets,
+answer qrels, parse truth): UTF-8 (a byte-order mark allowed), one JSON object per line,
+blank lines skipped, and a file with no line refused, so a broken or empty file is never
+measured as recall 0.000.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+
+def read_objects(
+    path: Path | str, error: type[Exception], what: str
+) -> list[tuple[int, dict[str, Any]]]:
+    """``[(line number, object)]`` of the JSONL file ``path``, in file order.
+
+    ``what`` names a line in messages ("golden-set", "qrels", "truth").
+
+    Raises:
+        error: the file is not UTF-8, a line is not JSON or not a JSON object, or the file
+            holds no line; the message names the file (and the line).
+        FileNotFoundError: ``path`` does not exist.
+    """
+    path = Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise error(
+            f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); re-save it as UTF-8"
+        ) from None
+    out: list[tuple[int, dict[str, Any]]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise error(
+                f"{path}:{number}: bad {what} line ({exc}); one JSON object per line"
+            ) from None
+        if not isinstance(item, dict):
+            raise error(
+                f"{path}:{number}: a {what} line is a JSON object, got {type(item).__name__}"
+            )
+        out.append((number, item))
+    if not out:
+        raise error(f"{path}: no {what} line (the file is empty)")
+    return out
