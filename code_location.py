@@ -1,9 +1,10 @@
 """The code location as a function of the settings: ``build_definitions(settings)``.
 
 Groups: library (past-performance facets and embeddings), rfp (one dynamic partition per
-uploaded RFP), retrieval (references per RFP), report (the response brief per RFP). DuckDB has
-a single writer, so every job runs in process and the instance queue runs one run at a time
-(see ``dagster.yaml``).
+uploaded RFP), retrieval (references per RFP), report (the response brief per RFP). Steps run
+in process by default; on the Postgres store a run may pick the multiprocess or Celery
+executor (``jobs.rfp_executor``). DuckDB has a single writer, so its instance runs one run at
+a time (``instance_config.py``).
 
 Sensors: ``rfp_inbox_sensor`` (on by default) runs each new or edited RFP;
 ``embedding_automation_sensor`` (off by default) re-embeds and re-runs every RFP after a
@@ -22,7 +23,7 @@ from assets import answers, evaluation, library, questions, report, retrieval, r
 from checks import answers as answer_checks
 from checks import library as library_checks
 from checks import retrieval as retrieval_checks
-from jobs import evaluation_job, library_job, rfp_job
+from jobs import evaluation_job, library_job, rfp_executor, rfp_job
 from resources import build_resources
 from resources.project import embedding_code_version
 from rfp_retrieval.retrieval.config import RankingConfig
@@ -137,5 +138,5 @@ def build_definitions(settings: Settings) -> dg.Definitions:
         jobs=[library_job, rfp_job, evaluation_job],
         sensors=[rfp_inbox_sensor, embedding_automation_sensor(automated)],
         resources=build_resources(settings_with(settings, model=settings.model_location())),
-        executor=dg.in_process_executor,
+        executor=rfp_executor(settings.store),
     )
