@@ -1,5 +1,7 @@
 """The two jobs: rebuild the library, and process one RFP partition."""
 
+from collections.abc import Mapping
+
 import dagster as dg
 
 from instance_config import LIBRARY_WRITER_TAG
@@ -56,13 +58,37 @@ def _celery_config_field() -> dg.Field:
     return celery_executor.config_schema.as_field()
 
 
+CELERY_BROKER_ENV = "RFP_RETRIEVAL_CELERY_BROKER"
+"""Environment variable: the Celery broker URL (``redis://host:6379/0``). When it is set as the
+definitions are built on the Postgres store, ``celery`` is every run's default executor (a
+deployment's sensor-started runs spread their steps over the workers); a run's own
+``execution`` config still wins."""
+CELERY_BACKEND_ENV = "RFP_RETRIEVAL_CELERY_BACKEND"
+"""Environment variable: the Celery result backend URL (``redis://host:6379/1``), read with
+``CELERY_BROKER_ENV``."""
+
+
+def default_execution(store: str, environ: Mapping[str, str]) -> dict:
+    """The executor config a run gets when its run config names none: ``celery`` with the
+    broker and backend read from ``CELERY_BROKER_ENV`` / ``CELERY_BACKEND_ENV`` by each
+    process (``{env: VAR}``, so no URL is stored in a run) when ``environ`` sets the broker and
+    ``store`` is ``"postgres"``; else ``in_process``."""
+    if store == "postgres" and environ.get(CELERY_BROKER_ENV):
+        celery = {"broker": {"env": CELERY_BROKER_ENV}}
+        if environ.get(CELERY_BACKEND_ENV):
+            celery["backend"] = {"env": CELERY_BACKEND_ENV}
+        return {"celery": celery}
+    return {"in_process": {}}
+
+
 def _mode_requirements(config: dict) -> list:
     return [] if "in_process" in config else dg.multiple_process_executor_requirements()
 
 
-def rfp_executor(store: str) -> dg.ExecutorDefinition:
+def rfp_executor(store: str, default: dict | None = None) -> dg.ExecutorDefinition:
     """The code location's executor for ``store`` (``"duckdb"`` or ``"postgres"``): one of
-    ``EXECUTOR_MODES`` chosen per run by run config, default ``in_process``::
+    ``EXECUTOR_MODES`` chosen per run by run config, default ``default`` (``in_process``;
+    ``default_execution`` gives the deployment's)::
 
         execution: {config: {in_process: {}}}
         execution: {config: {multiprocess: {max_concurrent: 2}}}
@@ -88,7 +114,7 @@ def rfp_executor(store: str) -> dg.ExecutorDefinition:
                     "celery": _celery_config_field(),
                 }
             ),
-            default_value={"in_process": {}},
+            default_value=default or {"in_process": {}},
         ),
         requirements=_mode_requirements,
     )
