@@ -228,20 +228,20 @@ class Launcher:
         settings: the command's settings (``rfp_retrieval.settings.Settings``).
         defs: ``build_definitions(settings)``.
         instance: the ``DagsterInstance`` of ``home`` (with ``home/dagster.yaml``).
-        store: a read-only partition store on ``settings.db_path``.
+        store: a read-only partition store on the configured store (``settings.store``).
     """
 
     def __init__(self, settings: Settings, home: Path) -> None:
         import dagster as dg
 
         from code_location import build_definitions
-        from resources.partition_store import DuckDBPartitionStore
+        from resources.partition_store import partition_store_for
 
         self.settings = settings
         self.home = prepare_home(Path(home), settings.project_dir, settings)
         self.defs = build_definitions(settings)
         self.instance = dg.DagsterInstance.from_config(str(self.home))
-        self.store = DuckDBPartitionStore(database=str(settings.db_path), read_only=True)
+        self.store = partition_store_for(settings, read_only=True)
 
     def library_is_current(self) -> bool:
         """True when the library job would rebuild the same tables: the stamp of the last
@@ -251,7 +251,9 @@ class Launcher:
         import dagster as dg
 
         stamp_file = self.home / LIBRARY_STAMP
-        if not stamp_file.is_file() or not Path(self.settings.db_path).is_file():
+        from resources.partition_store import store_has_tables
+
+        if not stamp_file.is_file() or not store_has_tables(self.settings):
             return False
         try:
             stamp = json.loads(stamp_file.read_text(encoding="utf-8"))

@@ -1,5 +1,7 @@
-"""Dagster resources: the embedding model, project paths, the DuckDB IO manager and the
+"""Dagster resources: the embedding model, project paths, the store's IO manager and the
 partition store (``resources/partition_store.py``) that every other reader of a table uses.
+The store is DuckDB (``resources/duckdb_io.py``) or Postgres (``resources/postgres_io.py``),
+as ``settings.store`` says; the resource keys are the same either way.
 
 Resources own their clients and import heavy libraries lazily (sentence-transformers costs
 about 9 s to import), so loading the code location stays fast.
@@ -11,7 +13,8 @@ import dagster as dg
 from pydantic import PrivateAttr
 
 from resources.duckdb_io import EvolvingDuckDBPolarsIOManager
-from resources.partition_store import DuckDBPartitionStore
+from resources.partition_store import SCHEMA, partition_store_for
+from resources.postgres_io import PostgresPolarsIOManager
 from resources.rewriter import QuestionRewriter
 from rfp_retrieval.retrieval.embedding import DEFAULT_MODEL, Embedder
 from rfp_retrieval.settings import Settings
@@ -57,13 +60,21 @@ class ProjectPaths(dg.ConfigurableResource):
 
 
 def build_resources(settings: Settings) -> dict[str, object]:
-    """The resource dict for ``settings`` (one DuckDB file, absolute path)."""
+    """The resource dict for ``settings``: the DuckDB file ``db_path`` (absolute path) or,
+    with ``store: postgres``, the database at ``$<postgres_url_env>`` (only the variable's
+    name goes into the resources). The rewriter's cache stays in ``db_path``'s folder.
+
+    Raises SettingsError when the store is Postgres and the URL variable is unset.
+    """
     settings.db_path.parent.mkdir(parents=True, exist_ok=True)
-    database = str(settings.db_path)
+    if settings.store == "postgres":
+        io_manager = PostgresPolarsIOManager(url_env=settings.postgres_url_env, schema=SCHEMA)
+    else:
+        io_manager = EvolvingDuckDBPolarsIOManager(database=str(settings.db_path), schema=SCHEMA)
     return {
-        "io_manager": EvolvingDuckDBPolarsIOManager(database=database, schema="rfp"),
+        "io_manager": io_manager,
         # the partition store (key kept from when it was a DuckDBResource: the snapshot)
-        "duckdb": DuckDBPartitionStore(database=database),
+        "duckdb": partition_store_for(settings),
         "embedding_model": EmbeddingModel(model=settings.model),
         "rewriter": QuestionRewriter(cache_dir=str(settings.db_path.parent)),
         "paths": ProjectPaths(

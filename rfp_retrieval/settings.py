@@ -88,15 +88,7 @@ class Settings:
             SettingsError: the variable is unset or empty; the message names the variable
                 and the store setting, never a value.
         """
-        url = os.environ.get(self.postgres_url_env, "").strip()
-        if not url:
-            raise SettingsError(
-                f"store is {self.store!r} but the environment variable {self.postgres_url_env} "
-                "holding the Postgres URL is not set; export it, e.g. "
-                f"{self.postgres_url_env}=postgresql://USER:PASSWORD@HOST:5432/DATABASE "
-                "(setting postgres_url_env names a different variable)"
-            )
-        return url
+        return read_postgres_url(self.postgres_url_env, self.store)
 
     @property
     def postgres_url_redacted(self) -> str:
@@ -169,6 +161,28 @@ SETTING_HELP: dict[str, str] = {
     ),
 }
 """One line per setting, written as comments by ``rfp-retrieval init``."""
+
+
+def read_postgres_url(variable: str = POSTGRES_URL_ENV, store: str = "postgres") -> str:
+    """The Postgres URL held by the environment variable ``variable``, read now.
+
+    ``store`` only words the message. Used by ``Settings.postgres_url`` and by the Postgres
+    resources, which are configured with the variable's name (so neither a config file nor
+    the Dagster UI ever shows the URL).
+
+    Raises:
+        SettingsError: the variable is unset or empty; the message names the variable and
+            the store setting, never a value.
+    """
+    url = os.environ.get(variable, "").strip()
+    if not url:
+        raise SettingsError(
+            f"store is {store!r} but the environment variable {variable} holding the "
+            f"Postgres URL is not set; export it, e.g. "
+            f"{variable}=postgresql://USER:PASSWORD@HOST:5432/DATABASE "
+            "(setting postgres_url_env names a different variable)"
+        )
+    return url
 
 
 def find_project_dir(start: Path | None = None) -> Path | None:
