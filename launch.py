@@ -113,6 +113,28 @@ def library_fingerprint(settings: Settings, project_dir: Path | None = None) -> 
     }
 
 
+def carry_library_stamp(home: Path, before: Settings, after: Settings) -> bool:
+    """After ``rfp-retrieval store migrate``: when ``LIBRARY_STAMP`` in ``home`` records the
+    library as current for ``before`` (the DuckDB settings), record it for ``after`` (the
+    same settings with ``store: postgres``), so the next ``run`` skips a library job that
+    would only rebuild the tables just copied. Returns True when the stamp was carried;
+    False (nothing written) when there is no stamp or it was not current for ``before``.
+
+    What Dagster itself uses to judge staleness (materializations, code and data versions)
+    lives in the instance's event log in ``home``, not in the store, so it is unchanged.
+    """
+    stamp_file = Path(home) / LIBRARY_STAMP
+    try:
+        stamp = json.loads(stamp_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if stamp.get("fingerprint") != library_fingerprint(before):
+        return False
+    stamp["fingerprint"] = library_fingerprint(after)
+    stamp_file.write_text(json.dumps(stamp, indent=1), encoding="utf-8")
+    return True
+
+
 def dagster_home(
     project_dir: Path, config_file: Path | None = None, environ: Mapping[str, str] | None = None
 ) -> Path:

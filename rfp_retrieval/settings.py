@@ -51,7 +51,8 @@ class Settings:
         library_dir: past-performance library (CSV/XLSX spreadsheets, Markdown write-ups).
         answers_dir: answer library (Markdown content blocks, Q/A spreadsheets).
         inbox_dir: folder the sensor watches; one RFP partition per file.
-        db_path: the DuckDB file every asset is stored in.
+        db_path: the DuckDB file every asset is stored in (``store: duckdb``); its folder
+            also holds the rewriter's response cache, whatever the store.
         output_dir: briefs and exports written per RFP.
         model: embedding model name or local path (default: bundled all-MiniLM-L6-v2).
         ranking_mode: past-performance ranking mode used by the pipeline.
@@ -140,7 +141,10 @@ SETTING_HELP: dict[str, str] = {
     "library_dir": "Past-performance library: CSV/XLSX spreadsheets and Markdown write-ups.",
     "answers_dir": "Answer library: Markdown content blocks and past Q/A spreadsheets.",
     "inbox_dir": "Drop RFPs here (Markdown, text, DOCX, PDF); each file becomes a partition.",
-    "db_path": "The DuckDB file every table is stored in (one writer at a time).",
+    "db_path": (
+        "The DuckDB file every table is stored in (one writer at a time); with store: "
+        "postgres only the rewriter's cache lives in its folder."
+    ),
     "output_dir": "Per-RFP exports: brief.html, brief.md, compliance matrix.",
     "model": (
         "Embedding model: all-MiniLM-L6-v2 (bundled, 384 dims), all-mpnet-base-v2 (768 dims; "

@@ -157,7 +157,7 @@ class PostgresServer:
         options = (
             f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} "
             "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
-            "-c max_connections=60 -c shared_buffers=64MB -c timezone=UTC"
+            "-c max_connections=100 -c shared_buffers=64MB -c timezone=UTC"
         )
         self._run(
             "pg_ctl",

@@ -2,8 +2,9 @@
 
 One module per command: ``run`` (the main job through Dagster), ``library``, ``parse``,
 ``matrix``, ``evaluate`` (``eval past-performance``, ``eval answers``), ``ui`` (the Dagster
-UI), ``review`` (the review page) and ``init``; ``app`` holds the typer app and what the
-commands share, ``render`` the Rich output, ``shapes`` the fixed ``--json`` shapes.
+UI), ``review`` (the review page), ``store`` (``store migrate``) and ``init``; ``app``
+holds the typer app and what the commands share, ``render`` the Rich output, ``shapes``
+the fixed ``--json`` shapes.
 
 The one seam to the Dagster layer is the project's ``launch.py`` (beside ``definitions.py``),
 imported inside the ``run``, ``ui`` and ``review`` commands only (``app.import_launcher``):
@@ -13,7 +14,17 @@ importing this package never imports Dagster. ``library``, ``parse``, ``matrix``
 
 from __future__ import annotations
 
-from rfp_retrieval.cli import evaluate, init, library, matrix, parse, review, run, ui  # noqa: F401
+from rfp_retrieval.cli import (  # noqa: F401
+    evaluate,
+    init,
+    library,
+    matrix,
+    parse,
+    review,
+    run,
+    store,
+    ui,
+)
 from rfp_retrieval.cli.app import app
 
 __all__ = ["app", "main"]

@@ -43,7 +43,7 @@ def review(
     folder = project_dir(project)
     config = config_file(config)
     settings = load_cli_settings(folder, config)
-    if not Path(settings.db_path).is_file():
+    if settings.store == "duckdb" and not Path(settings.db_path).is_file():
         console.print(
             f"[red]No store at {settings.db_path}[/red]: nothing to review yet; run "
             "`rfp-retrieval run` on this project first."

@@ -420,6 +420,34 @@ def write_frame(
     return done
 
 
+def append_frame(cursor, schema: str, table: str, frame: pl.DataFrame) -> None:
+    """Add ``frame``'s rows to ``schema.table`` as they are (no DELETE, no migration): the
+    later batches of a copy whose first batch ``write_frame`` wrote, in its transaction.
+
+    Raises:
+        PostgresStoreError: the table's columns are not ``frame``'s, or the COPY failed.
+    """
+    wanted = [(name, postgres_type(dtype)[0]) for name, dtype in frame.schema.items()]
+    if stored_columns(cursor, schema, table) != wanted:
+        raise PostgresStoreError(
+            f"appending to {schema}.{table}: its columns are not the batch's {frame.columns}"
+        )
+    if not frame.height:
+        return
+    try:
+        cursor.adbc_ingest(table, to_wire(frame).to_arrow(), mode="append", db_schema_name=schema)
+    except Exception as exc:
+        raise PostgresStoreError(
+            f"writing {frame.height} rows to {schema}.{table} failed: {_first_line(exc)}"
+        ) from exc
+
+
+def drop_table(cursor, schema: str, table: str) -> None:
+    """Drop ``schema.table`` if it exists (inside the caller's transaction, after its lock)."""
+    _lock(cursor, f"table {schema}.{table}")
+    cursor.execute(f"DROP TABLE IF EXISTS {qualified(schema, table)}")
+
+
 def read_frame(
     cursor,
     schema: str,
