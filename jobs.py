@@ -1,4 +1,5 @@
-"""The two jobs: rebuild the library, and process one RFP partition."""
+"""The jobs (rebuild the library, process one RFP partition, evaluate) and the executor every
+run picks its step executor from (``rfp_executor``: in process, multiprocess or Celery)."""
 
 from collections.abc import Mapping
 

@@ -28,6 +28,7 @@ from jobs import (
     CELERY_BACKEND_ENV,
     CELERY_BROKER_ENV,
     ExecutorSettingError,
+    default_execution,
     rfp_executor,
 )
 from rfp_retrieval.documents.extract import load_document
@@ -241,6 +242,19 @@ def test_an_rfp_run_on_two_celery_workers_agrees_with_the_in_process_run(stack):
     assert celery.drop(drop).sort("rank").equals(in_process.drop(drop).sort("rank"))
     top3 = celery.filter(celery["rank"] > 0).sort("rank")["id"].to_list()
     assert len(top3) == 3 and len(set(top3)) == 3
+
+
+def test_a_broker_in_the_environment_makes_celery_the_default_on_postgres_only():
+    broker = {CELERY_BROKER_ENV: "redis://redis:6379/0", CELERY_BACKEND_ENV: "redis://r:6379/1"}
+    assert default_execution("postgres", broker) == {
+        "celery": {"broker": {"env": CELERY_BROKER_ENV}, "backend": {"env": CELERY_BACKEND_ENV}}
+    }
+    assert default_execution("postgres", {}) == {"in_process": {}}
+    assert default_execution("duckdb", broker) == {"in_process": {}}
+    executor = rfp_executor("postgres", default_execution("postgres", broker))
+    assert executor.config_schema.as_field().default_value == {
+        "celery": {"broker": {"env": CELERY_BROKER_ENV}, "backend": {"env": CELERY_BACKEND_ENV}}
+    }
 
 
 def test_several_process_executors_are_refused_on_the_duckdb_store():
