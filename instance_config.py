@@ -128,8 +128,15 @@ def instance_yaml(
             f"# Dagster's run, event-log and schedule storage in Postgres; the URL is read from\n"
             f"# ${postgres_url_env} by every Dagster process (never written here).\n"
         )
+    monitoring = (
+        "# A run whose process was killed (laptop closed, OOM) stays STARTED: the default\n"
+        "# launcher cannot see a dead process. With run monitoring the daemon fails an rfp_job\n"
+        "# run past its `dagster/max_runtime` tag (jobs.py), which frees its run slot; re-run\n"
+        "# the partition to repair it (a partition write is one transaction: nothing\n"
+        "# half-written is visible).\n"
+    )
     body = yaml.safe_dump(config, sort_keys=False)
-    return f"{MARKER}{store}\n{note}{body}"
+    return f"{MARKER}{store}\n{note}{monitoring}{body}"
 
 
 def write_home_instance(
