@@ -1,9 +1,10 @@
 """The code location as a function of the settings: ``build_definitions(settings)``.
 
 Groups: library (past-performance facets and embeddings), rfp (one dynamic partition per
-uploaded RFP), retrieval (references per RFP), report (the response brief per RFP). DuckDB has
-a single writer, so every job runs in process and the instance queue runs one run at a time
-(see ``dagster.yaml``).
+uploaded RFP), retrieval (references per RFP), report (the response brief per RFP). Steps run
+in process by default; on the Postgres store a run may pick the multiprocess or Celery
+executor (``jobs.rfp_executor``). DuckDB has a single writer, so its instance runs one run at
+a time (``instance_config.py``).
 
 Sensors: ``rfp_inbox_sensor`` (on by default) runs each new or edited RFP;
 ``embedding_automation_sensor`` (off by default) re-embeds and re-runs every RFP after a
@@ -16,13 +17,15 @@ Importing this module reads no settings and builds nothing: ``definitions.py`` (
 
 from __future__ import annotations
 
+import os
+
 import dagster as dg
 
 from assets import answers, evaluation, library, questions, report, retrieval, rfp
 from checks import answers as answer_checks
 from checks import library as library_checks
 from checks import retrieval as retrieval_checks
-from jobs import evaluation_job, library_job, rfp_job
+from jobs import default_execution, evaluation_job, library_job, rfp_executor, rfp_job
 from resources import build_resources
 from resources.project import embedding_code_version
 from rfp_retrieval.retrieval.config import RankingConfig
@@ -117,7 +120,9 @@ def build_definitions(settings: Settings) -> dg.Definitions:
     launcher, ``launch.py``, one per command).
 
     Everything that depends on the settings is computed here, not at import: the code
-    versions (``code_versions``), the resources and the automation selection.
+    versions (``code_versions``), the resources, the automation selection and the default
+    executor (``jobs.default_execution``: Celery when ``RFP_RETRIEVAL_CELERY_BROKER`` is set
+    on the Postgres store).
 
     A packaged model (``model: all-mpnet-base-v2``) is handed to the embedding resource as its
     folder in ``settings.model_cache_dir`` (``Settings.model_location``); nothing is unpacked
@@ -137,5 +142,5 @@ def build_definitions(settings: Settings) -> dg.Definitions:
         jobs=[library_job, rfp_job, evaluation_job],
         sensors=[rfp_inbox_sensor, embedding_automation_sensor(automated)],
         resources=build_resources(settings_with(settings, model=settings.model_location())),
-        executor=dg.in_process_executor,
+        executor=rfp_executor(settings.store, default_execution(settings.store, os.environ)),
     )

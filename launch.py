@@ -29,14 +29,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rfp_retrieval.settings import CONFIG_ENV, Settings
+from rfp_retrieval.settings import CONFIG_ENV, Settings, load_settings
 
 QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 """Run config: Dagster's console logger prints nothing on the CLI's stderr. It would print
@@ -158,12 +157,25 @@ def dagster_home(
     return project_dir / "var" / "dagster_home"
 
 
-def prepare_home(home: Path, project_dir: Path) -> Path:
-    """Create ``home`` and give it the project's ``dagster.yaml`` (one run at a time, run
-    monitoring) unless it already has one. Returns ``home``."""
-    home.mkdir(parents=True, exist_ok=True)
-    if not (home / "dagster.yaml").exists() and (project_dir / "dagster.yaml").exists():
-        shutil.copy(project_dir / "dagster.yaml", home / "dagster.yaml")
+def prepare_home(
+    home: Path,
+    project_dir: Path,
+    settings: Settings | None = None,
+    config_file: Path | None = None,
+) -> Path:
+    """Create ``home`` and give it the ``dagster.yaml`` for the store of ``settings`` (default:
+    ``load_settings(project_dir, config_file=...)``, ``config_file`` when it exists):
+    ``instance_config.write_home_instance`` (DuckDB: one run at a time; Postgres: Dagster's
+    storage in Postgres, several runs). Returns ``home``.
+
+    Raises ``instance_config.InstanceConfigError`` for a hand-written ``dagster.yaml`` that
+    cannot serve the store."""
+    from instance_config import write_home_instance
+
+    if settings is None:
+        existing = config_file if config_file is not None and config_file.is_file() else None
+        settings = load_settings(project_dir, config_file=existing)
+    write_home_instance(home, settings.store, settings.postgres_url_env)
     return home
 
 
@@ -256,7 +268,7 @@ class Launcher:
         from resources.partition_store import partition_store_for
 
         self.settings = settings
-        self.home = prepare_home(Path(home), settings.project_dir)
+        self.home = prepare_home(Path(home), settings.project_dir, settings)
         self.defs = build_definitions(settings)
         self.instance = dg.DagsterInstance.from_config(str(self.home))
         self.store = partition_store_for(settings, read_only=True)
@@ -403,7 +415,7 @@ def ui_process(
     from rfp_retrieval.settings import ENV_PREFIX, PATH_FIELDS
 
     home = Path(home).resolve()
-    prepare_home(home, project_dir)
+    prepare_home(home, project_dir, config_file=config_file)
     env = dict(os.environ if environ is None else environ)
     env["DAGSTER_HOME"] = str(home)
     if config_file is not None:
