@@ -8,6 +8,12 @@ imports and model loading count, as they do for a user):
 - ``one``: one new RFP (a copy of ``disa-cyber-icam-rfp.md`` under a new name), library unchanged;
 - ``ten``: ten new RFPs in one ``run`` (copies of the four sample inbox RFPs, new names);
 
+each ``--repeat`` times (new copies each time), reporting the best wall time (``one``,
+``ten``), every wall time (``one_all``, ``ten_all``), the CPU seconds (user + system, the
+process and its children) of the best (``one_cpu``, ``ten_cpu``) and the 1-minute load
+average before each measurement (``one_load``, ``ten_load``). On a shared machine the wall
+time mostly measures the neighbours; the CPU seconds are what the command itself costs;
+
 and where the time goes, in one separate process (``probe``): importing the CLI, the launcher
 and the code location; building the ``Launcher`` (definitions + instance); the library job, or
 its skip when the library is unchanged (``Launcher.library_is_current``, absent in older code:
@@ -19,7 +25,8 @@ Then the UI (``--sensor``, on by default): ``rfp-retrieval ui`` on the same proj
 ``run`` has just brought up to date. ``first_start_runs``: the runs the inbox sensor requested
 on its first tick (nothing changed: 0 is right). Then one new RFP is dropped into the inbox
 and ``drop`` splits its drop-to-materialized time (``response_brief`` of its partition):
-``to_request`` (drop to the sensor's run request: settle window + tick interval),
+``to_request`` (drop to the sensor's run request: the file is requested on the second
+tick that sees it unchanged, ``sensors/inbox.py``'s settle rule, so one to two tick intervals),
 ``to_start`` (request to run start: queue + run process launch), ``run`` (run start to
 end: imports, code location, model load, steps), ``steps`` (their sum) and ``total``.
 When the first start requested runs (older code), the drop is not measured (it would queue
@@ -28,8 +35,12 @@ behind them).
 ``--code DIR`` runs another checkout of the project (e.g. ``git archive <commit>`` extracted
 in /tmp) to measure the code as it was. Prints one JSON object (seconds) and a Markdown row.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/bench_run_speed.py --label after
+    PYTHONPATH=. .venv/bin/python benchmarks/bench_run_speed.py --label after --repeat 3
     .venv/bin/python benchmarks/bench_run_speed.py --code /tmp/before --label before
+
+The probe also gives the CPU seconds of each stage (``cpu``: imports, launcher, library,
+per RFP) and the ``uptime`` line at the start and end of the benchmark (``uptime_start``,
+``uptime_end``).
 """
 
 from __future__ import annotations
@@ -38,6 +49,7 @@ import argparse
 import inspect
 import json
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -56,36 +68,45 @@ RFPS = (
 )
 
 PROBE = r"""
-import json, sys, time
+import json, resource, sys, time
 from pathlib import Path
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+cpus = {}
+c0 = cpu()
 t0 = time.perf_counter()
 import rfp_retrieval.cli.app  # noqa: F401  (the CLI the user starts)
 import launch
 import code_location  # noqa: F401
 from rfp_retrieval.settings import load_settings
 t_imports = time.perf_counter() - t0
+cpus["imports"] = round(cpu() - c0, 2)
 code, config, files = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
 settings = load_settings(code, config_file=config)
-t = time.perf_counter()
+t, c = time.perf_counter(), cpu()
 launcher = launch.Launcher(settings, launch.dagster_home(code, config))
 t_launcher = time.perf_counter() - t
-t = time.perf_counter()
+cpus["launcher"] = round(cpu() - c, 2)
+t, c = time.perf_counter(), cpu()
 skip = hasattr(launcher, "library_is_current") and launcher.library_is_current()
 if not skip:
     assert launcher.run_library().success
 t_library = time.perf_counter() - t
+cpus["library"] = round(cpu() - c, 2)
 from rfp_retrieval.inbox import partition_key_for
-per_rfp = []
+per_rfp, cpus["per_rfp"] = [], []
 for f in files:
-    t = time.perf_counter()
+    t, c = time.perf_counter(), cpu()
     assert launcher.run_rfp(partition_key_for(Path(f).name), Path(f)).success
     per_rfp.append(round(time.perf_counter() - t, 2))
+    cpus["per_rfp"].append(round(cpu() - c, 2))
 import dagster as dg
 last = launcher.instance.get_runs(dg.RunsFilter(job_name="rfp_job"), limit=1)[0]
 steps, total = step_seconds(launcher.instance, last.run_id)
 print(json.dumps({"imports": round(t_imports, 2), "launcher": round(t_launcher, 2),
                   "library": round(t_library, 2), "library_skipped": skip,
-                  "per_rfp": per_rfp, "steps": steps,
+                  "per_rfp": per_rfp, "cpu": cpus, "steps": steps,
                   "overhead": round(per_rfp[-1] - sum(steps.values()), 2)}))
 """
 
@@ -111,20 +132,47 @@ def step_seconds(instance, run_id):
 PROBE = inspect.getsource(step_seconds) + PROBE
 
 
-def cli_run(code: Path, config: Path, files: list[Path], env: dict[str, str]) -> float:
-    """Wall seconds of one ``rfp-retrieval run --json FILES`` process (must succeed), started
-    in the config's folder (``python -m`` puts the working directory first on ``sys.path``:
-    started in a checkout it would run that checkout, not ``code``)."""
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cli_run(
+    code: Path, config: Path, files: list[Path], env: dict[str, str]
+) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system of the process and the children it waited for)
+    of one ``rfp-retrieval run --json FILES`` process (must succeed), started in the config's
+    folder (``python -m`` puts the working directory first on ``sys.path``: started in a
+    checkout it would run that checkout, not ``code``)."""
     cmd = [sys.executable, "-m", "rfp_retrieval.cli", "run", "--project", str(code)]
     cmd += ["--config", str(config), "--json", *map(str, files)]
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _children_cpu()
     done = subprocess.run(
         cmd, env=env, cwd=config.parent, capture_output=True, text=True, check=False
     )
     wall = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"run failed ({done.returncode}):\n{done.stdout[-2000:]}{done.stderr}")
-    return round(wall, 2)
+    return round(wall, 2), round(_children_cpu() - cpu, 2)
+
+
+def best_of(repeat: int, measure) -> dict[str, object]:
+    """``measure(i) -> (wall, cpu)`` run ``repeat`` times: the best wall, every wall, the CPU
+    seconds of the best and the 1-minute load average before each."""
+    walls, cpus, loads = [], [], []
+    for i in range(repeat):
+        loads.append(round(os.getloadavg()[0], 1))
+        wall, cpu = measure(i)
+        walls.append(wall)
+        cpus.append(cpu)
+    best = walls.index(min(walls))
+    return {"best": walls[best], "all": walls, "cpu": cpus[best], "load": loads}
+
+
+def uptime() -> str:
+    """The ``uptime`` line (load averages over 1, 5 and 15 minutes)."""
+    done = subprocess.run(["uptime"], capture_output=True, text=True, check=False)
+    return done.stdout.strip()
 
 
 def copies(inbox: Path, prefix: str, count: int) -> list[Path]:
@@ -245,6 +293,7 @@ def main() -> None:
     parser.add_argument("--code", type=Path, default=REPO, help="project checkout to run")
     parser.add_argument("--work", type=Path, default=None, help="scratch folder (default: tmp)")
     parser.add_argument("--label", default="now")
+    parser.add_argument("--repeat", type=int, default=1, help="best of N for one and ten")
     parser.add_argument(
         "--no-sensor", action="store_true", help="skip the UI / sensor phase (dagster dev)"
     )
@@ -264,11 +313,22 @@ def main() -> None:
     env["PYTHONPATH"] = str(code)
     load = os.getloadavg()[0]
     result: dict[str, object] = {"label": args.label, "code": str(code), "load_start": load}
-    result["setup"] = cli_run(code, config, copies(work / "inbox", "setup", 1), env)
-    one = work / "inbox" / f"one-new-{RFPS[1]}"
-    shutil.copy(REPO / "sample" / "inbox" / RFPS[1], one)
-    result["one"] = cli_run(code, config, [one], env)
-    result["ten"] = cli_run(code, config, copies(work / "inbox", "ten", 10), env)
+    result["uptime_start"] = uptime()
+    result["setup"] = cli_run(code, config, copies(work / "inbox", "setup", 1), env)[0]
+
+    def one_new(i: int) -> tuple[float, float]:
+        one = work / "inbox" / f"one-new-{i}-{RFPS[1]}"
+        shutil.copy(REPO / "sample" / "inbox" / RFPS[1], one)
+        return cli_run(code, config, [one], env)
+
+    def ten_new(i: int) -> tuple[float, float]:
+        return cli_run(code, config, copies(work / "inbox", f"ten{i}", 10), env)
+
+    for name, measure in (("one", one_new), ("ten", ten_new)):
+        figures = best_of(args.repeat, measure)
+        result[name] = figures["best"]
+        for key in ("all", "cpu", "load"):
+            result[f"{name}_{key}"] = figures[key]
     probe = subprocess.run(
         [sys.executable, "-c", PROBE, str(code), str(config)]
         + [str(p) for p in copies(work / "inbox", "probe", 3)],
@@ -285,12 +345,21 @@ def main() -> None:
     if not args.no_sensor:
         result["sensor"] = sensor_phase(code, config, work, env)
     result["load_end"] = os.getloadavg()[0]
+    result["uptime_end"] = uptime()
     print(json.dumps(result))
     p = result["probe"]
+    cpu = p.get("cpu") or {}
     library = f"{p['library']} ({'skipped' if p['library_skipped'] else 'ran'})"
     print(
-        f"| {args.label} | {result['one']} | {result['ten']} | {p['imports']} | {p['launcher']} "
-        f"| {library} | {' / '.join(map(str, p['per_rfp']))} "
+        "| code | one new RFP: wall (CPU) | ten RFPs: wall (CPU) | imports | launcher | library "
+        "| per RFP in one process (1st / 2nd / 3rd) | load avg |"
+    )
+    print(
+        f"| {args.label} | {result['one']} ({result['one_cpu']}) "
+        f"| {result['ten']} ({result['ten_cpu']}) "
+        f"| {p['imports']} ({cpu.get('imports', '-')}) | {p['launcher']} "
+        f"({cpu.get('launcher', '-')}) | {library} "
+        f"| {' / '.join(map(str, p['per_rfp']))} ({' / '.join(map(str, cpu.get('per_rfp', [])))}) "
         f"| {result['load_start']:.1f}–{result['load_end']:.1f} |"
     )
     sensor = result.get("sensor") or {}

@@ -52,3 +52,69 @@ def test_auto_precision_keeps_the_model_id_and_the_fp32_neighbours(
     cosines = np.sum(reference * fast, axis=1)
     assert cosines.min() >= 0.999, f"lowest per-text cosine bf16 vs fp32: {cosines.min():.6f}"
     assert _top10(fast) == _top10(reference)
+
+
+@pytest.mark.parametrize("precision", ["fp32", "bf16"])
+def test_the_lean_bert_encoder_gives_sentence_transformers_vectors_bit_for_bit(
+    library_texts: list[str], precision: str
+) -> None:
+    """The bundled model runs on torch + tokenizers alone (``bert_encoder``) and must give
+    exactly ``SentenceTransformer.encode``'s vectors: same batches (length order, padding),
+    same forward, pooling and double normalisation; long texts chunked the same way."""
+    import torch
+    from sentence_transformers import SentenceTransformer
+
+    from rfp_retrieval.retrieval.bert_encoder import BertSentenceEncoder
+    from rfp_retrieval.retrieval.embedding import chunk_words, load_model, resolve_model_path
+
+    if precision == "bf16" and not cpu_supports_bf16():
+        pytest.skip("this CPU has no native bf16: the bf16 path is not used here")
+    folder = resolve_model_path("all-MiniLM-L6-v2")
+    lean = load_model(folder)
+    assert isinstance(lean, BertSentenceEncoder)
+    plain = SentenceTransformer(str(folder), device="cpu")
+    # 30 facet texts, a long one chunked past the 256-token window, one word, an empty text
+    long_text = " ".join(library_texts) * 2
+    texts = [*library_texts, *chunk_words(long_text), "cloud", ""]
+    autocast = torch.autocast("cpu", dtype=torch.bfloat16, enabled=precision == "bf16")
+    kwargs = {"batch_size": 8, "normalize_embeddings": True, "convert_to_numpy": True}
+    with autocast:
+        expected = np.asarray(plain.encode(texts, **kwargs), dtype=np.float32)
+    with autocast:
+        got = lean.encode(texts, **kwargs)
+    assert got.dtype == np.float32 and got.shape == (len(texts), 384)
+    assert np.array_equal(got, expected)
+    assert lean.get_embedding_dimension() == plain.get_embedding_dimension() == 384
+
+
+def test_models_the_lean_encoder_does_not_cover_go_to_sentence_transformers(tmp_path) -> None:
+    """Only Transformer + mean Pooling (+ Normalize) BERT folders are computed by
+    ``bert_encoder``; an added module (Dense), another pooling or architecture is not."""
+    import json
+    import shutil
+
+    from rfp_retrieval.retrieval.bert_encoder import supports
+    from rfp_retrieval.retrieval.embedding import resolve_model_path
+
+    bundled = resolve_model_path("all-MiniLM-L6-v2")
+    assert supports(bundled)
+    copy = tmp_path / "copy"
+    shutil.copytree(bundled, copy)
+    assert supports(copy)
+    modules = json.loads((copy / "modules.json").read_text())
+    dense = {"idx": 3, "name": "3", "path": "3_Dense", "type": "sentence_transformers.models.Dense"}
+    (copy / "modules.json").write_text(json.dumps([*modules, dense]))
+    assert not supports(copy)
+    (copy / "modules.json").write_text(json.dumps(modules))
+    pooling = json.loads((copy / "1_Pooling" / "config.json").read_text())
+    (copy / "1_Pooling" / "config.json").write_text(
+        json.dumps({**pooling, "pooling_mode_mean_tokens": False, "pooling_mode_cls_token": True})
+    )
+    assert not supports(copy)
+    (copy / "1_Pooling" / "config.json").write_text(json.dumps(pooling))
+    config = json.loads((copy / "config.json").read_text())
+    (copy / "config.json").write_text(json.dumps({**config, "model_type": "mpnet"}))
+    assert not supports(copy)
+    (copy / "config.json").write_text(json.dumps(config))
+    (copy / "model.safetensors").unlink()
+    assert not supports(copy)

