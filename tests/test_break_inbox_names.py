@@ -91,3 +91,20 @@ def test_run_json_shows_a_name_that_is_not_utf8_with_a_replacement_character(cap
     assert item["file"] == "/inbox/Caf\ufffd RFP.md"
     assert item["partition"] == "caf-rfp-md-948abb3c"
     assert shown_name("Café RFP.md") == "Café RFP.md"  # a UTF-8 name is kept as it is
+
+
+def test_the_run_summary_shows_a_name_that_is_not_utf8_with_a_replacement_character():
+    import io
+
+    from rich.console import Console
+
+    from rfp_retrieval.cli.render import print_run_summary
+    from rfp_retrieval.cli.shapes import run_item
+
+    failed = run_item(f"/inbox/{LATIN1_NAME}", "caf-rfp-md-948abb3c") | {"error": "no text"}
+    out = Console(width=100, file=io.StringIO(), color_system=None, force_terminal=False)
+    print_run_summary([failed], out, skipped=[{"file": f"/inbox/{LATIN1_NAME}x", "reason": "r"}])
+    text = out.file.getvalue()
+    assert "Caf\ufffd RFP.md: no text" in " ".join(text.split())
+    assert "Caf\ufffd RFP.mdx: r" in " ".join(text.split())
+    text.encode("utf-8")  # a terminal's UTF-8 stream takes it (a lone surrogate would raise)
