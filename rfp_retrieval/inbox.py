@@ -39,6 +39,18 @@ def partition_key_for(file_name: str) -> str:
     return key
 
 
+def shown_name(name: str) -> str:
+    """``name`` as it is stored and shown: a file name that is not UTF-8 on disk (it reaches
+    Python with surrogate escapes, e.g. ``Caf\\udce9 RFP.md`` from a Latin-1 zip) gets U+FFFD
+    for each undecodable byte (``Caf\\ufffd RFP.md``); any other string is returned unchanged.
+
+    Polars, Postgres and JSON refuse lone surrogates, so every file name written into a
+    table or a JSON payload goes through here. The partition key (``partition_key_for``)
+    still hashes the bytes on disk, so two such names never share a key.
+    """
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 @dataclass(frozen=True)
 class InboxFile:
     """One RFP file in the inbox: its partition key, path and modification time (ns)."""

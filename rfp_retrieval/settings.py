@@ -170,9 +170,10 @@ SETTING_HELP: dict[str, str] = {
 def read_postgres_url(variable: str = POSTGRES_URL_ENV, store: str = "postgres") -> str:
     """The Postgres URL held by the environment variable ``variable``, read now.
 
-    ``store`` only words the message. Used by ``Settings.postgres_url`` and by the Postgres
-    resources, which are configured with the variable's name (so neither a config file nor
-    the Dagster UI ever shows the URL).
+    ``store`` only words the message: ``"postgres"`` says the store setting needs the
+    variable; any other value (``store migrate`` before the switch) just asks to set it.
+    Used by ``Settings.postgres_url`` and by the Postgres resources, which are configured
+    with the variable's name (so neither a config file nor the Dagster UI ever shows the URL).
 
     Raises:
         SettingsError: the variable is unset or empty; the message names the variable and
@@ -180,10 +181,12 @@ def read_postgres_url(variable: str = POSTGRES_URL_ENV, store: str = "postgres")
     """
     url = os.environ.get(variable, "").strip()
     if not url:
+        missing = f"environment variable {variable} holding the Postgres URL is not set"
+        # before a migration the store is still duckdb: "store is 'duckdb' but…" misleads
+        lead = f"store is {store!r} but the {missing}" if store == "postgres" else f"The {missing}"
         raise SettingsError(
-            f"store is {store!r} but the environment variable {variable} holding the "
-            f"Postgres URL is not set; export it, e.g. "
-            f"{variable}=postgresql://USER:PASSWORD@HOST:5432/DATABASE "
+            f"{lead}; set it first, e.g. "
+            f"export {variable}=postgresql://USER:PASSWORD@HOST:5432/DATABASE "
             "(setting postgres_url_env names a different variable)"
         )
     return url

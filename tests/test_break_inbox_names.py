@@ -66,12 +66,6 @@ def test_a_file_deleted_while_the_inbox_is_listed_does_not_stop_the_scan(tmp_pat
     assert sorted(inbox.scan_inbox(folder)) == ["a-md", "c-md"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="document_frame stores the surrogate-escaped path: polars raises UnicodeEncodeError "
-    "and the RFP fails as 'unexpected' (rfp_retrieval/documents/tables.py, or the title/source "
-    "taken from the name in documents/extract.py)",
-)
 def test_an_rfp_whose_name_is_not_utf8_is_read_into_the_document_table(latin1_inbox):
     from rfp_retrieval.documents.extract import load_document
     from rfp_retrieval.documents.tables import document_frame
@@ -80,3 +74,37 @@ def test_an_rfp_whose_name_is_not_utf8_is_read_into_the_document_table(latin1_in
     frame = document_frame("caf-rfp-md-948abb3c", load_document(path))
     assert frame.height == 1
     assert frame["rfp_partition"][0] == "caf-rfp-md-948abb3c"
+    assert frame["file"][0] == str(latin1_inbox / "Caf\ufffd RFP.md")
+    assert frame["file"][0].encode("utf-8").endswith(b"/inbox/Caf\xef\xbf\xbd RFP.md")
+
+
+def test_run_json_shows_a_name_that_is_not_utf8_with_a_replacement_character(capsys):
+    import json
+
+    from rfp_retrieval.cli.shapes import print_json, run_item
+    from rfp_retrieval.inbox import shown_name
+
+    print_json({"rfps": [run_item(f"/inbox/{LATIN1_NAME}", "caf-rfp-md-948abb3c")]})
+    out = capsys.readouterr().out
+    assert "udce9" not in out
+    item = json.loads(out)["rfps"][0]
+    assert item["file"] == "/inbox/Caf\ufffd RFP.md"
+    assert item["partition"] == "caf-rfp-md-948abb3c"
+    assert shown_name("Café RFP.md") == "Café RFP.md"  # a UTF-8 name is kept as it is
+
+
+def test_the_run_summary_shows_a_name_that_is_not_utf8_with_a_replacement_character():
+    import io
+
+    from rich.console import Console
+
+    from rfp_retrieval.cli.render import print_run_summary
+    from rfp_retrieval.cli.shapes import run_item
+
+    failed = run_item(f"/inbox/{LATIN1_NAME}", "caf-rfp-md-948abb3c") | {"error": "no text"}
+    out = Console(width=100, file=io.StringIO(), color_system=None, force_terminal=False)
+    print_run_summary([failed], out, skipped=[{"file": f"/inbox/{LATIN1_NAME}x", "reason": "r"}])
+    text = out.file.getvalue()
+    assert "Caf\ufffd RFP.md: no text" in " ".join(text.split())
+    assert "Caf\ufffd RFP.mdx: r" in " ".join(text.split())
+    text.encode("utf-8")  # a terminal's UTF-8 stream takes it (a lone surrogate would raise)

@@ -142,7 +142,10 @@ def test_migrate_without_the_url_variable_names_it_and_copies_nothing(duckdb_sto
         app, ["store", "migrate", "--project", str(REPO), "--db", str(duckdb_store)]
     )
     assert result.exit_code == 2
-    assert f"{POSTGRES_URL_ENV} holding the Postgres URL is not set" in _flat(result.output)
+    output = _flat(result.output)
+    assert f"{POSTGRES_URL_ENV} holding the Postgres URL is not set; set it first" in output
+    assert f"export {POSTGRES_URL_ENV}=postgresql://" in output
+    assert "store is 'duckdb'" not in output  # the store is duckdb until after the migration
 
 
 def test_migrate_refuses_a_duckdb_store_that_a_writer_holds(

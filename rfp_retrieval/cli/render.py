@@ -18,6 +18,8 @@ from rich.box import SIMPLE_HEAD
 from rich.console import Console
 from rich.table import Table
 
+from rfp_retrieval.inbox import shown_name
+
 
 def band(low: int | None, high: int | None) -> str:
     """A value band in words: "$10,000,000 to $30,000,000", "at least $2,000,000", "any"."""
@@ -70,7 +72,7 @@ def print_run_summary(
     for item in ok_items:
         sq = item["scope_query"]
         out.print()
-        out.print(Text(Path(item["file"]).name, "bold", overflow="fold"))
+        out.print(Text(shown_name(Path(item["file"]).name), "bold", overflow="fold"))
         scope = (
             f"partition {item['partition']}; "
             f"issuer: {sq['issuer'] or 'not stated'} ({sq['issuer_type'] or 'type unknown'}); "
@@ -109,12 +111,16 @@ def print_run_summary(
     if skipped:
         out.print(Text(f"Not read from the inbox ({len(skipped)}):", "yellow"))
         for item in skipped:
-            line = Text.assemble((Path(item["file"]).name, "bold"), f": {item['reason']}")
+            line = Text.assemble(
+                (shown_name(Path(item["file"]).name), "bold"), f": {item['reason']}"
+            )
             out.print(Padding(line, (0, 0, 0, 2), expand=False))
     if unmatched_overrides:
         out.print(Text(f"Override files not applied ({len(unmatched_overrides)}):", "yellow"))
         for item in unmatched_overrides:
-            line = Text.assemble((Path(item["file"]).name, "bold"), f": {item['reason']}")
+            line = Text.assemble(
+                (shown_name(Path(item["file"]).name), "bold"), f": {item['reason']}"
+            )
             out.print(Padding(line, (0, 0, 0, 2), expand=False))
     if not outcomes:
         out.print("No RFP file given and none in the inbox: drop one there and run again.")
@@ -126,7 +132,7 @@ def print_run_summary(
     for item in outcomes:
         ok = item["status"] == "ok"
         summary.add_row(  # Text, not markup: a file may be called "RFP [draft].md"
-            Text(Path(item["file"]).name),
+            Text(shown_name(Path(item["file"]).name)),
             Text("ok", "green") if ok else Text("failed", "red"),
             Text(", ".join(r["id"] for r in item["references"]) or "-"),
         )
@@ -147,14 +153,16 @@ def print_run_summary(
         out.print(Text("Failed (fix the file or the setting named, then run again):", "red"))
         for item in failed_items:
             line = Text.assemble(
-                (Path(item["file"]).name, "bold"), f": {item['error'] or 'failed'}"
+                (shown_name(Path(item["file"]).name), "bold"), f": {item['error'] or 'failed'}"
             )
             out.print(Padding(line, (0, 0, 0, 2), expand=False))
     if interrupted:
         out.print()
         out.print(Text("Interrupted (nothing half-written is kept; run again):", "yellow"))
         for item in interrupted:
-            line = Text.assemble((Path(item["file"]).name, "bold"), f": {item['error']}")
+            line = Text.assemble(
+                (shown_name(Path(item["file"]).name), "bold"), f": {item['error']}"
+            )
             out.print(Padding(line, (0, 0, 0, 2), expand=False))
 
 

@@ -21,6 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any, TypedDict
 
+from rfp_retrieval.inbox import shown_name
+
 # --- run --json ---------------------------------------------------------------------------
 
 
@@ -293,10 +295,23 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"not JSON serializable: {type(value).__name__}")
 
 
+def _shown(value: Any) -> Any:
+    if isinstance(value, str):
+        return shown_name(value)
+    if isinstance(value, Path):
+        return shown_name(str(value))
+    if isinstance(value, dict):
+        return {_shown(k): _shown(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_shown(v) for v in value]
+    return value
+
+
 def print_json(payload: Any) -> None:
-    """Write ``payload`` to stdout as indented JSON (dates ISO, paths as strings).
+    """Write ``payload`` to stdout as indented JSON (dates ISO, paths as strings; a file
+    name that is not UTF-8 with U+FFFD, ``inbox.shown_name``, never a ``\\udcXX`` escape).
 
     Raises:
         TypeError: a value is not JSON serializable (names its type).
     """
-    sys.stdout.write(json.dumps(payload, indent=2, default=_json_default) + "\n")
+    sys.stdout.write(json.dumps(_shown(payload), indent=2, default=_json_default) + "\n")

@@ -16,6 +16,7 @@ import polars as pl
 
 from rfp_retrieval.documents.matrix import MatrixRow
 from rfp_retrieval.documents.records import Question, RfpDocument, Section
+from rfp_retrieval.inbox import shown_name
 
 DOCUMENT_SCHEMA = {
     "rfp_partition": pl.String,
@@ -48,12 +49,13 @@ OUTLINE_SCHEMA = {
 
 
 def document_frame(partition: str, doc: RfpDocument) -> pl.DataFrame:
-    """One-row frame for the ``rfp_document`` table."""
+    """One-row frame for the ``rfp_document`` table (``file`` and ``title`` through
+    ``inbox.shown_name``: a name that is not UTF-8 is stored with U+FFFD)."""
     row = {
         "rfp_partition": partition,
-        "file": doc.path,
+        "file": shown_name(doc.path),
         "format": doc.format,
-        "title": doc.title,
+        "title": shown_name(doc.title),
         "issue_date": doc.issue_date,
         "summary": doc.summary,
         "text": doc.text,
