@@ -151,8 +151,11 @@ def write_home_instance(
     Postgres and the file keeps Dagster's storage elsewhere.
 
     Raises:
-        InstanceConfigError: a hand-written ``dagster.yaml`` without Postgres storage in a home
-            used with ``store: postgres`` (the message names the file and the fix).
+        InstanceConfigError: a hand-written ``dagster.yaml`` that is not a YAML mapping, one
+            without Postgres storage (``storage: {postgres: {...}}`` or the three
+            ``dagster_postgres`` storages) in a home used with ``store: postgres``, or one
+            that lets more than ``DUCKDB_MAX_RUNS`` runs go at once with ``store: duckdb``
+            (the message names the file and the fix).
     """
     home = Path(home)
     home.mkdir(parents=True, exist_ok=True)
@@ -162,16 +165,77 @@ def write_home_instance(
         path.write_text(wanted, encoding="utf-8")
         return path
     current = path.read_text(encoding="utf-8")
-    if current.startswith(MARKER):
+    if current.removeprefix("\ufeff").startswith(MARKER):
         if current != wanted:
             path.write_text(wanted, encoding="utf-8")
         return path
+    parsed = _hand_written(path, current)
+    if store == "duckdb":
+        runs = _max_runs(parsed)
+        if runs is not None and runs != DUCKDB_MAX_RUNS:
+            raise InstanceConfigError(
+                f"{path} lets {runs} runs go at once but the store is duckdb, which has one "
+                f"writer: set max_concurrent_runs to {DUCKDB_MAX_RUNS} there, or delete the "
+                "file (it is rewritten for DuckDB)"
+            )
     if store == "postgres":
-        parsed = yaml.safe_load(current) or {}
-        if "postgres" not in (parsed.get("storage") or {}):
+        if not _keeps_runs_in_postgres(parsed):
             raise InstanceConfigError(
                 f"{path} keeps Dagster's runs outside Postgres but the store is postgres: "
                 f"delete the file (it is rewritten for Postgres) or add "
                 f"`storage: {{postgres: {{postgres_url: {{env: {postgres_url_env}}}}}}}`"
             )
     return path
+
+
+_LEGACY_STORAGES = ("run_storage", "event_log_storage", "schedule_storage")
+
+
+def _hand_written(path: Path, text: str) -> dict[str, Any]:
+    """The mapping of a person's ``dagster.yaml`` (``{}`` for an empty file).
+
+    Raises:
+        InstanceConfigError: the text is not YAML or not a mapping (names ``path``).
+    """
+    try:
+        parsed = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark is not None else ""
+        raise InstanceConfigError(
+            f"{path} is not valid YAML{where}: fix it, or delete it to have it rewritten"
+        ) from None
+    if parsed is None:
+        return {}
+    if not isinstance(parsed, dict):
+        raise InstanceConfigError(
+            f"{path} holds a YAML {type(parsed).__name__}, not the mapping Dagster reads "
+            "(storage:, run_coordinator:, ...): fix it, or delete it to have it rewritten"
+        )
+    return parsed
+
+
+def _max_runs(parsed: dict[str, Any]) -> Any:
+    """The runs-at-once limit a ``dagster.yaml`` mapping sets (``concurrency: runs:`` or the
+    older ``run_queue:``), or None when it sets none."""
+    for outer, inner in (("concurrency", "runs"), ("run_queue", None)):
+        block = parsed.get(outer)
+        if inner is not None and isinstance(block, dict):
+            block = block.get(inner)
+        if isinstance(block, dict) and block.get("max_concurrent_runs") is not None:
+            return block["max_concurrent_runs"]
+    return None
+
+
+def _keeps_runs_in_postgres(parsed: dict[str, Any]) -> bool:
+    """Whether a ``dagster.yaml`` mapping keeps runs, event logs and schedules in Postgres:
+    ``storage: {postgres: {...}}``, or each of ``run_storage``, ``event_log_storage`` and
+    ``schedule_storage`` naming a ``dagster_postgres`` module."""
+    storage = parsed.get("storage")
+    if isinstance(storage, dict) and isinstance(storage.get("postgres"), dict):
+        return True
+    return all(
+        isinstance(parsed.get(key), dict)
+        and str(parsed[key].get("module") or "").startswith("dagster_postgres")
+        for key in _LEGACY_STORAGES
+    )

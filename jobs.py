@@ -82,6 +82,22 @@ def default_execution(store: str, environ: Mapping[str, str]) -> dict:
     return {"in_process": {}}
 
 
+def _check_broker(broker: object) -> None:
+    """Refuse a Celery broker that is not a URL (``redis://host:6379/0``) before any step is
+    sent: kombu would fail on it with a bare "Name or service not known". The value is not
+    echoed (a broker URL may hold a password); None leaves Celery its own default.
+
+    Raises:
+        ExecutorSettingError: ``broker`` is set and holds no ``scheme://``.
+    """
+    if broker is None or "://" in str(broker):
+        return
+    raise ExecutorSettingError(
+        f"the celery broker is not a URL: set {CELERY_BROKER_ENV} (or the run's "
+        "execution.config.celery.broker) to scheme://host:port/db, e.g. redis://host:6379/0"
+    )
+
+
 def _mode_requirements(config: dict) -> list:
     return [] if "in_process" in config else dg.multiple_process_executor_requirements()
 
@@ -102,7 +118,8 @@ def rfp_executor(store: str, default: dict | None = None) -> dg.ExecutorDefiniti
 
     Raises (when a run starts):
         ExecutorSettingError: ``multiprocess`` or ``celery`` on the DuckDB store (one writer:
-            DuckDB locks the file per process), or ``celery`` without ``dagster-celery``.
+            DuckDB locks the file per process), ``celery`` without ``dagster-celery``, or a
+            Celery broker that is not a URL (``scheme://...``; the value is not echoed).
     """
 
     @dg.executor(
@@ -128,6 +145,7 @@ def rfp_executor(store: str, default: dict | None = None) -> dg.ExecutorDefiniti
                 "`store: postgres` (README: Scaling out)"
             )
         if mode == "celery":
+            _check_broker(config.get("broker"))
             try:
                 from dagster_celery import celery_executor as inner
             except ImportError as exc:

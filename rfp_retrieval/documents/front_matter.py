@@ -11,7 +11,7 @@ import datetime as dt
 import re
 
 from rfp_retrieval.documents.text import strip_inline_markdown
-from rfp_retrieval.quantities.dates import DATE_RE, match_date
+from rfp_retrieval.quantities.dates import DATE_RE, WEEKDAY_RE, match_date
 
 __all__ = [
     "bare_date_line",
@@ -35,6 +35,15 @@ _SCHEDULE_ISSUE_EVENT = re.compile(
     re.I,
 )
 """A schedule line's event after its date ("2018/10/29: RFP Open"): the release of the RFP."""
+_BARE_ISSUE_VERB = re.compile(r"Issued|Released|Posted", re.I)
+_SOLICITATION_SUBJECT = re.compile(
+    r"(?:^|\b(?:RFP|RFQ|RFI|IFB|ITB|Solicitation|Request\s+for\s+\w+|Proposal|Notice|"
+    r"Document)(?:\s+(?:was|is|has\s+been|were|first))?)$",
+    re.I,
+)
+"""What may stand before a bare ``Issued``/``Released``/``Posted``: nothing (a label) or the
+solicitation itself ("This RFP was issued on ..."). Anything else is another event's date
+("Answers to questions will be released: ...", "Amendment 1 Issued: ...")."""
 _WEAK_DATE_LABEL = re.compile(r"^[\s>*_|]*Date[\s*_]*[:|]", re.I)
 _DUE_LABEL = re.compile(
     r"\b(?:Proposals?|Quotations?|Quotes?|Offers?|Responses?|Applications?|Bids?)\s+"
@@ -46,12 +55,27 @@ _DUE_LABEL = re.compile(
 _ONLY_DATE = re.compile(r"^[\s>*_|#]*(?P<d>[^|*_]{6,40}?)[\s*_|]*$")
 
 
+def _names_the_solicitation(line: str, m: re.Match[str]) -> bool:
+    """False when ``m`` is a bare issue verb whose subject on ``line`` is something else."""
+    if not _BARE_ISSUE_VERB.fullmatch(m.group(0)):
+        return True
+    before = strip_inline_markdown(line[: m.start()]).strip(" \t>*_|#:-")
+    return bool(_SOLICITATION_SUBJECT.search(before))
+
+
+def _skip_weekday(text: str) -> str:
+    weekday = WEEKDAY_RE.match(text)
+    return text[weekday.end() :] if weekday else text
+
+
 def _labelled_date(lines: list[str], label: re.Pattern[str], limit: int) -> dt.date | None:
     for i, line in enumerate(lines[:limit]):
         for m in label.finditer(line):
+            if not _names_the_solicitation(line, m):
+                continue
             after = line[m.end() :]
             lead = re.match(_SEP, after)
-            rest = after[lead.end() if lead else 0 :]
+            rest = _skip_weekday(after[lead.end() if lead else 0 :])
             dm = DATE_RE.match(rest)
             if dm and match_date(dm):
                 return match_date(dm)
@@ -60,8 +84,9 @@ def _labelled_date(lines: list[str], label: re.Pattern[str], limit: int) -> dt.d
                 for nxt in lines[i + 1 : i + 3]:
                     if nxt.strip():
                         only = _ONLY_DATE.match(nxt)
-                        if only and DATE_RE.fullmatch(only.group("d").strip()):
-                            return match_date(DATE_RE.fullmatch(only.group("d").strip()))
+                        text = _skip_weekday(only.group("d").strip()) if only else ""
+                        if only and DATE_RE.fullmatch(text):
+                            return match_date(DATE_RE.fullmatch(text))
                         break
     return None
 
@@ -71,7 +96,7 @@ def bare_date_line(lines: list[str]) -> dt.date | None:
     for line in lines:
         only = _ONLY_DATE.match(line)
         if only:
-            m = DATE_RE.fullmatch(only.group("d").strip().rstrip("."))
+            m = DATE_RE.fullmatch(_skip_weekday(only.group("d").strip()).rstrip("."))
             if m and match_date(m):
                 return match_date(m)
     return None
@@ -95,9 +120,12 @@ def find_issue_date(lines: list[str]) -> dt.date | None:
 
     Reads, in order of preference: a labelled date (``Issue Date``, ``Date of Issue``, ``Date
     Issued``, ``Issued``, ``Release Date``, ``Posting Date``, ``Legal Ad Date``...) in the first
-    250 lines, a schedule row whose event after the date is the RFP's release (``2018/10/29:
-    RFP Open``), a bare ``Date:`` label in the first 80 lines, then a line in the first 40 that
-    holds only a date (cover-page dates, amendment dates).
+    250 lines (a bare ``Issued``/``Released``/``Posted`` only when nothing but the solicitation
+    stands before it: "Answers will be released: ..." is another event; a weekday before the
+    date is skipped; a label without a date, ``Issued: TBD``, is passed over), a schedule row
+    whose event after the date is the RFP's release (``2018/10/29: RFP Open``), a bare
+    ``Date:`` label in the first 80 lines, then a line in the first 40 that holds only a date
+    (cover-page dates, amendment dates).
     """
     found = _labelled_date(lines, _ISSUE_LABEL, 250) or _schedule_issue_date(lines, 250)
     if found:

@@ -61,7 +61,9 @@ def load_qrels(path: str | Path) -> list[QrelsQuestion]:
 
     Raises:
         QrelsError: the file is not UTF-8 or empty, a line is not a JSON object, lacks
-            doc/question/type/relevant, or has a grade other than 1 or 2.
+            doc/question/type/relevant, gives doc/question/type as anything but non-empty text
+            or section_path as anything but a list of headings, or has a grade other than
+            the integer 1 or 2 (``true`` is no grade).
         FileNotFoundError: the qrels file does not exist.
     """
     path = Path(path)
@@ -71,10 +73,20 @@ def load_qrels(path: str | Path) -> list[QrelsQuestion]:
         missing = [k for k in ("doc", "question", "type", "relevant") if k not in row]
         if missing:
             raise QrelsError(f"{where}: missing {', '.join(missing)}")
+        for key in ("doc", "question", "type"):
+            if not isinstance(row[key], str) or not row[key].strip():
+                raise QrelsError(f"{where}: '{key}' must be non-empty text, got {row[key]!r}")
+        section_path = row.get("section_path")
+        if section_path is not None and (
+            not isinstance(section_path, list) or not all(isinstance(p, str) for p in section_path)
+        ):
+            raise QrelsError(
+                f"{where}: 'section_path' must be a list of headings, got {section_path!r}"
+            )
         relevant = row["relevant"]
         if not isinstance(relevant, dict) or not relevant:
             raise QrelsError(f"{where}: 'relevant' must be a non-empty {{block_id: grade}} map")
-        bad = {k: v for k, v in relevant.items() if v not in (1, 2)}
+        bad = {k: v for k, v in relevant.items() if isinstance(v, bool) or v not in (1, 2)}
         if bad:
             raise QrelsError(f"{where}: grades must be 1 or 2, got {bad}")
         out.append(
@@ -83,7 +95,7 @@ def load_qrels(path: str | Path) -> list[QrelsQuestion]:
                 doc=(path.parent / row["doc"]).resolve(),
                 label=row.get("label"),
                 question=row["question"],
-                section_path=list(row.get("section_path") or []),
+                section_path=list(section_path or []),
                 type=row["type"],
                 relevant={str(k): int(v) for k, v in relevant.items()},
             )

@@ -31,7 +31,10 @@ def read_objects(
             f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); re-save it as UTF-8"
         ) from None
     out: list[tuple[int, dict[str, Any]]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    # lines end at "\n" (a "\r" before it is dropped) only: ``str.splitlines`` would also cut a
+    # JSON string at U+2028, U+0085 or a form feed, which JSON writers leave unescaped
+    for number, line in enumerate(text.split("\n"), start=1):
+        line = line.removesuffix("\r")
         if not line.strip():
             continue
         try:

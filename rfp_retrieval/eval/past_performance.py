@@ -51,9 +51,10 @@ def load_golden(path: Path) -> list[GoldenScope]:
 
     Raises:
         GoldenSetError: the file is not UTF-8 or empty; a line is not a JSON object, lacks
-            scope_id, rfp_file, as_of or ideal, gives ``ideal`` as anything but a non-empty
-            list of ids (an empty list would score an unknown as a miss), repeats a scope id,
-            or names an RFP file that does not exist. The message names the file and line.
+            scope_id, rfp_file, as_of or ideal, gives scope_id as anything but text or an
+            integer (``null`` would become the id "None"), gives ``ideal`` as anything but a
+            non-empty list of ids (an empty list would score an unknown as a miss), repeats a
+            scope id, or names an RFP file that does not exist. The message names the file and line.
     """
     path = Path(path)
     scopes = []
@@ -80,7 +81,12 @@ def load_golden(path: Path) -> list[GoldenScope]:
                 f"{where}: bad golden-set line (ideal is empty: a scope needs at least one "
                 "ideal pick to be measured)"
             )
-        scope_id = str(item["scope_id"])
+        raw_id = item["scope_id"]
+        if isinstance(raw_id, bool) or not isinstance(raw_id, str | int) or not str(raw_id).strip():
+            raise GoldenSetError(
+                f"{where}: bad golden-set line (scope_id must be text, got {raw_id!r})"
+            )
+        scope_id = str(raw_id)
         if scope_id in seen:
             raise GoldenSetError(
                 f"{where}: scope {scope_id!r} is listed twice (line {seen[scope_id]})"

@@ -56,6 +56,14 @@ _MONTH_DAY_YEAR_RE = re.compile(
     rf"^({MONTH_NAME_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})$"
 )
 
+WEEKDAY_RE = re.compile(
+    r"(?:Mon(?:day)?|Tue(?:s(?:day)?)?|Wed(?:nesday)?|Thu(?:r(?:s(?:day)?)?)?|Fri(?:day)?|"
+    r"Sat(?:urday)?|Sun(?:day)?)\.?,?\s+",
+    re.I,
+)
+"""A weekday name written before a date (``Monday, January 5, 2026``, ``Fri. 6/5/2026``):
+it says nothing the date does not, and readers skip it."""
+
 SOLICITATION_PIVOT = 70
 """A two-digit year in a solicitation below this is 20xx, else 19xx (``10 NOV 04``)."""
 LIBRARY_PIVOT = 69
