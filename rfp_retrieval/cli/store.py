@@ -5,8 +5,9 @@
 The target is the database at ``$<postgres_url_env>`` (settings ``postgres_url_env``; the
 URL is only ever shown with its password replaced); the source is ``db_path`` (or
 ``--db``). After a complete copy the project's library stamp is carried over
-(``launch.carry_library_stamp``), so the next ``rfp-retrieval run`` with ``store: postgres``
-and the same Dagster home skips the library job.
+(``launch.carry_library_stamp``); the next ``rfp-retrieval run`` with ``store: postgres``
+embeds no library text again (README "Postgres store": the new Postgres instance has no run
+history, so the library job may run once, reusing every stored vector).
 """
 
 from __future__ import annotations
@@ -130,6 +131,10 @@ def _print_report(payload: dict[str, Any], store: str) -> None:
         f"{rows} rows; every count matches.[/green]"
     )
     if payload["library_stamp"] == "carried":
-        console.print("The library stays current: the next run skips the library job.")
+        console.print(
+            "The library's tables and vectors are in Postgres: the next run embeds no library "
+            "text again (on the new Postgres instance it may re-run the library job once, "
+            "reusing every stored vector)."
+        )
     if store != "postgres":
         console.print("Now set `store: postgres` in rfp-retrieval.yaml (or RFP_RETRIEVAL_STORE).")
