@@ -92,3 +92,14 @@ def test_contractor_wording_in_instructions_stays_an_ask_and_invoicing_rules_do_
         ("requirement", "The contractor must demonstrate similar "),
         (WORK_STATEMENT, "The contractor shall submit invoices ele"),
     ]
+
+
+def test_a_shall_or_must_inside_a_relative_clause_binds_no_one():
+    """ "The agency runs a legacy system that must be replaced" describes the system; the main
+    clause decides (a sentence-level ask split made such descriptions requirements)."""
+    from rfp_retrieval.documents.ask_patterns import is_requirement
+
+    assert not is_requirement("The agency runs a legacy system that must be replaced soon.")
+    assert not is_requirement("Records which shall be retained are listed in Exhibit 2.")
+    assert is_requirement("The Offeror shall provide a plan that must include milestones.")
+    assert is_requirement("Offerors are required to have existing staff in each category.")

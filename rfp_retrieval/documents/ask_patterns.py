@@ -197,13 +197,23 @@ CONTENT_LEAD_IN = re.compile(
 the items below it are what the proposal must contain, whoever the sentence's subject is."""
 
 
+_MODAL = re.compile(r"\b(?:shall|must)\b", re.I)
+_RELATIVE_MODAL = re.compile(r"\b(?:that|which)\s+(?:\w+ly\s+)?(?:shall|must)\b", re.I)
+"""A ``shall``/``must`` inside a relative clause describes a thing ("a legacy system that must
+be replaced"): it binds no one unless the sentence's main clause also does."""
+
+
 def is_requirement(sentence: str) -> bool:
     """True for a ``shall`` / ``must`` sentence that binds the offeror or the contractor: not
-    a definition, and not the buyer's own obligation (``_BUYER``)."""
+    a definition, not the buyer's own obligation (``_BUYER``), and not a description whose only
+    ``shall``/``must`` sits in a relative clause (``_RELATIVE_MODAL``)."""
     s = strip_inline_markdown(sentence)
+    format_or_lead_in = bool(FORMAT_RULE.search(s) or CONTENT_LEAD_IN.search(s))
+    modals = len(_MODAL.findall(s))
+    only_relative = modals > 0 and modals == len(_RELATIVE_MODAL.findall(s))
     return (
         len(s.split()) >= 4
-        and bool(_REQUIREMENT.search(s) or FORMAT_RULE.search(s) or CONTENT_LEAD_IN.search(s))
+        and (bool(_REQUIREMENT.search(s)) and not only_relative or format_or_lead_in)
         and not _NOT_REQUIREMENT.search(s)
         and not _BUYER.match(s.strip().lstrip("-–—•*").strip())
     )
