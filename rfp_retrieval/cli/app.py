@@ -94,13 +94,33 @@ def settings_failed(exc: Exception) -> NoReturn:
     raise typer.Exit(2) from exc
 
 
-def store_failed(exc: Exception) -> NoReturn:
+def store_failed(exc: Exception, advice: str = "") -> NoReturn:
     """Print a store error (an unreachable Postgres: its message shows the URL redacted) and
-    exit 2, a setup error like a bad setting."""
+    ``advice``, and exit 2, a setup error like a bad setting."""
     from rich.text import Text
 
-    console.print(Text.assemble(("Store error: ", "red"), str(exc)))
+    console.print(
+        Text.assemble(("Store error: ", "red"), str(exc), (f" {advice}" if advice else ""))
+    )
     raise typer.Exit(2) from None
+
+
+def check_store_reachable(settings: Settings) -> None:
+    """For ``store: postgres``, open and close one connection before any Dagster instance is
+    built (dagster-postgres would retry for minutes, then fail with a traceback); on failure
+    print the redacted reason and what to check, and exit 2. Nothing for DuckDB."""
+    if settings.store != "postgres":
+        return
+    from rfp_retrieval.storage.postgres import PostgresStoreError, connect
+
+    try:
+        connect(settings.postgres_url).close()
+    except PostgresStoreError as exc:
+        store_failed(
+            exc,
+            "Check that the Postgres server is up and that the URL in "
+            f"{settings.postgres_url_env} is right (store: {settings.store}).",
+        )
 
 
 def load_cli_settings(

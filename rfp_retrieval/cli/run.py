@@ -21,6 +21,7 @@ from rfp_retrieval.cli.app import (
     ConfigOption,
     ProjectOption,
     app,
+    check_store_reachable,
     config_file,
     console,
     import_launcher,
@@ -72,6 +73,7 @@ def run(
         config,
         {key: str(Path(value).resolve()) for key, value in flags.items() if value is not None},
     )
+    check_store_reachable(settings)
     launch = import_launcher(folder)
     launcher = launch.Launcher(settings, launch.dagster_home(folder, config))
 
