@@ -103,3 +103,4 @@ def test_a_shall_or_must_inside_a_relative_clause_binds_no_one():
     assert not is_requirement("Records which shall be retained are listed in Exhibit 2.")
     assert is_requirement("The Offeror shall provide a plan that must include milestones.")
     assert is_requirement("Offerors are required to have existing staff in each category.")
+    assert is_requirement("It exchanges data with these systems, all of which must be supported:")

@@ -198,9 +198,10 @@ the items below it are what the proposal must contain, whoever the sentence's su
 
 
 _MODAL = re.compile(r"\b(?:shall|must)\b", re.I)
-_RELATIVE_MODAL = re.compile(r"\b(?:that|which)\s+(?:\w+ly\s+)?(?:shall|must)\b", re.I)
+_RELATIVE_MODAL = re.compile(r"(?<!\bof )\b(?:that|which)\s+(?:\w+ly\s+)?(?:shall|must)\b", re.I)
 """A ``shall``/``must`` inside a relative clause describes a thing ("a legacy system that must
-be replaced"): it binds no one unless the sentence's main clause also does."""
+be replaced"): it binds no one unless the sentence's main clause also does. "all of which must
+be supported" still binds (the clause is the obligation)."""
 
 
 def is_requirement(sentence: str) -> bool:
