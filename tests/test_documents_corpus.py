@@ -65,14 +65,17 @@ COUNTS = {
     "doc-rfi-cybersecurity-operations-cloud-migration.pdf": (16, 53),
     "fairfax-county-va-it-staff-augmentation-rfp-2000004198.pdf": (275, 332),
     "george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf": (62, 191),
-    "hawaii-htdc-business-consultant-services-rfp-26-001.pdf": (49, 80),
+    # 50: the closing "Attachment 1: APPLICANT FORM" (a colon after the label) is read
+    "hawaii-htdc-business-consultant-services-rfp-26-001.pdf": (50, 80),
     "kubernetes-third-party-security-audit-rfp-2018.md": (11, 7),
     "kubernetes-third-party-security-audit-rfp-decision-2019.md": (1, 0),
-    "navy-niwc-atlantic-facilities-support-rfq-2020.pdf": (385, 586),
+    # 389: "Subfactor 1: Technical Approach" headings (colon after the label) in L and M
+    "navy-niwc-atlantic-facilities-support-rfq-2020.pdf": (389, 587),
     "osd-cape-future-analytics-rfi-hq003417rfabpa.pdf": (15, 7),
     "ostif-kubernetes-security-audit-rfp-2025.md": (19, 12),
     "protocol-labs-ipfs-rfp-001-brave-local-discovery.md": (11, 1),
-    "tsa-itms-task-order-proposal-instructions.pdf": (87, 54),
+    # 88: "Factor 5: Price/Cost Evaluation" (colon after the label) is read
+    "tsa-itms-task-order-proposal-instructions.pdf": (88, 54),
     "tsa-oatss-sources-sought-rfi-70t04020i9nap6403.pdf": (6, 39),
     "ussocom-silent-knight-demo-draft-soo.pdf": (6, 3),
     "ustaxcourt-ef-cms-appendix-b-workflows.md": (18, 15),
@@ -80,7 +83,8 @@ COUNTS = {
     "ustaxcourt-ef-cms-rfq-18-0018.pdf": (41, 83),
     "ustaxcourt-ef-cms-rfq-amendment-qa.pdf": (51, 18),
     "ustaxcourt-ef-cms-sow.md": (17, 33),
-    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (153, 287),
+    # 131: later attachments' "1. GENERAL" lists are no appendix sections (issue 13)
+    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (131, 287),
     "dla-scals-modernization-rfp-SP4709-26-R-0042.md": (48, 34),
     "franklin-dhhs-iecms-modernization-rfp.md": (73, 49),
     "hhs-acf-grants-platform-rfp-75ACF126R00031.md": (44, 42),

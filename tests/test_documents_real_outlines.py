@@ -226,7 +226,7 @@ EXPECTED = {
                 "REMINDER: In accordance with the terms and conditions of the",
             ),
             (
-                None,
+                "5.",  # the text run in after its numbered title carries the number
                 "5. Content",
                 "requirement",
                 "Please submit your quotation in accordance with the instruct",
@@ -286,7 +286,7 @@ EXPECTED = {
         ],
         [
             (
-                None,
+                "1.",
                 "1. General",
                 "requirement",
                 "Please submit your quotation in accordance with the instruct",
@@ -322,7 +322,7 @@ EXPECTED = {
                 "Refusal to provide the requested information or the willful ",
             ),
             (
-                None,
+                "6.",
                 "6. Quotation Instructions",
                 "requirement",
                 "Submittals in response to this solicitation shall only inclu",

@@ -185,3 +185,93 @@ def test_a_bare_number_before_a_sentence_is_not_a_heading():
         "4. TERM: One year.",
     ]
     assert [n for n, _, _ in _outline(lines)] == ["1.", "3.", "4."]
+
+
+def test_later_attachments_restarting_at_1_are_no_appendix_sections():
+    """Rule (issue 13 follow-up): the closing appendix's numbered caps items are its sections
+    only while they count up; each later attachment's "1. GENERAL" list is no section."""
+    attachments = [
+        "Attachment A GENERAL CONDITIONS",
+        "1. AUTHORITY-The Purchasing Agent has the sole authority to purchase.",
+        "2. DEFINITIONS- Terms have the meanings of the Purchasing Resolution.",
+        "",
+        "Attachment B MOWING",
+        "1. GENERAL",
+        "The contractor shall mow all turf areas weekly.",
+        "2. SCOPE",
+        "Mowing covers sections 1 through 40.",
+        "",
+        "Attachment C TRASH REMOVAL",
+        "1. GENERAL",
+        "The contractor shall remove trash daily.",
+    ]
+    got = _outline(SPECIAL + [""] + attachments)
+    assert got[6:] == [
+        ("Attachment A", "GENERAL CONDITIONS", 1),
+        ("1.", "AUTHORITY", 2),
+        ("2.", "DEFINITIONS", 2),
+        ("Attachment B", "MOWING", 1),
+        ("Attachment C", "TRASH REMOVAL", 1),
+    ]
+
+
+def test_an_attachment_heading_named_earlier_in_a_list_is_kept():
+    """Rule (issue 13 follow-up): a page-top heading is a running-header copy only when its
+    first occurrence was at a page top too; "ATTACHMENT B" in a list of attachments is not."""
+    lines = SPECIAL + [
+        "",
+        "4. LIST OF ATTACHMENTS:",
+        "4.1. The following attachments form part of this solicitation.",
+        "ATTACHMENT A",
+        "ATTACHMENT B",
+        "ATTACHMENT A",
+        "Wage rates apply to all labour categories.",
+        "ATTACHMENT B",
+        "Insurance certificates are required before work starts.",
+        "ATTACHMENT B",
+        "Certificates name the County as additional insured.",
+    ]
+    pages = [1] * (len(SPECIAL) + 5) + [2, 2, 3, 3, 4, 4]
+    got = [(s.number, s.line, s.page) for s in parse_outline(lines, "plain", pages)]
+    first = len(SPECIAL) + 4  # 1-based line of the list's "ATTACHMENT A"
+    assert got[6:] == [
+        ("4.", first - 2, 1),
+        ("4.1.", first - 1, 1),
+        ("ATTACHMENT A", first + 2, 2),
+        ("ATTACHMENT B", first + 4, 3),  # its page-top copy on page 4 is dropped
+    ]
+
+
+def test_an_attachment_label_followed_by_a_colon_opens_a_section():
+    """Rule (new-user finding F2): "ATTACHMENT J-4: RESPONSE MATRIX" is a heading; the colon
+    is the label's separator, as a dash is."""
+    lines = SPECIAL + [
+        "",
+        "ATTACHMENT J-4: RESPONSE MATRIX",
+        "",
+        "R-01 The system shall accept shapefiles.",
+    ]
+    got = [(s.number, s.heading, s.title) for s in parse_outline(lines, "plain")]
+    assert got[-1] == ("ATTACHMENT J-4", "RESPONSE MATRIX", "ATTACHMENT J-4: RESPONSE MATRIX")
+
+
+def test_an_attachment_listed_before_section_one_does_not_take_the_top_level():
+    """Rule (issue 13 follow-up): "Attachment 1: ..." listed before the body's "SECTION ONE"
+    is a listing, not a closing appendix owning the top level."""
+    lines = (
+        ["A Request for Applications"]
+        + ["filler line."] * 40
+        + [
+            "Attachment 1: APPLICANT FORM",
+            "",
+            "SECTION ONE: INTRODUCTION",
+            "The agency seeks a consultant.",
+            "SECTION TWO: SCOPE OF WORK",
+            "The consultant shall advise the board.",
+            "Attachment 1: APPLICANT FORM",
+            "Applicants complete the form.",
+        ]
+    )
+    got = [(n, h) for n, h, _ in _outline(lines)]
+    assert ("SECTION ONE", "INTRODUCTION") in got
+    assert ("SECTION TWO", "SCOPE OF WORK") in got

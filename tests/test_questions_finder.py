@@ -383,3 +383,45 @@ def test_listed_content_in_section_l_and_a_should_include_lead_in_are_asks(tmp_p
             ["Client name", "Project scope and duration"],
         ),
     ]
+
+
+def test_text_run_in_after_a_numbered_title_carries_the_number(tmp_path: Path):
+    """Rule (new-user finding F2): "L.6.2 Recency: performance must ..." is a numbered
+    paragraph with a run-in title; its requirement is labelled L.6.2."""
+    text = (
+        "L.6 PAST PERFORMANCE\n\n"
+        "L.6.1 The Offeror shall identify no more than three contracts.\n\n"
+        "L.6.2 Recency: performance must have occurred within four (4) years of the issue\n"
+        "date of this solicitation.\n\n"
+        "L.6.3 Agencies\n\n"
+        "Work for a state government will not be considered.\n"
+    )
+    got = [(q.label, q.text) for q in find_questions(_doc(tmp_path, text, "rfp.txt"))]
+    assert (
+        "L.6.2",
+        "performance must have occurred within four (4) years of the issue date of this "
+        "solicitation.",
+    ) in got
+    assert ("L.6.1", "The Offeror shall identify no more than three contracts.") in got
+
+
+def test_rows_of_a_requirements_list_take_their_shared_id_prefix_as_label(tmp_path: Path):
+    """Rule (new-user finding F2): lines opening with IDs of one prefix (R-01, R-02) are rows
+    of a flattened requirements list, labelled by their ID; a lone "SF-330" is no label."""
+    text = (
+        "ATTACHMENT J-4: RESPONSE MATRIX\n\n"
+        "R-01 The system shall let applicants submit footprints as shapefile, KML or\n"
+        "GeoJSON.\n\n"
+        "R-02 The system shall retain every case action with user and time.\n\n"
+        "SF-330 forms shall be signed by an officer of the firm.\n"
+    )
+    got = [(q.label, q.kind, q.text) for q in find_questions(_doc(tmp_path, text, "rfp.txt"))]
+    assert got[:2] == [
+        (
+            "R-01",
+            "requirement",
+            "The system shall let applicants submit footprints as shapefile, KML or GeoJSON.",
+        ),
+        ("R-02", "requirement", "The system shall retain every case action with user and time."),
+    ]
+    assert [label for label, _, _ in got[2:]] == [None]

@@ -126,6 +126,11 @@ LIST_MARKER = re.compile(
     r"^\s*(?P<m>[-*+•●○▪◦]|\(?(?:\d{1,2}|[a-z]|[ivx]{1,4}|[A-Z])\)|(?:\d{1,2}|[a-z]|[ivx]{1,4}|"
     r"[IVX]{1,4})\.)\s+(?=\S)"
 )
+REQUIREMENT_ID = re.compile(r"^\s*(?P<m>(?P<prefix>[A-Z]{1,4})-\d{2,4}(?:\.\d{1,3})*)\s+(?=[A-Z])")
+"""A requirement ID opening a row of a requirements list flattened to text (``R-01 The
+system shall ...``, ``SEC-003 ...``): a short caps prefix, a dash, a number of two or more
+digits. A row label only when at least two rows of the section share the prefix
+(``questions``), so ``SF-330 forms ...`` in prose is no label."""
 LEADING_LABEL = re.compile(
     r"^(?:"
     + QUESTION_LABEL

@@ -67,12 +67,24 @@ def _filter_plain(cands: list[HeadingCandidate], n_lines: int) -> list[HeadingCa
     last_seq: dict[str, int] = {}
     restarted: dict[str, tuple[int, int]] = {}  # scheme -> (value, line) of a restarted list
     in_appendix = False  # after a closing appendix's heading
+    appendix_done = False  # its numbered items restarted at 1: later lists are no sections
+    last_item = 0  # number of the last appendix item
     runs: dict[str, list[HeadingCandidate]] = {}
     kept: list[HeadingCandidate] = []
     for c in cands:
-        if c.family == "appendix" and c.line > 0.05 * n_lines and _restarts_after(cands, c):
+        if (
+            c.family == "appendix"
+            and not appendix_done
+            and c.line > 0.05 * n_lines
+            and _restarts_after(cands, c)
+        ):
             in_appendix = True
-        if c.family == "appendix" and owner is None and c.line > 0.05 * n_lines:
+        if (
+            c.family == "appendix"
+            and owner is None
+            and c.line > 0.05 * n_lines
+            and not _first_section_follows(cands, c)
+        ):
             owner = "appendix"  # numbering that restarts inside a closing appendix is a list
         if c.scheme is None or c.scheme.relative or c.family == "appendix":
             kept.append(c)
@@ -83,12 +95,23 @@ def _filter_plain(cands: list[HeadingCandidate], n_lines: int) -> list[HeadingCa
             and c.scheme.name == "decimal"
             and c.heading
             and is_caps(c.heading)
+            and (c.seq_value or 0) >= last_item  # a repeated line is no restart
         ):
             # "1. AUTHORITY-The Purchasing Agent ...": numbered run-in caps paragraphs of a
-            # closing appendix (general conditions) are its sections, one level below it
+            # closing appendix (general conditions) are its sections, one level below it,
+            # while they count up. A restart at 1 ("1. GENERAL" of each later attachment)
+            # ends the run for the rest of the document: those are the attachments' lists.
+            last_item = c.seq_value or last_item
             c.scheme = replace(c.scheme, name="appendix-item", relative=True)
             kept.append(c)
             continue
+        if (
+            in_appendix
+            and c.depth() == 1
+            and c.scheme.name == "decimal"
+            and (c.seq_value or 0) < last_item
+        ):
+            in_appendix, appendix_done = False, True
         if c.depth() == 1:
             name = c.scheme.name
             if name == "section-word":
@@ -164,6 +187,20 @@ def _opens_its_child(idx: int, cands: list[HeadingCandidate], body_lines) -> boo
     return bool(cands[idx + 1].rest) or not is_toc_body(body_lines(idx + 1, cands))
 
 
+def _first_section_follows(cands: list[HeadingCandidate], appendix: HeadingCandidate) -> bool:
+    """Whether the next top-level numbered candidate after ``appendix`` is the document's
+    first section word (``SECTION ONE`` after a contents page's ``Attachment 1: ...``): the
+    appendix line is then a listing before the body, not a closing appendix. A ``1.`` list
+    after the appendix is its own list and does not count."""
+    for c in cands:
+        if c.line <= appendix.line or c.scheme is None or c.scheme.relative:
+            continue
+        if c.family == "appendix" or c.depth() != 1:
+            continue
+        return c.scheme.name == "section-word" and c.seq_value == 1
+    return False
+
+
 def _restarts_after(cands: list[HeadingCandidate], appendix: HeadingCandidate) -> bool:
     """Whether the first single-level decimal candidate after ``appendix`` is numbered 1: the
     appendix opens a part with its own numbering (general conditions after special
@@ -182,7 +219,9 @@ def _drop_running_heading_copies(
     """Keep the first of identical headings (same number and heading) that recur at the top
     of later pages: a running header over part of a document (``Appendix A GENERAL
     CONDITIONS ...`` on every appendix page) that the page cleaner kept because it is on fewer
-    than half the pages. Top of a page: among its first three non-blank lines."""
+    than half the pages. Top of a page: among its first three non-blank lines. The first copy
+    must itself be at a page top (a running header is); an earlier mention of the same label
+    inside a page (``ATTACHMENT A`` in a list of attachments) does not count."""
 
     def at_page_top(i: int) -> bool:
         page = page_of_line[i] if i < len(page_of_line) else None
@@ -197,9 +236,13 @@ def _drop_running_heading_copies(
     kept = []
     for c in cands:
         key = ((c.number or "").strip().upper(), c.heading.strip().upper())
-        if key in seen and c.kind == "heading" and at_page_top(c.line):
+        top = at_page_top(c.line)
+        if key in seen and c.kind == "heading" and top:
             continue
-        seen.add(key)
+        if top:
+            # only a page-top heading can be the first of a running header: the same label
+            # inside a page (a list of attachments) does not make the real heading a copy
+            seen.add(key)
         kept.append(c)
     return kept
 

@@ -322,7 +322,8 @@ def plain_candidate(
     found = match_number(line, "plain", "plain")
     if found:
         scheme, m = found
-        rest = line[m.end() :].strip().lstrip("-\u2013\u2014").strip()
+        # the label's separator (a dash or a colon: "ATTACHMENT J-4: RESPONSE MATRIX")
+        rest = line[m.end() :].strip().lstrip("-\u2013\u2014:").strip()
         if prev and _WRAP_TAIL.search(prev):
             return None
         if (

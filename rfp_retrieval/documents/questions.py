@@ -56,6 +56,7 @@ from rfp_retrieval.documents.ask_patterns import (
     PRESENT_TENSE_ASK,
     PROCEDURAL_ASK,
     QUESTION_WORD,
+    REQUIREMENT_ID,
     RESPONSE_COLUMN_LINE,
     SECOND_PERSON,
     XREF,
@@ -125,7 +126,10 @@ class _Block:
     def text(self) -> str:
         joined = " ".join(line.strip() for line in self.lines)
         if self.marker is not None:
-            joined = LIST_MARKER.sub("", joined, count=1)
+            if joined.lstrip().startswith(self.marker) and REQUIREMENT_ID.match(joined):
+                joined = REQUIREMENT_ID.sub("", joined, count=1)
+            else:
+                joined = LIST_MARKER.sub("", joined, count=1)
         return strip_inline_markdown(joined)
 
 
@@ -381,7 +385,10 @@ class _Finder:
             blocks[0] = _Block("prose", start, [remainder, *blocks[0].lines])  # wrapped on
         elif remainder:
             blocks.insert(0, _Block("prose", start, [remainder]))
-        self.walk_blocks(blocks, owner, section)
+        # "L.6.2 Recency: performance must ...": the text run in after the title is the
+        # numbered paragraph itself, so its asks carry the section's number
+        lead = section.number if remainder else None
+        self.walk_blocks(blocks, owner, section, lead_label=lead)
 
     def answered(self, blocks: list[_Block], index: int) -> bool:
         """True when the block after ``index`` answers it (an amendment's Q&A pair)."""
@@ -438,7 +445,15 @@ class _Finder:
             used += 1
         return parts, used
 
-    def walk_blocks(self, blocks: list[_Block], owner: Section | None, own: Section | None) -> None:
+    def walk_blocks(
+        self,
+        blocks: list[_Block],
+        owner: Section | None,
+        own: Section | None,
+        lead_label: str | None = None,
+    ) -> None:
+        """Asks of a section's blocks; ``lead_label`` labels the asks of the first block when
+        it is prose run in after a numbered heading on the heading's own line."""
         i = 0
         while i < len(blocks):
             block = blocks[i]
@@ -509,7 +524,8 @@ class _Finder:
                     )
                 i += 1
                 continue
-            last = self.walk_sentences(block, owner, label=None, own=own)
+            label = lead_label if i == 0 and block.kind == "prose" else None
+            last = self.walk_sentences(block, owner, label=label, own=own)
             if last is not None and last.text.endswith(":"):
                 parts, used = self.parts_after(last.text, blocks[i + 1 :])
                 last.parts = parts
@@ -662,6 +678,11 @@ class _Finder:
         """Paragraphs, list items and tables of ``lines[start:end]``."""
         out: list[_Block] = []
         current: _Block | None = None
+        prefixes: dict[str, int] = {}
+        for i in range(start, min(end, len(self.lines))):
+            m = REQUIREMENT_ID.match(self.lines[i])
+            if m:
+                prefixes[m.group("prefix")] = prefixes.get(m.group("prefix"), 0) + 1
         for i in range(start, min(end, len(self.lines))):
             line = self.lines[i]
             s = line.strip()
@@ -685,6 +706,11 @@ class _Finder:
             marker = LIST_MARKER.match(s)
             if marker:
                 current = _Block("item", i, [s], marker.group("m"))
+                out.append(current)
+                continue
+            req = REQUIREMENT_ID.match(s)
+            if req and prefixes.get(req.group("prefix"), 0) >= 2:
+                current = _Block("item", i, [s], req.group("m"))  # a requirements-list row
                 out.append(current)
                 continue
             if current is None or current.kind == "table":
