@@ -156,6 +156,16 @@ def _step_value(step: Mapping[str, Any]) -> str:
     return plain_value(step["value"]) if "value" in step else ""
 
 
+def _step_remaining(step: Mapping[str, Any]) -> str:
+    """A ranking trace step's remaining count; a soft constraint (``soft_penalty`` in the
+    step: a miss costs score, nothing is removed) says "(scored, not filtered)" so an unchanged
+    count does not read as a band that was ignored."""
+    remaining = "" if step.get("remaining") is None else str(step["remaining"])
+    if "soft_penalty" in step:
+        return f"{remaining} (scored, not filtered)".strip()
+    return remaining
+
+
 def _picks(references: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return sorted(
         (r for r in references if (r.get("rank") or 0) > 0), key=lambda r: r.get("rank") or 0
@@ -313,7 +323,7 @@ def brief_markdown(
         lines += ["## Filter trace", "", "| filter | value | remaining |", "| --- | --- | --- |"]
         for t in shared["filter_trace"]:
             lines.append(
-                f"| {_md(t.get('filter'))} | {_md(_step_value(t))} | {_md(t.get('remaining'))} |"
+                f"| {_md(t.get('filter'))} | {_md(_step_value(t))} | {_md(_step_remaining(t))} |"
             )
         lines.append("")
     if questions is not None:
@@ -481,7 +491,7 @@ def brief_html(
             h.append(
                 f"<tr><td>{_e(t.get('filter'))}</td>"
                 f"<td>{_e(_step_value(t))}</td>"
-                f"<td>{_e(t.get('remaining'))}</td></tr>"
+                f"<td>{_e(_step_remaining(t))}</td></tr>"
             )
         h.append("</table>")
     if questions is not None:
