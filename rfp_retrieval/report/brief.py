@@ -49,6 +49,7 @@ SCOPE_FIELDS: tuple[tuple[str, str], ...] = (
     ("issuer_type", "Issuer type"),
     ("customer_types", "Customer types required"),
     ("industries", "Industries required"),
+    ("industries_preferred", "Industries preferred (ranked, not filtered)"),
     ("value_min", "Value at least (USD)"),
     ("value_max", "Value at most (USD)"),
     ("ended_after", "Work ended on/after (or ongoing)"),
