@@ -190,3 +190,25 @@ def test_a_stated_industry_preference_is_read_as_preferred_not_required(tmp_path
     reading = read_scope(_load(path))
     assert reading.industries_required == ["finance"]
     assert reading.industries_preferred == []
+
+
+def test_at_least_one_prime_is_a_rule_on_the_set_not_a_filter(tmp_path: Path) -> None:
+    path = tmp_path / "ui_rfp.md"
+    path.write_text(
+        "# Request for Proposals: UI Modernization\n\nIssue date: 2026-09-01\n\n"
+        "## 3.3 Past Performance\n\n3.3.1 Submit three (3) examples of similar work.\n\n"
+        "3.3.4 At least one of the three examples must be an engagement in which the Offeror "
+        "held the prime contract.\n",
+        encoding="utf-8",
+    )
+    reading = read_scope(_load(path))
+    assert reading.require_prime is False
+    (item,) = [t for t in reading.trace if t["filter"] == "prime_in_set"]
+    assert item["reading"] == (
+        "At least one of the three examples must be an engagement in which the Offeror held "
+        "the prime"
+    )
+    assert "3.3 Past Performance" in item["section"]
+    from rfp_retrieval.report.filters import filter_sentence
+
+    assert filter_sentence(item).startswith("the set of references needs prime work (At least")

@@ -210,6 +210,8 @@ def _apply_requirements(
     if preferred and req.industries_preferred_stated is not None:
         reading.industries_preferred = preferred
         _trace(reading, "industries_preferred", req.industries_preferred_stated, preferred)
+    if req.prime_in_set is not None and req.require_prime is None:
+        _trace(reading, "prime_in_set", req.prime_in_set, req.prime_in_set.text)
     if req.require_prime is not None:
         reading.require_prime = True
         _trace(reading, "require_prime", req.require_prime, True)
