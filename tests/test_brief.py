@@ -242,3 +242,25 @@ def test_asset_preview_shows_the_summed_components_of_the_references():
         "relaxed",
     ]
     assert "| whole entry |" in references_preview(frame)  # labels, as the brief
+
+
+def test_filter_trace_says_a_soft_constraint_is_scored_not_filtered():
+    trace = json.dumps(
+        [
+            {"filter": "library", "remaining": 82},
+            {
+                "filter": "value",
+                "value": [3000000, 15000000],
+                "remaining": 82,
+                "soft_penalty": 0.16,
+            },
+            {"filter": "customer_type", "value": ["commercial"], "remaining": 31},
+        ]
+    )
+    refs = [r | {"filter_trace": trace} for r in REFERENCES]
+    lines = brief_markdown(SCOPE, refs).splitlines()
+    assert "| value | 3000000, 15000000 | 82 (scored, not filtered) |" in lines
+    assert "| customer\\_type | commercial | 31 |" in lines
+    page = brief_html(SCOPE, refs)
+    assert "<td>82 (scored, not filtered)</td>" in page
+    assert "<td>31</td>" in page

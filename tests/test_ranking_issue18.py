@@ -252,3 +252,41 @@ def test_a_named_industry_is_kept_and_recency_bent_first():
     assert [r.id for r in result.references] == ["PP-40", "PP-41", "PP-42"]
     assert result.references[2].relaxed == ["recency"]
     assert result.relaxed == ["recency window widened to end on/after 2021-06-08"]
+
+
+def test_a_preferred_industry_ranks_but_never_filters():
+    # "private-sector clients, insurance or financial services preferred": nothing is
+    # filtered on industry; an entry in another stated industry pays the industry penalty,
+    # one whose industry the library does not state is not charged
+    prefers = ScopeFilters(customer_types=("commercial",), industries_preferred=("finance",))
+    frame = _frame(
+        [
+            ("PP-50", "commercial", "finance", 6e6, 6e6, D(2025, 3, 31), False, "prime", "Bank"),
+            (
+                "PP-51",
+                "commercial",
+                "pharmaceuticals",
+                7e6,
+                7e6,
+                D(2025, 3, 31),
+                False,
+                "sub",
+                "Rx",
+            ),
+            ("PP-52", "commercial", None, 5e6, 5e6, D(2025, 3, 31), False, "prime", "Shop"),
+        ]
+    )
+    sims = {"PP-50": 0.50, "PP-51": 0.51, "PP-52": 0.40}
+    config = RankingConfig()
+    result = rank_references(frame, _vectors(sims), _query(prefers), config)
+    by_id = {r.id: r for r in result.references}
+    assert [r.id for r in result.references] == ["PP-50", "PP-51", "PP-52"]
+    assert result.relaxed == []
+    assert by_id["PP-51"].components["industry_penalty"] == -config.default.penalties.industry
+    assert by_id["PP-50"].components["industry_penalty"] == 0.0
+    assert by_id["PP-52"].components["industry_penalty"] == 0.0
+    # without the preference the closer pharmaceuticals entry ranks first
+    plain = rank_references(
+        frame, _vectors(sims), _query(ScopeFilters(customer_types=("commercial",))), config
+    )
+    assert [r.id for r in plain.references][0] == "PP-51"

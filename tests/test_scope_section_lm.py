@@ -152,3 +152,63 @@ def test_every_golden_window_and_value_names_the_section_that_states_it(truth: d
         assert truth["value_text"].lower() in req.value.stated.sentence.lower()
         assert req.value.stated.section_key is not None
     assert req.references_required == truth["references_required"]
+
+
+NEW_RFI = """# Request for Information: Customer Experience Platform Renewal
+
+Issued by: Example Mutual Insurance Company
+Issue date: 2026-09-01
+
+## Client references
+
+Tell us about three engagements you have delivered for private-sector clients, insurance or
+financial services preferred; public-sector work is not of interest for this RFI. The
+engagements should have been active at some time since 1 January 2022, and each should be
+worth at least USD 1.5 million in fees.
+"""
+
+
+def test_a_stated_industry_preference_is_read_as_preferred_not_required(tmp_path: Path) -> None:
+    path = tmp_path / "cx_rfi.md"
+    path.write_text(NEW_RFI, encoding="utf-8")
+    reading = read_scope(_load(path))
+    assert reading.customer_types_required == ["commercial"]
+    assert reading.industries_required == []
+    assert reading.industries_preferred == ["insurance", "finance"]
+    (item,) = [t for t in reading.trace if t["filter"] == "industries_preferred"]
+    assert item["section"].endswith("Client references")
+    assert item["reading"] == ["insurance", "finance"]
+    assert item["sentence"].startswith("Tell us about three engagements")
+    # a required industry is not repeated as preferred; a negated preference names none
+    path.write_text(
+        NEW_RFI.replace(
+            "private-sector clients, insurance or\nfinancial services preferred",
+            "banks only; insurers are not preferred",
+        ),
+        encoding="utf-8",
+    )
+    reading = read_scope(_load(path))
+    assert reading.industries_required == ["finance"]
+    assert reading.industries_preferred == []
+
+
+def test_at_least_one_prime_is_a_rule_on_the_set_not_a_filter(tmp_path: Path) -> None:
+    path = tmp_path / "ui_rfp.md"
+    path.write_text(
+        "# Request for Proposals: UI Modernization\n\nIssue date: 2026-09-01\n\n"
+        "## 3.3 Past Performance\n\n3.3.1 Submit three (3) examples of similar work.\n\n"
+        "3.3.4 At least one of the three examples must be an engagement in which the Offeror "
+        "held the prime contract.\n",
+        encoding="utf-8",
+    )
+    reading = read_scope(_load(path))
+    assert reading.require_prime is False
+    (item,) = [t for t in reading.trace if t["filter"] == "prime_in_set"]
+    assert item["reading"] == (
+        "At least one of the three examples must be an engagement in which the Offeror held "
+        "the prime"
+    )
+    assert "3.3 Past Performance" in item["section"]
+    from rfp_retrieval.report.filters import filter_sentence
+
+    assert filter_sentence(item).startswith("the set of references needs prime work (At least")

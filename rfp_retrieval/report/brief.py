@@ -49,6 +49,7 @@ SCOPE_FIELDS: tuple[tuple[str, str], ...] = (
     ("issuer_type", "Issuer type"),
     ("customer_types", "Customer types required"),
     ("industries", "Industries required"),
+    ("industries_preferred", "Industries preferred (ranked, not filtered)"),
     ("value_min", "Value at least (USD)"),
     ("value_max", "Value at most (USD)"),
     ("ended_after", "Work ended on/after (or ongoing)"),
@@ -154,6 +155,16 @@ def _shared(references: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 def _step_value(step: Mapping[str, Any]) -> str:
     """A ranking trace step's value in plain words ('' for a step without one)."""
     return plain_value(step["value"]) if "value" in step else ""
+
+
+def _step_remaining(step: Mapping[str, Any]) -> str:
+    """A ranking trace step's remaining count; a soft constraint (``soft_penalty`` in the
+    step: a miss costs score, nothing is removed) says "(scored, not filtered)" so an unchanged
+    count does not read as a band that was ignored."""
+    remaining = "" if step.get("remaining") is None else str(step["remaining"])
+    if "soft_penalty" in step:
+        return f"{remaining} (scored, not filtered)".strip()
+    return remaining
 
 
 def _picks(references: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -313,7 +324,7 @@ def brief_markdown(
         lines += ["## Filter trace", "", "| filter | value | remaining |", "| --- | --- | --- |"]
         for t in shared["filter_trace"]:
             lines.append(
-                f"| {_md(t.get('filter'))} | {_md(_step_value(t))} | {_md(t.get('remaining'))} |"
+                f"| {_md(t.get('filter'))} | {_md(_step_value(t))} | {_md(_step_remaining(t))} |"
             )
         lines.append("")
     if questions is not None:
@@ -481,7 +492,7 @@ def brief_html(
             h.append(
                 f"<tr><td>{_e(t.get('filter'))}</td>"
                 f"<td>{_e(_step_value(t))}</td>"
-                f"<td>{_e(t.get('remaining'))}</td></tr>"
+                f"<td>{_e(_step_remaining(t))}</td></tr>"
             )
         h.append("</table>")
     if questions is not None:

@@ -122,6 +122,13 @@ def filter_sentence(item: Mapping[str, Any]) -> str:
         return "no value constraint (the RFP says any size)"
     if name == "customer_types" and isinstance(reading, Mapping):
         return _customers(reading)
+    if name == "prime_in_set":
+        return (
+            f"the set of references needs prime work ({plain_value(reading)}); each reference "
+            "may be prime or sub: check that the picks include one as prime"
+        )
+    if name == "industries_preferred" and isinstance(reading, list | tuple):
+        return "industry " + " or ".join(map(str, reading)) + " preferred (ranked, not filtered)"
     if name == "customer_types" and reading == "any":
         return "any customer type (the RFP says so)"
     if name == "issuer" and isinstance(reading, str):

@@ -258,6 +258,22 @@ class Candidates:
         agency = np.where(self.same_agency, bumps.agency, 0.0)
         return agency + np.where(self.same_sector, bumps.sector or 0.0, 0.0)
 
+    @functools.cached_property
+    def other_industry(self) -> np.ndarray:
+        """Whether each candidate pays the ``industry_penalty``, bool (len,): it misses the
+        industry the RFP requires (let in by relaxation), or the RFP prefers industries
+        (``ScopeFilters.industries_preferred``: rank, never filter) and the entry is in none
+        of them. An entry whose industry the library does not state is not charged for a
+        preference."""
+        missed = self.missed("industry")
+        preferred = {i.lower() for i in self.scope.filters.industries_preferred}
+        if not preferred:
+            return missed
+        industry = self.library.industry[self.ranks]
+        stated = industry != ""
+        elsewhere = np.asarray([i not in preferred for i in industry], dtype=bool)
+        return missed | (stated & elsewhere)
+
     def missed(self, constraint: str) -> np.ndarray:
         """Whether each candidate misses the RFP's original ``constraint``, bool (len,)."""
         if self.passed is None:
@@ -394,7 +410,13 @@ REGISTRY: tuple[ScoreComponent, ...] = (
     ),
     _soft("value", "outside the value band", "Charged when the entry's size misses the band."),
     _soft("role", "not prime", "Charged when the RFP asks for prime work and the entry is a sub."),
-    _soft("industry", "other industry", "Charged when the entry is in another industry."),
+    _when(
+        "industry_penalty",
+        "other industry",
+        "penalty",
+        "Charged when the entry is in another industry than the one the RFP requires or prefers.",
+        lambda c: c.other_industry,
+    ),
 )
 """Every score component, in the column order of ``pp_references``."""
 

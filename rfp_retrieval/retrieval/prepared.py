@@ -55,6 +55,7 @@ _PREPARED_COLUMNS: dict[str, Any] = {
     "customer_named": pl.String,
     "customer_acronym": pl.String,
     "customer_type": pl.String,
+    "industry": pl.String,
     "domains": pl.List(pl.String),
 }
 
@@ -130,6 +131,7 @@ class PreparedLibrary:
         self.value_max = cols["value_max"].fill_null(0).to_numpy().astype(np.float64)
         self.value_funded = cols["value_funded"].fill_null(0).to_numpy().astype(np.float64)
         self.customer_type = cols["customer_type"].fill_null("").to_numpy().astype(object)
+        self.industry = cols["industry"].str.to_lowercase().fill_null("").to_numpy().astype(object)
         missing = missing_facets_frame(ordered)
         self.facet_missing: dict[str, np.ndarray] = {
             facet: missing[facet].to_numpy().astype(bool) for facet in missing.columns

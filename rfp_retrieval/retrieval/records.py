@@ -22,10 +22,13 @@ class ScopeFilters:
     ``ended_after``: the work must have ended on/after this date or be ongoing (recency).
     ``started_after``: the work must have started on/after this date.
     ``require_prime``: the RFP accepts only references performed as prime contractor.
+    ``industries_preferred``: industries the RFP prefers (not a filter: an entry in another
+    industry pays the ``industry_penalty``; ``components.Candidates.other_industry``).
     """
 
     customer_types: tuple[str, ...] = ()
     industries: tuple[str, ...] = ()
+    industries_preferred: tuple[str, ...] = ()
     vehicle_types: tuple[str, ...] = ()
     value_min: int | None = None
     value_max: int | None = None
@@ -37,7 +40,7 @@ class ScopeFilters:
         out = asdict(self)
         for key in ("started_after", "ended_after"):
             out[key] = out[key].isoformat() if out[key] else None
-        for key in ("customer_types", "industries", "vehicle_types"):
+        for key in ("customer_types", "industries", "industries_preferred", "vehicle_types"):
             out[key] = list(out[key])
         return out
 

@@ -29,6 +29,7 @@ class ScopeReading:
     fixed date instead ("since FY2021"). ``recency_anchor`` names the date the window counts back
     from: ``issue date``, ``proposal due date``, ``as_of`` or ``today``. ``customer_types_required``
     holds ``CUSTOMER_TYPES`` values in the order the RFP names them ([] = any).
+    ``industries_preferred``: industries the RFP prefers but does not require (rank only).
     ``references_required`` is the number of references required (the lower end of a range such
     as "two (2) to three (3)"; ``references_max`` its upper end, None without a range).
     ``emphasized_domains`` uses the library's domain tags (``library.vocab.DOMAIN_TAGS``).
@@ -58,6 +59,7 @@ class ScopeReading:
     value_basis: str | None = None
     customer_types_required: list[str] = field(default_factory=list)
     industries_required: list[str] = field(default_factory=list)
+    industries_preferred: list[str] = field(default_factory=list)
     emphasized_domains: list[str] = field(default_factory=list)
     domain_weights: dict[str, float] = field(default_factory=dict)
     require_prime: bool = False
@@ -204,6 +206,12 @@ def _apply_requirements(
                 c.stated,
                 {"types": list(c.types), "industries": list(c.industries)},
             )
+    preferred = [i for i in req.industries_preferred if i not in reading.industries_required]
+    if preferred and req.industries_preferred_stated is not None:
+        reading.industries_preferred = preferred
+        _trace(reading, "industries_preferred", req.industries_preferred_stated, preferred)
+    if req.prime_in_set is not None and req.require_prime is None:
+        _trace(reading, "prime_in_set", req.prime_in_set, req.prime_in_set.text)
     if req.require_prime is not None:
         reading.require_prime = True
         _trace(reading, "require_prime", req.require_prime, True)

@@ -16,7 +16,9 @@ A proposal manager reads the customer rule from what the RFP allows and what it 
 - a rule that allows every kind (all four government types and commercial, or "any industry or
   sector") is no filter (``any_customer``).
 
-Preferences ("preferably", "more relevant", "rated higher") rank, they do not filter. The
+Preferences ("preferably", "more relevant", "rated higher") rank, they do not filter: an
+industry a preference clause names ("insurance or financial services preferred", "experience
+with utilities is desirable") is kept as preferred (``industries_preferred``). The
 allowed and excluded kinds are collected over the sentences of the section that first states
 the rule (an exclusion often follows the allowed list in the next sentence). An industry is
 required only where an allowed clause names it as the kind of customer: not as an example
@@ -174,9 +176,22 @@ INDUSTRY_PATTERNS = (
     ),
     (
         "insurance",
-        re.compile(r"\binsurers?\b|\binsurance (?:compan|carrier|provider)", re.I),
+        re.compile(
+            r"\binsurers?\b|\binsurance (?:compan|carrier|provider|industry|sector|services)|"
+            # "insurance or financial services": the list's head noun names both
+            r"\binsurance(?=\s*(?:,|/|\bor\b|\band\b)\s*(?:[\w-]+\s+){0,2}?"
+            r"(?:services|industr|sectors?|compan|carriers|providers)\b)",
+            re.I,
+        ),
     ),
-    ("finance", re.compile(r"\bbanks?\b|\bfinancial institutions?\b|\bcredit unions?\b", re.I)),
+    (
+        "finance",
+        re.compile(
+            r"\bbanks?\b|\bbanking\b|\bfinancial (?:institutions?|services)\b|"
+            r"\bcredit unions?\b",
+            re.I,
+        ),
+    ),
 )
 """Industries (the library's ``industry`` vocabulary) and the words that name them as a kind of
 customer."""
@@ -255,13 +270,27 @@ def _industries(clause: str) -> list[str]:
     return [name for name, rx in INDUSTRY_PATTERNS if rx.search(core)]
 
 
+def _read_preference(s: DocumentSentence, clause: str, req: PastPerformanceRequirements) -> None:
+    """Add the industries a preference clause names to ``req.industries_preferred`` (ranking
+    only; a negated clause names none)."""
+    if _is_negative(clause):
+        return
+    named = [i for i in _industries(clause) if i not in req.industries_preferred]
+    if not named:
+        return
+    req.industries_preferred += named
+    if req.industries_preferred_stated is None:
+        req.industries_preferred_stated = stated(s, clause.strip())
+
+
 def read_customers(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
     """Set ``req.customers`` from the customer rule of the past-performance sentences.
 
     The first sentence that states a rule fixes the section; allowed and excluded kinds are
     collected over that section's sentences. Allowed kinds minus excluded ones are required;
     with exclusions only, every kind not excluded (``EVERY_KIND`` order). Leaves
-    ``req.customers`` None when no rule is stated.
+    ``req.customers`` None when no rule is stated. Industries a preference clause names go to
+    ``req.industries_preferred`` (they rank, never filter).
     """
     allowed: list[str] = []
     excluded: list[str] = []
@@ -277,7 +306,10 @@ def read_customers(sentences: list[DocumentSentence], req: PastPerformanceRequir
         read_any = False
         for clause in re.split(r";|:\s|\s[\u2013\u2014]\s|\s--\s", text):
             clause = _REASON.sub("", clause)
-            if not _names_customers(clause) or _PREFERENCE.search(clause):
+            if not _names_customers(clause):
+                continue
+            if _PREFERENCE.search(clause):
+                _read_preference(s, clause, req)
                 continue
             if _NOT_A_RULE.search(clause):
                 continue

@@ -198,8 +198,21 @@ def read_recency(sentences: list[DocumentSentence], req: PastPerformanceRequirem
             return
 
 
+# "At least one of the three examples must be an engagement in which the Offeror held the
+# prime contract": a rule on the set of references, not on each one
+_PRIME_IN_SET = re.compile(rf"\bat least (?:one|{COUNT}|\d+)\b(?:[^.;]{{0,120}}?)\bprime\b", re.I)
+
+
 def read_prime(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
+    """Set ``req.require_prime`` when every reference must be prime work ("performed as
+    prime", with a strong modal), or ``req.prime_in_set`` when the RFP asks for at least some
+    of them as prime ("at least one of the three ... as prime": a rule on the set)."""
     for s in sentences:
+        if req.prime_in_set is None and (s.pp or PP_STRONG.search(s.text)):
+            found = _PRIME_IN_SET.search(s.text)
+            if found and not re.search(r"\bor (?:as )?(?:an? )?sub", found.group(0), re.I):
+                req.prime_in_set = stated(s, found.group(0))
+                continue
         m = re.search(
             r"\b(?:performed|served|work(?:ed)?|contracts?) (?:[\w ]{0,30})?as (?:a |the )?"
             r"prime\b",

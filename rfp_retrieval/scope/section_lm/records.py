@@ -93,7 +93,11 @@ class PastPerformanceRequirements:
 
     ``no_value_constraint`` is True when the RFP says outright that no minimum value applies.
     ``references_max`` is the upper end of a stated range of references ("two (2) to three
-    (3)"), None when one number is stated.
+    (3)"), None when one number is stated. ``industries_preferred`` are industries the RFP
+    prefers ("insurance or financial services preferred"): they rank, never filter;
+    ``industries_preferred_stated`` the first sentence stating one. ``prime_in_set``: the
+    RFP asks for at least some references as prime ("at least one of the three ... prime"),
+    a rule on the set of picks, not a filter.
     """
 
     references_required: int | None = None
@@ -106,6 +110,9 @@ class PastPerformanceRequirements:
     customers: CustomerConstraint | None = None
     relevance: list[Statement] = field(default_factory=list)
     require_prime: Statement | None = None
+    prime_in_set: Statement | None = None
+    industries_preferred: list[str] = field(default_factory=list)
+    industries_preferred_stated: Statement | None = None
 
     def to_dict(self) -> dict:
         """Plain JSON-ready dict (dates as ISO strings)."""
