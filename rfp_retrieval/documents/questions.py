@@ -481,7 +481,6 @@ class _Finder:
                     # an item of several sentences, or one opening with a run-in title
                     # ("d. Page Numbering. The Offeror shall use ..."): its asks one by one
                     last = self.walk_sentences(block, owner, label=label, own=own)
-                    used = 0
                     if last is None and self.content_item(block, owner):
                         self.add(
                             label=label,
@@ -491,12 +490,7 @@ class _Finder:
                             line0=block.start,
                             own=own,
                         )
-                    if last is not None and last.text.endswith(":"):
-                        parts, used = self.parts_after(last.text, blocks[i + 1 :])
-                        last.parts = parts
-                        if parts:
-                            last.references = self.references(" ".join([last.text, *parts]), own)
-                    i += 1 + used
+                    i += 1 + self.attach_list(last, blocks[i + 1 :], own)
                     continue
                 parts, used = self.parts_after(text, blocks[i + 1 :])
                 self.add(
@@ -526,14 +520,20 @@ class _Finder:
                 continue
             label = lead_label if i == 0 and block.kind == "prose" else None
             last = self.walk_sentences(block, owner, label=label, own=own)
-            if last is not None and last.text.endswith(":"):
-                parts, used = self.parts_after(last.text, blocks[i + 1 :])
-                last.parts = parts
-                if parts:
-                    last.references = self.references(" ".join([last.text, *parts]), own)
-                i += 1 + used
-                continue
-            i += 1
+            i += 1 + self.attach_list(last, blocks[i + 1 :], own)
+
+    def attach_list(
+        self, last: Question | None, following: list[_Block], own: Section | None
+    ) -> int:
+        """When ``last`` (the last ask of a block) ends with ":", give it the list items of
+        ``following`` as its parts (and their cross-references); the number of blocks used."""
+        if last is None or not last.text.endswith(":"):
+            return 0
+        parts, used = self.parts_after(last.text, following)
+        last.parts = parts
+        if parts:
+            last.references = self.references(" ".join([last.text, *parts]), own)
+        return used
 
     def walk_sentences(
         self, block: _Block, owner: Section | None, label: str | None, own: Section | None

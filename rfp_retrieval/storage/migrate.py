@@ -124,7 +124,7 @@ def copy_duckdb_store(
     try:
         source = duckdb.connect(str(path), read_only=True)
     except duckdb.Error as exc:
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        reason = pg.first_line(exc)
         if "lock" in reason.lower():
             raise MigrationError(
                 f"{path}: cannot open the DuckDB store read-only ({reason}); stop the runs and "
@@ -177,7 +177,7 @@ def copy_duckdb_store(
             except Exception as exc:  # the driver's own error: the connection is gone
                 if not type(exc).__module__.startswith("adbc_driver"):
                     raise
-                reason = scrub_secrets(str(exc).strip().splitlines()[0], postgres_url)
+                reason = scrub_secrets(pg.first_line(exc), postgres_url)
                 raise pg.PostgresStoreError(
                     f"the Postgres connection failed while copying {schema}.{table} ({reason}); "
                     "that table was rolled back and nothing after it was copied: re-run "

@@ -174,7 +174,7 @@ def connect(url: str):
     try:
         return pg_dbapi.connect(url, autocommit=True)
     except Exception as exc:  # libpq may quote the password or the whole URI: scrub both
-        reason = scrub_secrets(_first_line(exc), url)
+        reason = scrub_secrets(first_line(exc), url)
         raise PostgresStoreError(
             f"cannot connect to the Postgres store at {redact_url(url)}: {reason}"
         ) from None
@@ -188,7 +188,8 @@ def database_name(url: str) -> str:
     return match.group(1).strip("'") if match else ""
 
 
-def _first_line(exc: BaseException) -> str:
+def first_line(exc: BaseException) -> str:
+    """The first line of ``exc``'s message, or its class name when the message is empty."""
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
 
@@ -341,7 +342,7 @@ def migrate_table(cursor, schema: str, table: str, frame: pl.DataFrame, partitio
         cursor.execute(f"ALTER TABLE {qualified(schema, temporary)} RENAME TO {_quote(table)}")
     except Exception as exc:
         raise PostgresStoreError(
-            f"migrating {schema}.{table} to the new columns failed: {_first_line(exc)}"
+            f"migrating {schema}.{table} to the new columns failed: {first_line(exc)}"
         ) from exc
     return "migrated"
 
@@ -416,7 +417,7 @@ def write_frame(
         raise
     except Exception as exc:
         raise PostgresStoreError(
-            f"writing {frame.height} rows to {schema}.{table} failed: {_first_line(exc)}"
+            f"writing {frame.height} rows to {schema}.{table} failed: {first_line(exc)}"
         ) from exc
     return done
 
@@ -439,7 +440,7 @@ def append_frame(cursor, schema: str, table: str, frame: pl.DataFrame) -> None:
         cursor.adbc_ingest(table, to_wire(frame).to_arrow(), mode="append", db_schema_name=schema)
     except Exception as exc:
         raise PostgresStoreError(
-            f"writing {frame.height} rows to {schema}.{table} failed: {_first_line(exc)}"
+            f"writing {frame.height} rows to {schema}.{table} failed: {first_line(exc)}"
         ) from exc
 
 
