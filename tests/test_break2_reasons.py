@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from rfp_retrieval.report.reasons import shared_phrases, why_cite
 
 SCOPE = {
@@ -35,11 +33,6 @@ def test_an_entry_of_only_numbers_gives_no_phrase_only_its_metric():
     assert why_cite(entry, SCOPE, RELEVANCE) == ['Outcome to quote: "99.9%".']
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rewrite/terms.py _WORD matches ASCII letters only: 'gestión' splits into 'gesti' "
-    "and 'n', so a reason quotes 'gesti n'; the fix is in terms.py (outside bk2's files)",
-)
 def test_accented_words_are_quoted_whole_in_a_shared_phrase():
     shared = shared_phrases("Gestión de casos de salud pública", "Sistema de salud pública")
     assert "salud pública" in shared

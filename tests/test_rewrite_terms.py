@@ -11,7 +11,7 @@ from rfp_retrieval.rewrite.chain import rewrite_question
 from rfp_retrieval.rewrite.context import QuestionContext
 from rfp_retrieval.rewrite.offline import paraphrase
 from rfp_retrieval.rewrite.records import RewriteOutput, RewriteRequest
-from rfp_retrieval.rewrite.terms import keeps_term, protected_terms
+from rfp_retrieval.rewrite.terms import index_tokens, keeps_term, protected_terms, words
 from rfp_retrieval.rewrite.thesaurus import THESAURUS
 from rfp_retrieval.rewrite.validate import validate_output
 
@@ -119,3 +119,18 @@ def test_every_query_of_an_offline_query_set_keeps_the_protected_terms():
             continue
         assert keeps_term(query.text, "FedRAMP Moderate"), query
         assert keeps_term(query.text, "FIPS 140-3"), query
+
+
+def test_words_of_any_script_stay_whole():
+    # an ASCII-only word pattern split "pública" into "p" + "blica" (and the BM25 tokens with it)
+    assert words("Gestión de casos de salud pública (Müller, POA&M)") == [
+        "Gestión",
+        "de",
+        "casos",
+        "de",
+        "salud",
+        "pública",
+        "Müller",
+        "POA&M",
+    ]
+    assert index_tokens("Sistema de salud pública") == ["sistema", "de", "salud", "pública"]

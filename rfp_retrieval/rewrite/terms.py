@@ -9,7 +9,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&/+.'-]*[A-Za-z0-9&+]|[A-Za-z0-9]")
+_ALNUM = r"[^\W_]"
+"""A letter or digit of any script ("gestión", "pública", "Müller" are one word each)."""
+_WORD = re.compile(rf"{_ALNUM}(?:{_ALNUM}|[&/+.'-])*(?:{_ALNUM}|[&+])|{_ALNUM}")
 
 STOPWORDS: frozenset[str] = frozenset(
     """a about above after again against all also am an and any are as at be because been
@@ -47,7 +49,9 @@ _NOT_DISTINCTIVE = frozenset({"I", "II", "III", "IV", "V", "VI", "VII", "US", "U
 
 
 def words(text: str) -> list[str]:
-    """The words of ``text`` in order (letters, digits and inner ``&/+.'-`` kept)."""
+    """The words of ``text`` in order: runs of letters and digits of any script, with inner
+    ``&/+.'-`` kept ("POA&M", "CI/CD", "gestión"; an ASCII-only pattern split "pública" into
+    "p" and "blica")."""
     return _WORD.findall(text or "")
 
 
