@@ -77,7 +77,8 @@ NEAR_SENTENCES = 2
 to ("... lost. (2) Explain how your solution preserves *this* ability.")."""
 
 NEAR_WORDS = 45
-"""Cap on the verbatim sentences that stand in for a generic heading (about two sentences)."""
+"""Cap on the verbatim sentences that stand in for a generic heading (about two sentences;
+spent nearest first, ``nearest_sentences``)."""
 
 _LABEL = re.compile(
     r"^\s*(?:"
@@ -89,6 +90,9 @@ _LABEL = re.compile(
 )
 _VOLUME = re.compile(r"^\s*(?:Volume|Factor|Part|Section)\s+[A-Z0-9IVX]+\s*[—–:-]\s*", re.I)
 
+
+_FOLLOW_UP = re.compile(r"^(?:if\s+(?:so|yes|not|applicable)|otherwise)\s*,?\s*", re.I)
+"""The opening of a follow-up ask ("If so, describe ..."): the ask starts after it."""
 
 _DOCUMENT_REFERENCE = re.compile(
     r"\bthis\s+(?:requirement|solicitation|acquisition|procurement|effort|RFP|RFQ)\b", re.I
@@ -196,12 +200,26 @@ _DEMONSTRATIVE = frozenset({"this", "these", "those", "that"})
 def points_back(question: str) -> bool:
     """True when ``question`` refers to something stated before it: a personal pronoun
     ("What happens if one of *them* leaves?") or a demonstrative standing alone or before a
-    word that names nothing ("accomplish *this*.", "preserves *this ability*")."""
+    word that names nothing ("accomplish *this*.", "preserves *this ability*").
+
+    A personal pronoun after a thing the question names ("Describe *your approach* and the
+    Bank resources *it* will require", "your staff and *their* roles") refers to that thing,
+    as in any sentence, so it does not point back. A pronoun of a later ask of a compound
+    question that the question itself names first
+    ("Describe how often *backups* are taken and how long *they* are retained") points inside
+    it, not back (``decompose`` rule 6 gives the part its referent)."""
+    from rfp_retrieval.rewrite.decompose import decompose
+
+    pieces = decompose(question)
+    if pieces.separate_asks:
+        question = " ".join(pieces.parts)
     tokens = words(question)
     for i, token in enumerate(tokens):
         low = token.lower()
         if low in _PERSONAL:
-            return True
+            if not _names_a_thing_before(tokens, i):
+                return True
+            continue
         if low in _DEMONSTRATIVE:
             nxt = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
             if not nxt or nxt in STOPWORDS or nxt in ABSTRACT_WORDS or nxt in BACK_NOUNS:
@@ -209,12 +227,51 @@ def points_back(question: str) -> bool:
     return False
 
 
-def nearest_sentences(text: str, count: int = NEAR_SENTENCES) -> str:
+_NAMING_WORDS = frozenset("the your our a an each every".split())
+
+
+def _names_a_thing_before(tokens: list[str], index: int) -> bool:
+    """True when a determiner or possessive followed by a content word ("your approach",
+    "the subprocessors") stands before ``tokens[index]`` and no demonstrative does ("what
+    *this period* includes and the criteria for ending *it*": the pronoun is the period the
+    sentences above describe)."""
+    if any(t.lower() in ("this", "these", "those") for t in tokens[:index]):
+        return False
+    for j in range(index - 1):
+        if tokens[j].lower() in _NAMING_WORDS:
+            nxt = tokens[j + 1].lower()
+            if nxt not in STOPWORDS and nxt not in _PERSONAL:
+                return True
+    return False
+
+
+def nearest_sentences(text: str, count: int = NEAR_SENTENCES, max_words: int | None = None) -> str:
     """The last ``count`` sentences of ``text`` that do not ask anything (the text just
-    above a question)."""
+    above a question), at most ``max_words`` words (None: no cap).
+
+    The cap spends words nearest first: the last sentence is kept whole (it is what "this
+    period" or "them" points to: "... keep an expanded team engaged for several weeks after
+    each launch"), and an earlier one keeps its opening words, where its subject is
+    ("Harborline's Model Risk Management policy, which ..."). Only a last sentence longer
+    than the cap is cut, to its closing ``max_words`` words."""
     sentences = [s.strip() for s in re.split(r"(?<=[.?!])\s+|\n+", text or "") if s.strip()]
-    kept = [s for s in sentences if not s.endswith("?")]
-    return " ".join(kept[-count:]) if count > 0 else ""
+    kept = [s for s in sentences if not s.endswith("?")][-count:] if count > 0 else []
+    if max_words is None or not kept:
+        return " ".join(kept)
+    out: list[str] = []
+    budget = max_words
+    for i, sentence in enumerate(reversed(kept)):
+        tokens = sentence.split()
+        if budget <= 0:
+            break
+        cut = len(tokens) > budget
+        tokens = tokens[-budget:] if i == 0 else tokens[:budget]
+        piece = " ".join(tokens)
+        if cut:
+            piece = f"… {piece}" if i == 0 else f"{piece} …"
+        out.insert(0, piece)
+        budget -= len(tokens)
+    return " ".join(out)
 
 
 def lead_in(question: Question, doc: RfpDocument | None) -> str:
@@ -319,7 +376,8 @@ def keyword_summary(
     than one concentrated in it. Without a background, by frequency.
 
     Sentences that ask something (end in "?", or start with an instruction verb or a
-    "Question N." label) are left out: they are other questions, not context. Words already
+    "Question N." label, also after "If so," / "If not,": "If so, describe the algorithm and
+    key management.") are left out: they are other questions, not context. Words already
     in ``exclude`` (the question and heading) and procurement boilerplate are skipped.
     Returns "" when nothing topical is left or ``max_words`` is 0.
     """
@@ -329,7 +387,7 @@ def keyword_summary(
     kept = []
     for sentence in sentences:
         s = _LABEL.sub("", sentence.strip(), count=1)
-        first = (words(s)[:1] or [""])[0].lower()
+        first = (words(_FOLLOW_UP.sub("", s, count=1))[:1] or [""])[0].lower()
         if not s or s.endswith("?") or first in QUESTION_WORDS or first == "question":
             continue
         kept.append(s)
@@ -426,8 +484,7 @@ def inherit_context(
     if (ctx.generic_heading or pointing) and config.paragraph_words > 0:
         # the heading says nothing, or the question points back ("accomplish this", "one of
         # them"): the sentences just above, as written, carry what it refers to
-        near = nearest_sentences(lead_in(question, doc)).split()
-        ctx.paragraphs = " ".join(near[:NEAR_WORDS])
+        ctx.paragraphs = nearest_sentences(lead_in(question, doc), max_words=NEAR_WORDS)
         ctx.points_back = pointing and bool(ctx.paragraphs)
     else:
         ctx.paragraphs = keyword_summary(

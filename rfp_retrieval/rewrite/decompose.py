@@ -24,6 +24,12 @@ thing that one block may answer jointly. Rules, applied in order:
    the verb its first part starts with ("Describe how ... and how users get help" -> "Describe
    how users get help").
 
+6. A split part stands alone: a personal pronoun in a later part ("... and describe how you
+   assess *them*") means the thing the question named first, the object of the first part
+   ("Identify *the subprocessors* that ..."), so the part says it in the pronoun's place
+   ("Describe how you assess the subprocessors"). A part that is read on its own has no
+   sentence before it to point to.
+
 A part needs at least one topical word; otherwise it is merged back ("..., and by whom?").
 The undivided question is always retrieved as well (seed 2), so a block that answers the
 parts jointly is not lost; ``parts`` lists only the pieces.
@@ -100,9 +106,74 @@ def decompose(text: str) -> Decomposition:
     for p in parts:
         if p.lower() not in (d.lower() for d in deduped):
             deduped.append(p)
-    result.parts = deduped if len(deduped) >= 2 else []
+    result.parts = _resolve_pronouns(deduped, result.log) if len(deduped) >= 2 else []
     result.separate_asks = result.separate_asks and bool(result.parts)
     return result
+
+
+_PART_PRONOUNS = frozenset({"it", "they", "them"})
+_QUANTIFIERS = frozenset("each every all any".split())
+_LEAD_WORDS = frozenset("how what which where when whether who why often long much many".split())
+
+
+def _object_phrase(part: str) -> str:
+    """The first noun phrase after the instruction verb and question words of ``part``:
+    "Identify the subprocessors that would handle ..." -> "the subprocessors", "Describe how
+    often backups are taken" -> "backups". "" when none (rule 6)."""
+    tokens = part.rstrip("?.! ").split()
+    if not tokens or (
+        tokens[0].lower() not in QUESTION_WORDS and tokens[0].lower() not in _LEAD_WORDS
+    ):
+        return ""  # no instruction verb or question word: no object to find
+    i = 0
+    while i < len(tokens) and (
+        tokens[i].lower() in QUESTION_WORDS or tokens[i].lower() in _LEAD_WORDS
+    ):
+        i += 1
+    phrase: list[str] = []
+    while i < len(tokens):
+        low = tokens[i].lower().strip(",;:")
+        if (low in _DETERMINERS or low in _QUANTIFIERS) and not phrase:
+            phrase.append(tokens[i])
+        elif low in STOPWORDS or low in PREPOSITIONS or low in _VERBISH or low in _PART_PRONOUNS:
+            break
+        else:
+            phrase.append(tokens[i].strip(",;:"))
+            if tokens[i].endswith((",", ";", ":")):
+                break
+        i += 1
+    if phrase and phrase[0].lower() in ("this", "these", "those", "that"):
+        return ""  # "this period": the question itself points outside; the context names it
+    if not any(w.lower() not in _DETERMINERS | _QUANTIFIERS for w in phrase):
+        return ""
+    if (
+        tokens[0].lower() in _LEAD_WORDS | {"how", "what"}
+        or tokens[1:2]
+        and (tokens[1].lower() in _LEAD_WORDS)
+    ):
+        # "Describe what the warranty covers": after a question word the phrase is the
+        # clause's subject, and a phrase that runs to the end of the part ends in its verb
+        if i == len(tokens) and len(phrase) >= 3:
+            phrase = phrase[:-1]
+    return " ".join(phrase) if _topical(" ".join(phrase)) else ""
+
+
+def _resolve_pronouns(parts: list[str], log: list[str]) -> list[str]:
+    """Later parts with "it" / "they" / "them" take the first part's object phrase (rule 6)."""
+    referent = _object_phrase(parts[0])
+    if not referent:
+        return parts
+    out = [parts[0]]
+    for part in parts[1:]:
+        tokens = part.split()
+        for j, token in enumerate(tokens):
+            bare = token.strip(",;:?.!")
+            if bare.lower() in _PART_PRONOUNS:
+                tokens[j] = token.replace(bare, referent, 1)
+                log.append(f"part {part!r}: {bare!r} is {referent!r}")
+                break
+        out.append(" ".join(tokens))
+    return out
 
 
 def _joins_a_name(tokens: list[str], i: int) -> bool:
@@ -221,7 +292,12 @@ def _split_phrases(clause: str, log: list[str]) -> list[str]:
         return [clause]
     prefix_tokens = left_tokens[: len(left_tokens) - len(last_np)]
     if first in _DETERMINERS:
-        while prefix_tokens and prefix_tokens[-1].lower() in _DETERMINERS:
+        # "Describe what this period includes and the criteria ...": the second part is a noun
+        # phrase of its own, so it takes the instruction verb, not "what" ("Describe the
+        # criteria ...", issue 14 defect 4)
+        while prefix_tokens and (
+            prefix_tokens[-1].lower() in _DETERMINERS or prefix_tokens[-1].lower() in _BORROWS_VERB
+        ):
             prefix_tokens = prefix_tokens[:-1]
     prefix = " ".join(prefix_tokens)
     log.append(f"noun phrases split: {' '.join(last_np)!r} / {right!r}")

@@ -213,8 +213,8 @@ def paraphrase(
             pieces.append(text[cursor:a])
             written = text[a:b]
             options = THESAURUS[group]
-            verb = bool(_VERB_POSITION.search(text[:a]))
             option = options[(phrase_index + i) % len(options)]
+            verb = bool(_VERB_POSITION.search(text[:a])) or not _same_participle(written, option)
             swap = option if not verb and _fits(written, option, text[b:], text[:a]) else written
             pieces[-1] = _fix_article(pieces[-1], swap)
             pieces.append(swap)
@@ -230,6 +230,16 @@ _NOMINAL = re.compile(
     r"(?:tion|sion|ment|ness|ity|ance|ence|ship|ism|ists?|ers?|ors?|ings?|ics)$", re.I
 )
 _VERB_POSITION = re.compile(r"\b(?:should|must|shall|will|would|can|could|may|might)\s+$", re.I)
+
+
+def _same_participle(written: str, option: str) -> bool:
+    """False when ``written`` is one word in "-ed" (a past tense or participle: "how long are
+    backups *retained*") and ``option`` is a phrase of several words: a verb does not become
+    a noun phrase ("How long are backups hold on to", "... continuity of staff"). True
+    otherwise."""
+    if " " in written or not written.lower().endswith("ed"):
+        return True
+    return len(option.split()) == 1
 
 
 def same_word_class(written: str, option: str) -> bool:

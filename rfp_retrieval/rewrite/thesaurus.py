@@ -104,7 +104,12 @@ THESAURUS: tuple[tuple[str, ...], ...] = (
     ("data residency", "data location", "data sovereignty", "where data is stored"),
     ("data retention", "records retention", "retention schedule", "disposal"),
     ("disposal", "destruction", "media sanitization", "secure deletion"),
-    ("subprocessors", "third-party service providers", "subcontracted processors", "vendors"),
+    (
+        "subprocessors",
+        "third-party service providers",
+        "subcontracted processors",
+        "subservice organizations",
+    ),
     ("conformance report", "VPAT", "accessibility conformance report", "ACR"),
     ("accessibility", "accessible design", "disability access", "assistive technology"),
     # Delivery, management and staffing
