@@ -178,7 +178,7 @@ def test_questionnaire_rows_take_their_domain_as_topic(run):
         "vsq-csv",
         "KM-02",
     )[0]
-    assert row["rewrite"] == "How often are Key Management rotated?"
+    assert row["rewrite"] == "How often are key management rotated?"
     top = _rows(
         settings,
         "SELECT block_id FROM rfp.question_answers WHERE rfp_partition = ? AND label = ? "

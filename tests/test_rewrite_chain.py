@@ -194,7 +194,7 @@ def test_a_question_that_points_outside_itself_weighs_its_original_less():
     )
     r = rewrite_question(pointing, None)
     assert r.queries[0].role == "original" and r.queries[0].weight == 0.5
-    assert r.rewrite.startswith("How often is Penetration Testing performed")
+    assert r.rewrite.startswith("How often is penetration testing performed")
     # a question that names its own topic keeps the full weight, and the weight is a setting
     assert rewrite_question(MIGRATION, None).queries[0].weight == 1.0
     plain = ChainConfig(weights=QueryWeights(pointing_original=1.0))

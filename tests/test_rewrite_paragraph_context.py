@@ -214,7 +214,7 @@ def test_a_pronoun_points_to_the_sentences_above_not_to_the_heading(vendor):
         "Regarding the vendor portal our loan officers will use: (Technology)"
     )
     # each part carries the heading (the rewrite already holds the sentences)
-    assert r.parts == ["How is Technology backed up", "Who checks it — Technology"]
+    assert r.parts == ["How is technology backed up", "Who checks it — Technology"]
 
 
 def test_procedural_sentences_name_no_topic():

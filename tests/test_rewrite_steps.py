@@ -209,7 +209,7 @@ def test_pronoun_takes_the_table_topic():
     ctx = QuestionContext(heading="Key Management", topic="Key Management")
     assert (
         attach_topic("How often are they rotated?", ctx, [])
-        == "How often are Key Management rotated?"
+        == "How often are key management rotated?"
     )
 
 

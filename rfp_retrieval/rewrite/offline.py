@@ -112,7 +112,8 @@ def attach_topic(question: str, ctx: QuestionContext, log: list[str]) -> str:
     verdict = check_specificity(text)
     if verdict.anaphors:
         pronoun = verdict.anaphors[0]
-        replacement = f"{topic_phrase}'s" if pronoun.lower() == "its" else topic_phrase
+        noun = in_sentence(topic_phrase)
+        replacement = f"{noun}'s" if pronoun.lower() == "its" else noun
         text = re.sub(rf"\b{re.escape(pronoun)}\b", replacement, text, count=1)
         log.append(f"resolved {pronoun!r} to the topic {topic!r}")
         return text
@@ -124,6 +125,22 @@ def attach_topic(question: str, ctx: QuestionContext, log: list[str]) -> str:
         return text
     log.append(f"attached the topic {topic!r}")
     return f"{text.rstrip(' .?')} — {topic_phrase}"
+
+
+def in_sentence(heading: str) -> str:
+    """``heading`` as a noun inside a sentence, where it takes a pronoun's place: title-case
+    words lower-cased, acronyms and mixed-case names kept ("Key Management" -> "How often are
+    key management rotated?", "Technology" -> "How is technology backed up?", "SOC 2 Reports"
+    -> "SOC 2 reports", "FedRAMP" stays). Retrieval reads lower case either way (the bundled
+    embedding model is uncased, BM25 tokens are lower-cased): the rewrite just reads as a
+    sentence in the log and the brief."""
+
+    def one(word: str) -> str:
+        if len(word) > 1 and (word.isupper() or any(c.isupper() for c in word[1:])):
+            return word
+        return word[:1].lower() + word[1:]
+
+    return " ".join(one(w) for w in heading.split())
 
 
 def _referenced_headings(ctx: QuestionContext) -> list[str]:
