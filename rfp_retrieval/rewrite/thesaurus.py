@@ -235,17 +235,16 @@ def find_concepts(text: str) -> list[tuple[int, int, int, int]]:
     tokens = stem_words(" ".join(surface))
     taken = [False] * len(tokens)
     found: list[tuple[int, int, int, int]] = []
-    candidates = [
-        (len(phrase), g, p, phrase)
-        for g, group in enumerate(stemmed_groups())
-        for p, phrase in enumerate(group)
-        if phrase
-    ]
-    candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
-    for length, g, p, phrase in candidates:
+    # where each stemmed n-gram of the text starts (one pass per phrase length), so each
+    # candidate phrase is looked up instead of compared at every position
+    starts: dict[int, dict[tuple[str, ...], list[int]]] = {}
+    for length in {c[0] for c in _candidates()}:
+        at: dict[tuple[str, ...], list[int]] = {}
         for start in range(len(tokens) - length + 1):
-            if tuple(tokens[start : start + length]) != phrase:
-                continue
+            at.setdefault(tuple(tokens[start : start + length]), []).append(start)
+        starts[length] = at
+    for length, g, p, phrase in _candidates():
+        for start in starts[length].get(phrase, ()):
             if length == 1 and not _same_word(surface[start], THESAURUS[g][p]):
                 continue
             if any(taken[start : start + length]):
@@ -254,6 +253,20 @@ def find_concepts(text: str) -> list[tuple[int, int, int, int]]:
                 taken[i] = True
             found.append((start, start + length, g, p))
     return sorted(found)
+
+
+@lru_cache(maxsize=1)
+def _candidates() -> tuple[tuple[int, int, int, tuple[str, ...]], ...]:
+    """Every stemmed phrase as ``(length, group, phrase index, stems)``, longest first, then
+    in thesaurus order: the order ``find_concepts`` claims words in."""
+    candidates = [
+        (len(phrase), g, p, phrase)
+        for g, group in enumerate(stemmed_groups())
+        for p, phrase in enumerate(group)
+        if phrase
+    ]
+    candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
+    return tuple(candidates)
 
 
 MAX_INFLECTION_CHARS = 4
