@@ -75,6 +75,24 @@ def os_user() -> str:
         return ""
 
 
+def _id_key(entry_id: str) -> str:
+    return "".join(ch for ch in entry_id.casefold() if ch.isalnum())
+
+
+def library_id(typed: str, known_ids: set[str] | frozenset[str]) -> str:
+    """The library's own spelling of an entry id a writer typed: ``typed`` itself when the
+    library holds it, else the one id that differs from it only in case, spaces or
+    punctuation (``pp-127``, ``PP 127`` and ``pp127`` are ``PP-127``); ``typed`` unchanged
+    when no id, or more than one, matches that way (the override check then names it).
+    Rule: an entry id is a label, and a writer typing it from a printout does not copy its
+    case or its dash."""
+    if typed in known_ids or not typed:
+        return typed
+    key = _id_key(typed)
+    matches = [i for i in known_ids if _id_key(i) == key]
+    return matches[0] if len(matches) == 1 else typed
+
+
 def _e(value: Any) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
@@ -194,14 +212,16 @@ class ReviewSite:
     def submit(self, key: str, form: Mapping[str, str]) -> tuple[bool, str]:
         """Apply one replace form of ``key``'s page: ``(True, what changed)`` after the
         re-run, or ``(False, why not)`` with nothing changed. ``form`` holds ``token``,
-        ``replace``, ``with_id`` (typed) or ``with_choice`` (a runner-up), ``by``, ``reason``.
+        ``replace``, ``with_id`` (typed; read in the library's spelling by ``library_id``, so
+        ``pp-4`` is ``PP-4``) or ``with_choice`` (a runner-up), ``by``, ``reason``.
         """
         if form.get("token") != self.token:
             return False, "This form is from an earlier review session; reload the page."
         state = self.state(key)
         if state is None:
             return False, f"No RFP partition {key!r} has been run; run it first."
-        with_id = (form.get("with_id") or "").strip() or (form.get("with_choice") or "").strip()
+        typed = (form.get("with_id") or "").strip() or (form.get("with_choice") or "").strip()
+        with_id = library_id(typed, state["known_ids"])
         replace_id = (form.get("replace") or "").strip()
         path = override_path(self.overrides_dir, key)
         before = path.read_bytes() if path.is_file() else None
