@@ -140,3 +140,29 @@ def test_an_impossible_date_names_itself(text, message):
     with pytest.raises(ValueError) as caught:
         parse_date_bound(text, "start")
     assert str(caught.value) == message
+
+
+def test_an_award_whose_obligations_net_negative_drafts_its_ceiling_not_a_negative_value(
+    tmp_path,
+):
+    from rfp_retrieval.library import awards
+
+    export = tmp_path / "awards.csv"
+    export.write_text(
+        "piid,department_name,department_id,obligated_amount,base_and_all_options_value,"
+        "effective_date,current_completion_date,contract_action_type\n"
+        "W91QUZ22F0210,DEPT OF THE ARMY,9700,-100000.00,2500000.00,2022-02-01,2023-01-31,"
+        "DELIVERY ORDER\n"
+        "W91QUZ22F0211,DEPT OF THE ARMY,9700,-5.00,,2022-02-01,2023-01-31,DELIVERY ORDER\n",
+        encoding="utf-8",
+    )
+    result = awards.import_awards([export])
+    values = {e.id: e.contract.value for e, _ in result.drafts}
+    assert values == {
+        "AW-W91QUZ22F0210": ContractValue(2_500_000, 2_500_000, funded=None),
+        "AW-W91QUZ22F0211": ContractValue(None, None, funded=None),
+    }
+    awards.write_drafts(result, tmp_path / "drafts")
+    loaded = load_library(tmp_path / "drafts")
+    assert loaded.rejected == []
+    assert sorted(e.id for e in loaded.entries) == ["AW-W91QUZ22F0210", "AW-W91QUZ22F0211"]

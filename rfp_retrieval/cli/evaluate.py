@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
 from rfp_retrieval.cli.app import (
     ConfigOption,
@@ -113,11 +114,14 @@ counts as a miss. Rewriting uses the offline rewriter, so the figures are reprod
         labelled = load_qrels(qrels)
         library = load_answer_library(answers or settings.answers_dir)
     except (QrelsError, FileNotFoundError) as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(f"[red]{escape(str(exc))}[/red]")
         raise typer.Exit(1) from exc
     prepared = prepare_questions(labelled)
     for doc, reason in prepared.errors.items():
-        console.print(f"[yellow]{doc}: {reason} (its questions count as misses)[/yellow]")
+        console.print(
+            f"[yellow]{escape(str(doc))}: {escape(str(reason))} (its questions count as misses)"
+            "[/yellow]"
+        )
     embedder = Embedder(settings.model_location())
     console.print(
         f"{len(labelled)} questions, {sum(q is not None for q in prepared.matched.values())} "
@@ -177,7 +181,7 @@ a reader would list for it; the figures compare them with what `rfp-retrieval pa
         ]
 
     for row in result["documents"]:
-        table.add_row(*cells(row["doc"] + (" (error)" if row["error"] else ""), row))
+        table.add_row(*cells(escape(row["doc"]) + (" (error)" if row["error"] else ""), row))
     table.add_row(*cells("overall", result["overall"]))
     console.print(table)
     recall = result["overall"]["asks"]["recall_by_kind"]
