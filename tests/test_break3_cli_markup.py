@@ -39,3 +39,13 @@ def test_library_prints_bracketed_titles_and_reasons_as_written(tmp_path):
     assert "rejected matrix.csv row 3: PP-2: Contract Value: " in result.output
     assert "'[/b] see contract'" in result.output
     assert "1 entries, 1 rejected, 0 superseded" in result.output
+
+
+def test_init_prints_a_folder_with_brackets_and_spaces_as_commands_that_paste(tmp_path):
+    folder = tmp_path / "[2026] Navy bid"
+    result = runner.invoke(app, ["init", str(folder)], env={"COLUMNS": "400"})
+    assert result.exit_code == 0, result.output
+    config = f"'{folder / 'rfp-retrieval.yaml'}'"
+    assert f"rfp-retrieval run --config {config}\n" in result.output
+    assert f"rfp-retrieval review --config {config} (or copy" in result.output
+    assert f"created {folder / 'inbox'}" in result.output

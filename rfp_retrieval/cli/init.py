@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -36,18 +37,19 @@ def init(
         out.print(Text(f"created {path}"))
     config = root / "rfp-retrieval.yaml"
     exe = Path(sys.argv[0]).resolve() if Path(sys.argv[0]).name == "rfp-retrieval" else None
-    cmd = str(exe) if exe else "rfp-retrieval"
+    cmd = shlex.quote(str(exe)) if exe else "rfp-retrieval"
+    shown = shlex.quote(str(config))  # pasted into a shell: a folder may hold spaces
     out.print("\n[bold]Next:[/bold]")
     out.print(
         Text(
             f"  1. Replace {root / 'library'} and {root / 'answers'} with your own content "
             "(the copies are the bundled samples).\n"
             f"  2. Drop an RFP into {root / 'inbox'}.\n"
-            f"  3. {cmd} run --config {config}\n"
-            f"     (or: {cmd} ui --config {config}, and turn on rfp_inbox_sensor)\n"
+            f"  3. {cmd} run --config {shown}\n"
+            f"     (or: {cmd} ui --config {shown}, and turn on rfp_inbox_sensor)\n"
             f"  4. Open {root / 'output'}/<rfp>/brief.html in a browser; the compliance matrix\n"
             "     (compliance_matrix.csv / .xlsx) is written beside it.\n"
-            f"  5. To swap a reference: {cmd} review --config {config} (or copy\n"
+            f"  5. To swap a reference: {cmd} review --config {shown} (or copy\n"
             f"     {example} to overrides/<partition-key>.yaml and edit it)."
         )
     )
