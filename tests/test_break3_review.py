@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from rfp_retrieval.report.review import ReviewSite, library_id
+from rfp_retrieval.library.cells import library_id
+from rfp_retrieval.report.review import ReviewSite
 from rfp_retrieval.retrieval.overrides import load_overrides
 from tests.test_overrides import KNOWN
 from tests.test_review_site import KEY, ToyStore, _form

@@ -96,21 +96,20 @@ def golden_ids_not_in_library(scopes: list[Any], known_ids: set[str]) -> list[st
     """``"<scope_id>: <id> (did you mean <ID>?)"`` for each ideal / ideal_alt / near-miss id
     of the golden ``scopes`` that ``known_ids`` (the library's entry ids) does not hold, in
     file order; [] when every id is known. Measured as it is, such an id is a miss no ranking
-    can avoid (recall drops silently); a near spelling (``pp-078`` for ``PP-078``) is offered.
+    can avoid (recall drops silently); a near spelling (``pp-078`` for ``PP-078``; rule:
+    ``library.cells.entry_id_key``) is offered.
     """
-
-    def key(entry_id: str) -> str:
-        return "".join(ch for ch in entry_id.casefold() if ch.isalnum())
+    from rfp_retrieval.library.cells import entry_id_key
 
     by_key: dict[str, list[str]] = {}
     for known in known_ids:
-        by_key.setdefault(key(known), []).append(known)
+        by_key.setdefault(entry_id_key(known), []).append(known)
     out = []
     for scope in scopes:
         for entry_id in dict.fromkeys([*scope.ideal, *scope.ideal_alt, *scope.near_miss]):
             if entry_id in known_ids:
                 continue
-            near = by_key.get(key(entry_id), [])
+            near = by_key.get(entry_id_key(entry_id), [])
             hint = f" (did you mean {near[0]}?)" if len(near) == 1 else ""
             out.append(f"{scope.scope_id}: {entry_id}{hint}")
     return out

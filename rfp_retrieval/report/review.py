@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
+from rfp_retrieval.library.cells import library_id
 from rfp_retrieval.retrieval.overrides import (
     OverrideError,
     load_overrides,
@@ -73,24 +74,6 @@ def os_user() -> str:
         return getpass.getuser()
     except (KeyError, OSError):
         return ""
-
-
-def _id_key(entry_id: str) -> str:
-    return "".join(ch for ch in entry_id.casefold() if ch.isalnum())
-
-
-def library_id(typed: str, known_ids: set[str] | frozenset[str]) -> str:
-    """The library's own spelling of an entry id a writer typed: ``typed`` itself when the
-    library holds it, else the one id that differs from it only in case, spaces or
-    punctuation (``pp-127``, ``PP 127`` and ``pp127`` are ``PP-127``); ``typed`` unchanged
-    when no id, or more than one, matches that way (the override check then names it).
-    Rule: an entry id is a label, and a writer typing it from a printout does not copy its
-    case or its dash."""
-    if typed in known_ids or not typed:
-        return typed
-    key = _id_key(typed)
-    matches = [i for i in known_ids if _id_key(i) == key]
-    return matches[0] if len(matches) == 1 else typed
 
 
 def _e(value: Any) -> str:
