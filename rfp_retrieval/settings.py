@@ -264,7 +264,9 @@ def _read_config(path: Path) -> dict[str, Any]:
     """The settings of one config file, checked: a YAML mapping of known settings to text.
 
     Raises:
-        SettingsError: naming the file (and the line for a YAML syntax error) and the fix.
+        SettingsError: naming the file (and the line for a YAML syntax error) and the fix;
+            also for a setting given twice (naming both lines) or with no value (a blank
+            ``library_dir:`` would otherwise fall back to the bundled sample library).
     """
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -273,7 +275,12 @@ def _read_config(path: Path) -> dict[str, Any]:
             f"{path}: not UTF-8 text ({exc}); re-save it as UTF-8 (plain text)"
         ) from exc
     try:
-        loaded = yaml.safe_load(text) or {}
+        loaded = yaml.load(text, Loader=_SettingsLoader) or {}
+    except _DuplicateSetting as exc:
+        raise SettingsError(
+            f"{path}: {exc.name} is set twice (lines {exc.first} and {exc.again}); keep one "
+            "line: only one value can apply"
+        ) from exc
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -293,8 +300,11 @@ def _read_config(path: Path) -> dict[str, Any]:
             f"{path}: unknown setting(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}"
         )
     for name, value in loaded.items():
-        if value is None:
-            continue
+        if value is None or (isinstance(value, str) and not value.strip()):
+            raise SettingsError(
+                f"{path}: {name} has no value; give one (e.g. {name}: {DEFAULTS[name]}) or "
+                f"delete the line to use the default ({DEFAULTS[name]})"
+            )
         if isinstance(value, dict | list | bool):
             kind = "a path" if name in PATH_FIELDS else "a name"
             raise SettingsError(
@@ -311,6 +321,28 @@ def _read_config(path: Path) -> dict[str, Any]:
     return loaded
 
 
+class _DuplicateSetting(yaml.YAMLError):
+    def __init__(self, name: str, first: int, again: int) -> None:
+        super().__init__(name)
+        self.name, self.first, self.again = name, first, again
+
+
+class _SettingsLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that refuses a key given twice in one mapping (PyYAML keeps the
+    last one silently, so a setting pasted twice would apply whichever came last)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
+            line = key_node.start_mark.line + 1
+            if isinstance(key, str) and key in seen:
+                raise _DuplicateSetting(key, seen[key], line)
+            if isinstance(key, str):
+                seen[key] = line
+        return super().construct_mapping(node, deep=deep)
+
+
 def _shown(name: str, value: str) -> str:
     """A setting's value as messages show it: a URL variable's name (where a URL pasted by
     mistake holds a password) or anything URL-like is redacted; other values as written."""
@@ -321,7 +353,13 @@ def _check_choice(name: str, value: Any, where: str) -> None:
     """Raise SettingsError (prefixed ``where``) for a ranking mode, store or variable name
     that cannot work."""
     from rfp_retrieval.retrieval.config import MODES
+    from rfp_retrieval.retrieval.models import PACKAGED_MODELS
 
+    if name == "model":
+        known = [DEFAULT_MODEL, *PACKAGED_MODELS]
+        near = [m for m in known if m.casefold() == str(value).strip().casefold()]
+        if near and value not in known:
+            raise SettingsError(f"{where}: model names are case-sensitive; write {near[0]}")
     if name == "ranking_mode" and value not in MODES:
         raise SettingsError(f"{where}: unknown ranking mode; use one of {', '.join(MODES)}")
     if name == "store" and value not in STORES:

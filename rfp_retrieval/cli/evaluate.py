@@ -4,8 +4,10 @@ golden sets (``--json``: ``shapes.EvalPastPerformancePayload`` / ``EvalAnswersPa
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
+from rich.markup import escape
 
 from rfp_retrieval.cli.app import (
     ConfigOption,
@@ -66,6 +68,20 @@ library is embedded again on every call: expect minutes on a laptop.
 
         console.print(Text(str(exc), "red"))
         raise typer.Exit(1) from exc
+    unknown = golden_ids_not_in_library(scopes, set(entries["id"].to_list()))
+    if unknown:
+        from rich.text import Text
+
+        console.print(
+            Text(
+                f"{golden}: the golden set names entry ids the library "
+                f"({library or settings.library_dir}) does not hold, so they could never be "
+                f"found: {'; '.join(unknown)}. Fix the ids, or pass the library the golden set "
+                "was labelled on (--library)",
+                "red",
+            )
+        )
+        raise typer.Exit(1)
     embedder = Embedder(settings.model_location())
     console.print(f"embedding {entries.height} entries and {len(scopes)} scopes...")
     vectors = embed_library(entries, embedder)
@@ -74,6 +90,29 @@ library is embedded again on every call: expect minutes on a laptop.
         print_json({"modes": results})
         return
     print_eval_modes(results)
+
+
+def golden_ids_not_in_library(scopes: list[Any], known_ids: set[str]) -> list[str]:
+    """``"<scope_id>: <id> (did you mean <ID>?)"`` for each ideal / ideal_alt / near-miss id
+    of the golden ``scopes`` that ``known_ids`` (the library's entry ids) does not hold, in
+    file order; [] when every id is known. Measured as it is, such an id is a miss no ranking
+    can avoid (recall drops silently); a near spelling (``pp-078`` for ``PP-078``; rule:
+    ``library.cells.entry_id_key``) is offered.
+    """
+    from rfp_retrieval.library.cells import entry_id_key
+
+    by_key: dict[str, list[str]] = {}
+    for known in known_ids:
+        by_key.setdefault(entry_id_key(known), []).append(known)
+    out = []
+    for scope in scopes:
+        for entry_id in dict.fromkeys([*scope.ideal, *scope.ideal_alt, *scope.near_miss]):
+            if entry_id in known_ids:
+                continue
+            near = by_key.get(entry_id_key(entry_id), [])
+            hint = f" (did you mean {near[0]}?)" if len(near) == 1 else ""
+            out.append(f"{scope.scope_id}: {entry_id}{hint}")
+    return out
 
 
 @eval_app.command("answers")
@@ -113,11 +152,14 @@ counts as a miss. Rewriting uses the offline rewriter, so the figures are reprod
         labelled = load_qrels(qrels)
         library = load_answer_library(answers or settings.answers_dir)
     except (QrelsError, FileNotFoundError) as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(f"[red]{escape(str(exc))}[/red]")
         raise typer.Exit(1) from exc
     prepared = prepare_questions(labelled)
     for doc, reason in prepared.errors.items():
-        console.print(f"[yellow]{doc}: {reason} (its questions count as misses)[/yellow]")
+        console.print(
+            f"[yellow]{escape(str(doc))}: {escape(str(reason))} (its questions count as misses)"
+            "[/yellow]"
+        )
     embedder = Embedder(settings.model_location())
     console.print(
         f"{len(labelled)} questions, {sum(q is not None for q in prepared.matched.values())} "
@@ -177,7 +219,7 @@ a reader would list for it; the figures compare them with what `rfp-retrieval pa
         ]
 
     for row in result["documents"]:
-        table.add_row(*cells(row["doc"] + (" (error)" if row["error"] else ""), row))
+        table.add_row(*cells(escape(row["doc"]) + (" (error)" if row["error"] else ""), row))
     table.add_row(*cells("overall", result["overall"]))
     console.print(table)
     recall = result["overall"]["asks"]["recall_by_kind"]

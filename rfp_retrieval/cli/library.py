@@ -108,14 +108,18 @@ with its file and row.
     else:
         written = sum(d.written for d in drafts)
         console.print(
-            f"{written} draft write-ups written to {out} ({len(drafts) - written} kept as they "
-            f"were, {len(result.duplicates)} duplicate PIIDs skipped, "
-            f"{len(result.rejected)} records rejected); each is marked 'needs write-up'"
+            Text(
+                f"{written} draft write-ups written to {out} ({len(drafts) - written} kept as they "
+                f"were, {len(result.duplicates)} duplicate PIIDs skipped, "
+                f"{len(result.rejected)} records rejected); each is marked 'needs write-up'"
+            )
         )
         for duplicate in result.duplicates:
             console.print(
-                f"  duplicate {duplicate.piid}: {duplicate.file} row {duplicate.row} "
-                f"(kept {duplicate.kept_file} row {duplicate.kept_row})"
+                Text(
+                    f"  duplicate {duplicate.piid}: {duplicate.file} row {duplicate.row} "
+                    f"(kept {duplicate.kept_file} row {duplicate.kept_row})"
+                )
             )
         for rejected in result.rejected:
             console.print(Text(f"  rejected: {rejected.reason}", "red"))

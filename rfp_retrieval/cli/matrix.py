@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.text import Text
 
 from rfp_retrieval.cli.app import app, console
 
@@ -24,12 +25,12 @@ def matrix(
     try:
         doc = load_document(rfp_file)
     except DocumentError as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(Text(str(exc), "red"))
         raise typer.Exit(1) from exc
     rows = matrix_rows(doc)
     try:
         written = write_matrix(rows, out, doc.title)
     except OSError as exc:
-        console.print(f"[red]{out}: cannot write the matrix ({exc})[/red]")
+        console.print(Text(f"{out}: cannot write the matrix ({exc})", "red"))
         raise typer.Exit(1) from exc
-    console.print(f"{len(rows)} row(s) written to {written}")
+    console.print(Text(f"{len(rows)} row(s) written to {written}"))

@@ -17,6 +17,7 @@ from typing import Any
 from rich.box import SIMPLE_HEAD
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from rfp_retrieval.inbox import shown_name
 
@@ -63,7 +64,6 @@ def print_run_summary(
     whole error message, never truncated.
     """
     from rich.padding import Padding
-    from rich.text import Text
 
     out = out or Console()
     ok_items = [o for o in outcomes if o["status"] == "ok"]
@@ -176,17 +176,18 @@ def print_library(loaded: Any, rejected: list[dict[str, Any]], out: Console | No
     table = Table("id", "title", "customer type", "value (USD)", "period", "defects")
     for e in loaded.entries:
         v = e.contract.value
-        table.add_row(
-            e.id,
-            e.title[:50],
-            e.customer.type or "?",
+        table.add_row(  # Text, not markup: a title may read "Portal [phase 2]"
+            Text(e.id),
+            Text(e.title[:50]),
+            Text(e.customer.type or "?"),
             f"{v.min:,}..{v.max:,}" if v.min is not None and v.max is not None else "unknown",
-            f"{e.contract.start_date} - {e.contract.end_date}",
-            ", ".join(e.defects),
+            Text(f"{e.contract.start_date} - {e.contract.end_date}"),
+            Text(", ".join(e.defects)),
         )
     out.print(table)
     for r in rejected:
-        out.print(f"[red]rejected[/red] {r['file']} row {r['row']}: {r['reason']}")
+        line = f" {r['file']} row {r['row']}: {r['reason']}"
+        out.print(Text.assemble(("rejected", "red"), line))
     out.print(
         f"{len(loaded.entries)} entries, {len(rejected)} rejected, "
         f"{len(loaded.superseded)} superseded"

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich.markup import escape
 
 from rfp_retrieval.cli.app import (
     ConfigOption,
@@ -47,7 +48,7 @@ kill the process id it prints.
     settings = load_cli_settings(folder, config)
     if settings.store == "duckdb" and not Path(settings.db_path).is_file():
         console.print(
-            f"[red]No store at {settings.db_path}[/red]: nothing to review yet; run "
+            f"[red]No store at {escape(str(settings.db_path))}[/red]: nothing to review yet; run "
             "`rfp-retrieval run` on this project first."
         )
         raise typer.Exit(2)
@@ -62,7 +63,9 @@ kill the process id it prints.
     try:
         server = review_server(site, port)
     except OSError as exc:
-        console.print(f"[red]Cannot listen on 127.0.0.1:{port}: {exc}[/red]; try --port N")
+        console.print(
+            f"[red]Cannot listen on 127.0.0.1:{port}: {escape(str(exc))}[/red]; try --port N"
+        )
         raise typer.Exit(2) from exc
 
     signal.signal(signal.SIGTERM, _stop)

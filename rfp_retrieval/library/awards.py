@@ -28,7 +28,8 @@ it, then a body). The mapping:
   FPDS IDV types the vocabulary does not know: ``IDC``/``BOA`` -> ``other``);
 - value (USD, whole dollars): min = funded = obligated, max = ceiling (base and all options);
   one of the two alone gives min = max; a ceiling of 0, or an obligation of 0 on an IDV, is
-  FPDS's "not stated" and is unknown (``contract_value``); a modification's amounts in a
+  FPDS's "not stated" and is unknown, and so is a negative amount (a net de-obligation)
+  (``contract_value``); a modification's amounts in a
   transaction export (legacy ``dollarsobligated``) are changes, so unknown too;
 - dates: start = effective/start date, end = completion/end date (an IDV has none: unknown).
 
@@ -401,11 +402,13 @@ def contract_value(record: AwardRecord) -> ContractValue:
     """Min = funded = obligated, max = ceiling (USD); one alone gives min = max; else unknown.
 
     A ceiling of 0 is FPDS's "not stated"; so is an obligation of 0 on an IDV (its own
-    obligations leave out every order placed under it): both are unknown.
+    obligations leave out every order placed under it): both are unknown. A negative amount
+    (more de-obligated than obligated, as real FPDS records show) is not what the contract is
+    worth: unknown too (the library rejects a negative value, ``money.check_usd_amount_text``).
     """
-    ceiling = record.ceiling if record.ceiling else None
+    ceiling = record.ceiling if record.ceiling and record.ceiling > 0 else None
     obligated = record.obligated
-    if obligated == 0 and is_idv(record):
+    if (obligated == 0 and is_idv(record)) or (obligated is not None and obligated < 0):
         obligated = None
     low = obligated if obligated is not None else ceiling
     high = ceiling if ceiling is not None else obligated

@@ -18,6 +18,26 @@ UNREADABLE_LAST_UPDATED = "unreadable-last-updated"
 ENTRY_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/#-]*$")
 
 
+def entry_id_key(entry_id: str) -> str:
+    """An entry id as a writer may type it, for matching: case folded, letters and digits
+    only (``pp-127``, ``PP 127`` and ``PP-127`` share ``pp127``)."""
+    return "".join(ch for ch in entry_id.casefold() if ch.isalnum())
+
+
+def library_id(typed: str, known_ids: set[str] | frozenset[str]) -> str:
+    """The library's own spelling of an entry id a writer typed: ``typed`` itself when the
+    library holds it, else the one id that differs from it only in case, spaces or
+    punctuation (``pp-127``, ``PP 127`` and ``pp127`` are ``PP-127``); ``typed`` unchanged
+    when no id, or more than one, matches that way (the override check then names it).
+    Rule: an entry id is a label, and a writer typing it from a printout does not copy its
+    case or its dash."""
+    if typed in known_ids or not typed:
+        return typed
+    key = entry_id_key(typed)
+    matches = [i for i in known_ids if entry_id_key(i) == key]
+    return matches[0] if len(matches) == 1 else typed
+
+
 class RowRejected(Exception):
     """A row (or write-up) cannot become an entry; the message is the rejection reason."""
 

@@ -10,7 +10,8 @@ its defects. Rules of the dates:
 - a federal fiscal year runs October 1 to September 30 and is named for the year it ends in
   (31 U.S.C. 1102): ``FY20`` starts 2019-10-01 and ends 2020-09-30;
 - ``Present``, ``Current``, ``ongoing`` end a period as ``"ongoing"``, never as today's date;
-- numeric dates are US order (``06/01/2021`` is June 1);
+- numeric dates are US order (``06/01/2021`` is June 1); with dots they are day.month.year
+  (``01.02.2020`` is 1 February; ``quantities.dates``);
 - a bare hyphen between two whole dates separates them (``2019-01-01-2021-06-30``); a cell
   that is not read whole is reported, never read as its first date (a trailing date is not a
   time-zone offset).
@@ -54,6 +55,7 @@ _SEPARATORS = (
 _PERIOD_END_RE = (
     r"(?:\d{4}-\d{1,2}-\d{1,2}(?:[ t]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?"  # ISO [time]
     r"|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,2}/\d{4}"  # US dates, US months
+    r"|\d{1,2}\.\d{1,2}\.\d{2,4}"  # day.month.year
     rf"|\d{{4}}|fy\s*'?\d{{2,4}}|(?:{MONTH_NAME_RE})\.?\s+\d{{4}})"
 )
 _BARE_HYPHEN = re.compile(

@@ -29,7 +29,9 @@ __all__ = [
     "MIN_ABOVE_MAX",
     "MISSING_VALUE",
     "MISSING_VALUE_WORDS",
+    "FOREIGN_CURRENCY_CODES",
     "SHARE_LABELS",
+    "check_usd_amount_text",
     "parse_contract_value",
     "value_defects",
 ]
@@ -85,6 +87,53 @@ def _labels_near(text: str, mentions: list[MoneyMention]) -> list[set[str]]:
     return labels
 
 
+# Currencies other than US dollars, as written next to an amount: ISO 4217 codes of the
+# currencies a contractor's books are likely kept in, their signs, and dollars of other
+# countries (C$, A$...). A library value is compared with the RFP's value band in USD, so an
+# amount in one of these is reported, never read as dollars.
+FOREIGN_CURRENCY_CODES = frozenset(
+    {
+        "EUR", "GBP", "CAD", "AUD", "NZD", "JPY", "CHF", "CNY", "RMB", "INR", "MXN", "BRL",
+        "SEK", "NOK", "DKK", "PLN", "ZAR", "SGD", "HKD", "KRW", "ILS", "AED", "SAR",
+    }
+)  # fmt: skip
+_FOREIGN_CURRENCY_RE = re.compile(
+    r"(?P<sign>[€£¥₹₩₪])"
+    r"|(?<![A-Za-z])(?P<dollar>C|CA|A|AU|NZ|HK|S|SG|NT|R|MX)\$"
+    rf"|\b(?P<code>{'|'.join(sorted(FOREIGN_CURRENCY_CODES))})\b"  # upper case: codes
+    r"|\b(?P<word>(?i:euros?|pounds sterling|yen|rupees))(?![-\w])"
+)
+# A minus sign before an amount ("-$500K", "$-500,000", "−1.2M") or an accountant's
+# parentheses around the whole cell ("($500,000)"): a negative value (a de-obligation, a
+# credit) is not what a contract is worth.
+_NEGATIVE_RE = re.compile(
+    r"^[-−‒–]\s*(?:US\$|\$|USD)?\s*[\d.]"
+    r"|(?:US\$|\$|USD)\s*[-−]\s*\d"
+    r"|^\(\s*(?:US\$|\$|USD)?\s*[\d.,]+\s*(?:[KMB]|MM|million|thousand|billion)?\s*\)$",
+    re.IGNORECASE,
+)
+
+
+def check_usd_amount_text(text: str) -> None:
+    """Raise ``ValueError`` when a library value text is not a plain amount in US dollars: it
+    names another currency (``EUR 1.2M``, ``€1.2M``, ``$1.2M CAD``, ``C$4M``: the message says
+    which and asks for USD) or is negative (``-$500K``, ``$-500,000``, ``($500,000)``). Other
+    text passes (the grammar then reads or rejects it). Rule: a past-performance value is
+    compared with the RFP's value band, which is in USD, and what a contract is worth is never
+    below zero."""
+    foreign = _FOREIGN_CURRENCY_RE.search(text)
+    if foreign:
+        raise ValueError(
+            f"contract value {text!r} is in {foreign.group().strip()}, not US dollars: convert "
+            "it to USD (e.g. $1.3M) so it can be compared with an RFP's value range"
+        )
+    if _NEGATIVE_RE.search(text.strip()):
+        raise ValueError(
+            f"contract value {text!r} is negative: give what the contract is worth in USD "
+            "(a de-obligation or credit is not a contract value)"
+        )
+
+
 def parse_contract_value(text: str | int | float | Decimal | None) -> ContractValue:
     """Read a contract value cell into ``ContractValue`` (USD whole dollars).
 
@@ -100,7 +149,8 @@ def parse_contract_value(text: str | int | float | Decimal | None) -> ContractVa
     unambiguous (``$1.234.567``, ``$12,5M``). Raises ``ValueError`` naming the text when a
     number's grouping or decimal mark is unclear (``$1.234``, ``$12,5``: the message says which
     number and how to write it), when it holds no amount, more than two, or two that are not
-    told apart by a "ceiling" label.
+    told apart by a "ceiling" label, and when it is in another currency or negative
+    (``check_usd_amount_text``; a negative or non-finite number cell too).
     Source: the library spreadsheet's value column (data/README.md) and seed 1 (value {min, max}).
     """
     if text is None:
@@ -108,11 +158,19 @@ def parse_contract_value(text: str | int | float | Decimal | None) -> ContractVa
     if isinstance(text, bool):
         raise ValueError(f"contract value {text!r} is not a dollar amount")
     if isinstance(text, int | float | Decimal):
+        if text != text or text in (float("inf"), float("-inf")):
+            raise ValueError(f"contract value {text!r} is not a dollar amount")
+        if text < 0:
+            raise ValueError(
+                f"contract value {text!r} is negative: give what the contract is worth in USD "
+                "(a de-obligation or credit is not a contract value)"
+            )
         amount = whole_dollars(Decimal(str(text)), None)
         return ContractValue(amount, amount)
     cleaned = " ".join(text.split())
     if cleaned.lower().strip(" .") in MISSING_VALUE_WORDS:
         return ContractValue(None, None)
+    check_usd_amount_text(cleaned)
     unclear = unclear_amounts(cleaned)
     if unclear:
         raise ValueError(f"contract value {text!r} is not clear: {'; '.join(unclear)}")

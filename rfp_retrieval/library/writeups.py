@@ -151,9 +151,10 @@ def _front_amount(value: Any, name: str) -> int | None:
         return None
     if isinstance(value, bool):
         raise RowRejected(f"contract {name} {value!r} is not a dollar amount")
-    if isinstance(value, int | float):
-        return money.parse_contract_value(value).min
     try:
+        if isinstance(value, int | float):
+            return money.parse_contract_value(value).min
+        money.check_usd_amount_text(str(value))
         return money.parse_amount(str(value))
     except ValueError as error:
         raise RowRejected(f"contract {name}: {error}") from error

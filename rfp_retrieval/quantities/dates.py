@@ -2,7 +2,10 @@
 
 Rules (one place):
 
-- numeric dates are US order (``06/01/2021`` is June 1, month first);
+- numeric dates are US order (``06/01/2021`` is June 1, month first); a library date written
+  with dots is day.month.year, the European style (``01.02.2020`` is 1 February: nobody writes
+  US dates with dots), and a slash date whose first number cannot be a month (``15/01/2020``)
+  is reported, never guessed;
 - a federal fiscal year runs October 1 to September 30 and is named for the year it ends in
   (31 U.S.C. 1102): ``FY20`` starts 2019-10-01 and ends 2020-09-30 (``fiscal_year_start``);
 - a month without a day is the first of the month for a start and the last day of the month for
@@ -51,6 +54,7 @@ _ISO_DATETIME_RE = re.compile(
 )
 _US_DATE_RE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})$")
 _US_MONTH_RE = re.compile(r"^(\d{1,2})/(\d{4})$")
+_DOTTED_DATE_RE = re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})$")
 _MONTH_YEAR_RE = re.compile(rf"^({MONTH_NAME_RE})\.?,?\s+'?(\d{{4}}|\d{{2}})$")
 _MONTH_DAY_YEAR_RE = re.compile(
     rf"^({MONTH_NAME_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})$"
@@ -192,6 +196,10 @@ def parse_date_bound(text: str | dt.date, bound: Bound) -> dt.date:
         return _parse_known_forms(lowered, bound)
     except _NoMatch:
         pass
+    except ValueError as error:  # a known form with an impossible part (month 13, Feb 30)
+        if str(error).startswith(repr(lowered)):
+            raise
+        raise ValueError(f"{cleaned!r} is not a calendar date ({error})") from error
     return _parse_with_dateutil(cleaned, bound)
 
 
@@ -215,7 +223,16 @@ def _parse_known_forms(lowered: str, bound: Bound) -> dt.date:
     if match := _ISO_MONTH_RE.match(lowered):
         return _month_bound(int(match.group(1)), int(match.group(2)), bound)
     if match := _US_DATE_RE.match(lowered):
-        return dt.date(_library_year(match.group(3)), int(match.group(1)), int(match.group(2)))
+        month, day = int(match.group(1)), int(match.group(2))
+        if month > 12 and day <= 12:
+            raise ValueError(
+                f"{lowered!r} is day/month/year, but a date with slashes is read month/day/"
+                "year (US order): write it as year-month-day, e.g. "
+                f"{_library_year(match.group(3)):04d}-{day:02d}-{month:02d}"
+            )
+        return dt.date(_library_year(match.group(3)), month, day)
+    if match := _DOTTED_DATE_RE.match(lowered):  # 31.12.2022: day.month.year
+        return dt.date(_library_year(match.group(3)), int(match.group(2)), int(match.group(1)))
     if match := _US_MONTH_RE.match(lowered):
         return _month_bound(int(match.group(2)), int(match.group(1)), bound)
     if match := _MONTH_YEAR_RE.match(lowered):

@@ -37,6 +37,9 @@ SCALES: dict[str, int] = {
     "million": 1_000_000,
     "millions": 1_000_000,
     "mn": 1_000_000,
+    "mio": 1_000_000,  # European: "1,2 Mio", "1.2 Mio."
+    "mln": 1_000_000,
+    "mrd": 1_000_000_000,  # European: Milliarde
     "b": 1_000_000_000,
     "bn": 1_000_000_000,
     "billion": 1_000_000_000,

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
+from rfp_retrieval.library.cells import library_id
 from rfp_retrieval.retrieval.overrides import (
     OverrideError,
     load_overrides,
@@ -194,14 +195,16 @@ class ReviewSite:
     def submit(self, key: str, form: Mapping[str, str]) -> tuple[bool, str]:
         """Apply one replace form of ``key``'s page: ``(True, what changed)`` after the
         re-run, or ``(False, why not)`` with nothing changed. ``form`` holds ``token``,
-        ``replace``, ``with_id`` (typed) or ``with_choice`` (a runner-up), ``by``, ``reason``.
+        ``replace``, ``with_id`` (typed; read in the library's spelling by ``library_id``, so
+        ``pp-4`` is ``PP-4``) or ``with_choice`` (a runner-up), ``by``, ``reason``.
         """
         if form.get("token") != self.token:
             return False, "This form is from an earlier review session; reload the page."
         state = self.state(key)
         if state is None:
             return False, f"No RFP partition {key!r} has been run; run it first."
-        with_id = (form.get("with_id") or "").strip() or (form.get("with_choice") or "").strip()
+        typed = (form.get("with_id") or "").strip() or (form.get("with_choice") or "").strip()
+        with_id = library_id(typed, state["known_ids"])
         replace_id = (form.get("replace") or "").strip()
         path = override_path(self.overrides_dir, key)
         before = path.read_bytes() if path.is_file() else None
