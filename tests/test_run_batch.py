@@ -109,3 +109,41 @@ class _InboxFile:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+
+
+def test_the_cli_hands_existing_files_to_run_batch_and_runs_a_repeated_key_after(tmp_path):
+    from rich.progress import Progress
+
+    from launch import RunOutcome
+    from rfp_retrieval.cli.run import run_rfps
+
+    calls = []
+
+    class Launcher:
+        def run_batch(self, files):
+            calls.append(("batch", [(key, path.name) for key, path in files]))
+            return {key: RunOutcome(success=False, error=f"bad {key}") for key, _ in files}
+
+        def run_rfp(self, key, path):
+            calls.append(("one", key, path.name))
+            return RunOutcome(success=False, error=f"alone {key}")
+
+    first, other = tmp_path / "RFP 1.md", tmp_path / "b.md"
+    (tmp_path / "again").mkdir()
+    repeat = tmp_path / "again" / "rfp_1.md"  # the same partition key as "RFP 1.md"
+    for path in (first, other, repeat):
+        path.write_text("# RFP\n", encoding="utf-8")
+    gone = tmp_path / "gone.md"
+    files = [str(first), str(gone), str(other), str(repeat)]
+    with Progress(disable=True) as progress:
+        outcomes = run_rfps(Launcher(), files, [str(gone)], progress)
+    assert calls == [
+        ("batch", [("rfp-1-md", "RFP 1.md"), ("b-md", "b.md")]),
+        ("one", "rfp-1-md", "rfp_1.md"),
+    ]
+    assert [(o["partition"], o["status"], o["error"]) for o in outcomes] == [
+        ("rfp-1-md", "failed", "bad rfp-1-md"),
+        ("gone-md", "failed", f"{gone}: file not found"),
+        ("b-md", "failed", "bad b-md"),
+        ("rfp-1-md", "failed", "alone rfp-1-md"),
+    ]
