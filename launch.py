@@ -7,8 +7,10 @@ home; nothing in this module reads settings from, or writes anything to, ``os.en
 
 - ``Launcher(settings, home)`` builds the definitions for ``settings``
   (``code_location.build_definitions``), opens the persistent instance in ``home`` (so the
-  UI shows every run) and runs the library job and one ``rfp_job`` partition per RFP file;
-  the rows a run wrote are read back through the partition store. Dagster's console log stays
+  UI shows every run) and runs the library job and ``rfp_job`` on the RFP files: on the
+  DuckDB store all new files in one run over their partitions (``Launcher.run_batch``; a
+  failed batch re-runs its files one by one), on Postgres one run per file; the rows a run
+  wrote are read back through the partition store. Dagster's console log stays
   off the terminal (``QUIET_LOGS``): the CLI prints each failure's message, and for an
   unexpected one (a bug) its class, step and the file in ``home/failures/`` with the stack
   trace.
