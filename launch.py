@@ -7,8 +7,10 @@ home; nothing in this module reads settings from, or writes anything to, ``os.en
 
 - ``Launcher(settings, home)`` builds the definitions for ``settings``
   (``code_location.build_definitions``), opens the persistent instance in ``home`` (so the
-  UI shows every run) and runs the library job and one ``rfp_job`` partition per RFP file;
-  the rows a run wrote are read back through the partition store. Dagster's console log stays
+  UI shows every run) and runs the library job and ``rfp_job`` on the RFP files: on the
+  DuckDB store all new files in one run over their partitions (``Launcher.run_batch``; a
+  failed batch re-runs its files one by one), on Postgres one run per file; the rows a run
+  wrote are read back through the partition store. Dagster's console log stays
   off the terminal (``QUIET_LOGS``): the CLI prints each failure's message, and for an
   unexpected one (a bug) its class, step and the file in ``home/failures/`` with the stack
   trace.
@@ -30,7 +32,7 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -329,9 +331,99 @@ class Launcher:
             return RunOutcome(success=False, interrupted=True)
         return outcome_of(result, self.home / TRACES)
 
+    def run_batch(self, files: Sequence[tuple[str, Path]]) -> dict[str, RunOutcome]:
+        """Run ``rfp_job`` for every ``(partition key, file)`` of ``files`` (keys unique) and
+        return each key's outcome.
+
+        On the DuckDB store (one writer: runs go one at a time anyway) the partitions go in as
+        few runs as possible: one run per stretch of keys that are adjacent in the instance's
+        partition order (``batch_ranges``; new keys are added together, so a batch of new
+        files is one run), executed over that partition range (every RFP asset computes one
+        partition at a time, ``assets.partitions.each_partition``). The run pays Dagster's
+        per-run cost (run record, resources, step events, store connections) once for the
+        stretch. When such a run fails for any other reason than Ctrl-C, the model setting or
+        the store, its partitions are run again one by one (``run_rfp``), so one bad RFP never
+        costs the others their results and each failure names its own file.
+
+        On the Postgres store each file is its own run (``run_rfp``), as the sensor requests
+        them, so the run queue of a deployment can run them side by side.
+        """
+        if not files:
+            return {}
+        if self.settings.store == "postgres":
+            return {key: self.run_rfp(key, Path(path)) for key, path in files}
+        paths = {key: Path(path) for key, path in files}
+        try:
+            self.instance.add_dynamic_partitions(RFP_PARTITIONS, list(paths))
+        except KeyboardInterrupt:
+            return {key: RunOutcome(success=False, interrupted=True) for key in paths}
+        order = self.instance.get_dynamic_partitions(RFP_PARTITIONS)
+        outcomes: dict[str, RunOutcome] = {}
+        for stretch in batch_ranges(order, list(paths)):
+            if len(stretch) == 1:
+                outcomes[stretch[0]] = self.run_rfp(stretch[0], paths[stretch[0]])
+                continue
+            outcome = self._run_range(stretch, paths)
+            if outcome.success or outcome.interrupted or outcome.model_error or outcome.store_error:
+                outcomes.update(dict.fromkeys(stretch, outcome))
+            else:
+                for key in stretch:  # find the bad one(s); the others keep their results
+                    outcomes[key] = self.run_rfp(key, paths[key])
+                    if outcomes[key].interrupted:
+                        break
+            if any(o.interrupted for o in outcomes.values()):
+                break
+        for key in paths:
+            outcomes.setdefault(key, RunOutcome(success=False, interrupted=True))
+        return outcomes
+
+    def _run_range(self, keys: Sequence[str], paths: Mapping[str, Path]) -> RunOutcome:
+        """Execute ``rfp_job`` once over the partition range ``keys[0]..keys[-1]`` (adjacent
+        in the instance's order), each partition reading its file from ``paths``."""
+        from dagster._core.storage.tags import (
+            ASSET_PARTITION_RANGE_END_TAG,
+            ASSET_PARTITION_RANGE_START_TAG,
+        )
+
+        config = {key: str(paths[key].resolve()) for key in keys}
+        try:
+            result = self.defs.resolve_job_def("rfp_job").execute_in_process(
+                instance=self.instance,
+                run_config={**QUIET_LOGS, "ops": {"rfp_document": {"config": {"paths": config}}}},
+                tags={
+                    ASSET_PARTITION_RANGE_START_TAG: keys[0],
+                    ASSET_PARTITION_RANGE_END_TAG: keys[-1],
+                },
+                raise_on_error=False,
+            )
+        except KeyboardInterrupt:
+            return RunOutcome(success=False, interrupted=True)
+        return outcome_of(result, self.home / TRACES)
+
     def known_partitions(self) -> set[str]:
         """Every RFP partition key the instance knows."""
         return set(self.instance.get_dynamic_partitions(RFP_PARTITIONS))
+
+
+def batch_ranges(order: Sequence[str], keys: Sequence[str]) -> list[list[str]]:
+    """``keys`` (all in ``order``, the instance's partition order) as stretches of keys that
+    are adjacent in ``order``, in that order: the partition ranges ``run_batch`` runs.
+
+    >>> batch_ranges(["a", "b", "c", "d", "e"], ["e", "a", "b", "d"])
+    [['a', 'b'], ['d', 'e']]
+
+    Raises ValueError naming a key that is not in ``order``."""
+    position = {key: i for i, key in enumerate(order)}
+    missing = [key for key in keys if key not in position]
+    if missing:
+        raise ValueError(f"partition {missing[0]!r} is not a partition of the instance")
+    stretches: list[list[str]] = []
+    for key in sorted(set(keys), key=position.__getitem__):
+        if stretches and position[stretches[-1][-1]] == position[key] - 1:
+            stretches[-1].append(key)
+        else:
+            stretches.append([key])
+    return stretches
 
 
 def failure_message(result: Any) -> str:

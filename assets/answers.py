@@ -7,7 +7,7 @@ import dagster as dg
 import numpy as np
 import polars as pl
 
-from assets.partitions import OWNERS, rfp_asset
+from assets.partitions import OWNERS, each_partition, rfp_asset
 from assets.previews import markdown_preview
 from assets.rfp import source_of_inputs
 from resources import EmbeddingModel, ProjectPaths
@@ -174,13 +174,6 @@ def rewritten_questions(
     rewriter: QuestionRewriter,
 ) -> dg.Output[pl.DataFrame]:
     """Run the rewrite chain on every question of the partition."""
-    sha = source_of_inputs(
-        context.partition_key,
-        rfp_document=rfp_document,
-        rfp_outline=rfp_outline,
-        rfp_questions=rfp_questions,
-    )
-    doc = document_from_frames(rfp_document, rfp_outline)
     chain = ChainConfig(
         context=ContextConfig(
             outline_levels=config.outline_levels,
@@ -189,10 +182,27 @@ def rewritten_questions(
             reference_words=config.reference_words,
         )
     )
-    rewritten = rewrite_questions(
-        questions_from_frame(rfp_questions), doc, rewriter.get(), chain, tuple(config.kinds)
+    return each_partition(
+        context,
+        _rewrites_one,
+        rfp_document=rfp_document,
+        rfp_outline=rfp_outline,
+        rfp_questions=rfp_questions,
+        rewriter=rewriter,
+        chain=chain,
+        kinds=tuple(config.kinds),
     )
-    frame = with_source(rewrites_frame(context.partition_key, rewritten), sha)
+
+
+def _rewrites_one(key, rfp_document, rfp_outline, rfp_questions, rewriter, chain, kinds):
+    sha = source_of_inputs(
+        key, rfp_document=rfp_document, rfp_outline=rfp_outline, rfp_questions=rfp_questions
+    )
+    doc = document_from_frames(rfp_document, rfp_outline)
+    rewritten = rewrite_questions(
+        questions_from_frame(rfp_questions), doc, rewriter.get(), chain, kinds
+    )
+    frame = with_source(rewrites_frame(key, rewritten), sha)
     skipped = sum(r.skipped for r in rewritten)
     flagged = [r for r in rewritten if r.flags]
     log_md = "\n\n".join(
@@ -200,33 +210,30 @@ def rewritten_questions(
         for r in rewritten[:40]
     )
     totals = rewrite_totals(frame)
-    return dg.Output(
-        frame,
-        metadata={
-            SOURCE_SHA: sha or "not recorded",
-            "questions": len(rewritten),
-            "skipped_share": round(skipped / len(rewritten), 3) if rewritten else 0.0,
-            "rewriter": rewriter.describe(),
-            "by_source": dg.MetadataValue.json(totals["by_source"]),
-            "api_requests": totals["api_requests"],
-            "retries": totals["retries"],
-            "fallbacks": totals["fallbacks"],
-            "fallback_reasons": dg.MetadataValue.json(totals["fallback_reasons"]),
-            "flagged": len(flagged),
-            "input_tokens": sum(r.input_tokens for r in rewritten),
-            "output_tokens": sum(r.output_tokens for r in rewritten),
-            "cost_usd": round(sum(r.cost_usd for r in rewritten), 6),
-            "rewrites": dg.MetadataValue.md(
-                markdown_preview(
-                    frame.select(
-                        ["label", "specificity", "skipped", "source", "rewrite", "query_count"]
-                    ),
-                    limit=40,
-                )
-            ),
-            "rewrite_log": dg.MetadataValue.md(log_md or "_no questions_"),
-        },
-    )
+    return frame, {
+        SOURCE_SHA: sha or "not recorded",
+        "questions": len(rewritten),
+        "skipped_share": round(skipped / len(rewritten), 3) if rewritten else 0.0,
+        "rewriter": rewriter.describe(),
+        "by_source": dg.MetadataValue.json(totals["by_source"]),
+        "api_requests": totals["api_requests"],
+        "retries": totals["retries"],
+        "fallbacks": totals["fallbacks"],
+        "fallback_reasons": dg.MetadataValue.json(totals["fallback_reasons"]),
+        "flagged": len(flagged),
+        "input_tokens": sum(r.input_tokens for r in rewritten),
+        "output_tokens": sum(r.output_tokens for r in rewritten),
+        "cost_usd": round(sum(r.cost_usd for r in rewritten), 6),
+        "rewrites": dg.MetadataValue.md(
+            markdown_preview(
+                frame.select(
+                    ["label", "specificity", "skipped", "source", "rewrite", "query_count"]
+                ),
+                limit=40,
+            )
+        ),
+        "rewrite_log": dg.MetadataValue.md(log_md or "_no questions_"),
+    }
 
 
 class QuestionAnswersConfig(dg.Config):
@@ -256,7 +263,6 @@ def question_answers(
     embedding_model: EmbeddingModel,
 ) -> dg.Output[pl.DataFrame]:
     """Retrieve passages for each rewritten question."""
-    sha = source_of_inputs(context.partition_key, rewritten_questions=rewritten_questions)
     other = answer_block_embeddings.filter(pl.col("model") != embedding_model.model_id).height
     if other:
         raise dg.Failure(
@@ -277,10 +283,23 @@ def question_answers(
     retrieval = RetrievalConfig(
         top_k=max(config.keep, 10), floor=config.floor, fusion_k=config.fusion_k
     )
+    return each_partition(
+        context,
+        _answers_one,
+        rewritten_questions=rewritten_questions,
+        index=index,
+        embedder=embedding_model.embedder,
+        retrieval=retrieval,
+        config=config,
+    )
+
+
+def _answers_one(key, rewritten_questions, index, embedder, retrieval, config):
+    sha = source_of_inputs(key, rewritten_questions=rewritten_questions)
     pairs = query_sets_from_frame(rewritten_questions)
-    results = retrieve_answers(index, [qs for _, qs in pairs], embedding_model.embedder, retrieval)
+    results = retrieve_answers(index, [qs for _, qs in pairs], embedder, retrieval)
     frame = answers_frame(
-        context.partition_key,
+        key,
         [(row, res) for (row, _), res in zip(pairs, results, strict=True)],
         keep=config.keep,
     )
@@ -291,22 +310,19 @@ def question_answers(
         if r.status == NEEDS_SME
     ]
     top = frame.filter(pl.col("rank") == 1)
-    return dg.Output(
-        frame,
-        metadata={
-            SOURCE_SHA: sha or "not recorded",
-            "questions": len(pairs),
-            "needs_sme": len(needs),
-            "needs_sme_questions": ", ".join(map(str, needs)) or "none",
-            "floor": config.floor,
-            "top_passages": dg.MetadataValue.md(_passages_md(frame)),
-            "best_per_question": dg.MetadataValue.md(
-                markdown_preview(
-                    top.select(["label", "status", "confidence", "block_id", "title"]), limit=60
-                )
-            ),
-        },
-    )
+    return frame, {
+        SOURCE_SHA: sha or "not recorded",
+        "questions": len(pairs),
+        "needs_sme": len(needs),
+        "needs_sme_questions": ", ".join(map(str, needs)) or "none",
+        "floor": config.floor,
+        "top_passages": dg.MetadataValue.md(_passages_md(frame)),
+        "best_per_question": dg.MetadataValue.md(
+            markdown_preview(
+                top.select(["label", "status", "confidence", "block_id", "title"]), limit=60
+            )
+        ),
+    }
 
 
 def _passages_md(frame: pl.DataFrame, limit: int = 30) -> str:

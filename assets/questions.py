@@ -3,7 +3,7 @@
 import dagster as dg
 import polars as pl
 
-from assets.partitions import rfp_asset
+from assets.partitions import each_partition, rfp_asset
 from assets.previews import markdown_preview
 from assets.rfp import source_of_inputs
 from resources import ProjectPaths
@@ -31,22 +31,24 @@ def rfp_questions(
     context: dg.AssetExecutionContext, rfp_document: pl.DataFrame, rfp_outline: pl.DataFrame
 ) -> dg.Output[pl.DataFrame]:
     """Find the questions and requirements of the partition's RFP."""
-    key = context.partition_key
+    return each_partition(
+        context, _questions_one, rfp_document=rfp_document, rfp_outline=rfp_outline
+    )
+
+
+def _questions_one(key, rfp_document, rfp_outline):
     sha = source_of_inputs(key, rfp_document=rfp_document, rfp_outline=rfp_outline)
     doc = document_from_frames(rfp_document, rfp_outline)
     frame = with_source(questions_frame(key, find_questions(doc)), sha)
     counts = frame.group_by("kind").len().sort("kind")
-    return dg.Output(
-        frame,
-        metadata={
-            SOURCE_SHA: sha or "not recorded",
-            "row_count": frame.height,
-            "by_kind": dg.MetadataValue.json(dict(counts.iter_rows())),
-            "questions": dg.MetadataValue.md(
-                markdown_preview(frame.select(["id", "label", "kind", "text"]))
-            ),
-        },
-    )
+    return frame, {
+        SOURCE_SHA: sha or "not recorded",
+        "row_count": frame.height,
+        "by_kind": dg.MetadataValue.json(dict(counts.iter_rows())),
+        "questions": dg.MetadataValue.md(
+            markdown_preview(frame.select(["id", "label", "kind", "text"]))
+        ),
+    }
 
 
 @rfp_asset(
@@ -66,27 +68,32 @@ def compliance_matrix(
     paths: ProjectPaths,
 ) -> dg.Output[pl.DataFrame]:
     """Build the matrix from the stored questions and export it next to the brief."""
-    sha = source_of_inputs(
-        context.partition_key,
+    return each_partition(
+        context,
+        _matrix_one,
         rfp_document=rfp_document,
         rfp_outline=rfp_outline,
         rfp_questions=rfp_questions,
+        paths=paths,
+    )
+
+
+def _matrix_one(key, rfp_document, rfp_outline, rfp_questions, paths):
+    sha = source_of_inputs(
+        key, rfp_document=rfp_document, rfp_outline=rfp_outline, rfp_questions=rfp_questions
     )
     doc = document_from_frames(rfp_document, rfp_outline)
     rows = matrix_rows(doc, questions_from_frame(rfp_questions))
-    folder = paths.output_for(context.partition_key)
+    folder = paths.output_for(key)
     csv_path = write_matrix(rows, folder / "compliance_matrix.csv", doc.title)
     xlsx_path = write_matrix(rows, folder / "compliance_matrix.xlsx", doc.title)
-    frame = with_source(matrix_frame(context.partition_key, rows), sha)
-    return dg.Output(
-        frame,
-        metadata={
-            SOURCE_SHA: sha or "not recorded",
-            "row_count": frame.height,
-            "csv": dg.MetadataValue.path(str(csv_path)),
-            "xlsx": dg.MetadataValue.path(str(xlsx_path)),
-            "matrix": dg.MetadataValue.md(
-                markdown_preview(frame.select(["id", "label", "section_path", "kind", "text"]))
-            ),
-        },
-    )
+    frame = with_source(matrix_frame(key, rows), sha)
+    return frame, {
+        SOURCE_SHA: sha or "not recorded",
+        "row_count": frame.height,
+        "csv": dg.MetadataValue.path(str(csv_path)),
+        "xlsx": dg.MetadataValue.path(str(xlsx_path)),
+        "matrix": dg.MetadataValue.md(
+            markdown_preview(frame.select(["id", "label", "section_path", "kind", "text"]))
+        ),
+    }

@@ -5,7 +5,7 @@ import json
 import dagster as dg
 import polars as pl
 
-from assets.partitions import rfp_asset
+from assets.partitions import each_partition, rfp_asset
 from assets.rfp import source_of_inputs
 from resources import ProjectPaths
 from resources.partition_store import DuckDBPartitionStore
@@ -62,7 +62,18 @@ def response_brief(
 ) -> dg.Output[pl.DataFrame]:
     """Render and write the brief; one row with the file paths and ``reference_notes`` (JSON
     of ``brief.notes_record``: why cite and check before citing per reference id)."""
-    key = context.partition_key
+    return each_partition(
+        context,
+        _brief_one,
+        scope_query=scope_query,
+        pp_references=pp_references,
+        pp_entries=pp_entries,
+        paths=paths,
+        duckdb=duckdb,
+    )
+
+
+def _brief_one(key, scope_query, pp_references, pp_entries, paths, duckdb):
     scope = scope_query.row(0, named=True)
     references = pp_references.to_dicts()
     vague = set(vague_outcome_ids(pp_entries))
@@ -98,12 +109,9 @@ def response_brief(
             "reference_notes": pl.String,
         },
     )
-    return dg.Output(
-        with_source(frame, sha),
-        metadata={
-            SOURCE_SHA: sha or "not recorded",
-            "html": dg.MetadataValue.path(str(html_path)),
-            "markdown": dg.MetadataValue.path(str(md_path)),
-            "preview": dg.MetadataValue.md(markdown[:20_000]),
-        },
-    )
+    return with_source(frame, sha), {
+        SOURCE_SHA: sha or "not recorded",
+        "html": dg.MetadataValue.path(str(html_path)),
+        "markdown": dg.MetadataValue.path(str(md_path)),
+        "preview": dg.MetadataValue.md(markdown[:20_000]),
+    }

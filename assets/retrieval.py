@@ -3,7 +3,7 @@
 import dagster as dg
 import polars as pl
 
-from assets.partitions import rfp_asset
+from assets.partitions import each_partition, rfp_asset
 from assets.previews import markdown_preview, references_preview
 from assets.rfp import source_of_inputs
 from resources import ProjectPaths
@@ -43,20 +43,30 @@ def pp_references(
 ) -> dg.Output[pl.DataFrame]:
     """Rank the library against the partition's ScopeQuery (hard filters, facets, bumps),
     then apply the writer's overrides file if there is one."""
-    sha = source_of_inputs(context.partition_key, scope_query=scope_query)
+    return each_partition(
+        context,
+        _references_one,
+        scope_query=scope_query,
+        pp_entries=pp_entries,
+        vectors=EntryVectors.from_frame(pp_facet_embeddings),
+        paths=paths,
+    )
+
+
+def _references_one(key, scope_query, pp_entries, vectors, paths):
+    sha = source_of_inputs(key, scope_query=scope_query)
     row = scope_query.row(0, named=True)
     config = RankingConfig(mode=paths.ranking_mode)
-    vectors = EntryVectors.from_frame(pp_facet_embeddings)
     query = scope_query_from_row(row)
     try:
         result = rank_references(pp_entries, vectors, query, config)
     except MixedModelsError as exc:
         raise dg.Failure(description=str(exc), metadata={"model": row["model"]}) from exc
-    source = override_path(paths.overrides_dir, context.partition_key)
+    source = override_path(paths.overrides_dir, key)
     try:
         overrides = load_overrides(source, set(pp_entries["id"].to_list()))
         frame = apply_overrides(
-            references_frame(context.partition_key, result),
+            references_frame(key, result),
             overrides,
             result,
             pp_entries,
@@ -67,21 +77,18 @@ def pp_references(
     except OverrideError as exc:
         raise dg.Failure(description=str(exc)) from exc
     frame = with_source(frame, sha)
-    return dg.Output(
-        frame,
-        metadata={
-            SOURCE_SHA: sha or "not recorded",
-            "mode": result.mode,
-            "ranking_config": result.ranking_config,
-            "overrides": len(overrides),
-            **({"overrides_file": str(source)} if overrides else {}),
-            "candidate_count": result.candidate_count,
-            "relaxed": ", ".join(result.relaxed) or "none",
-            "top3": dg.MetadataValue.md(references_preview(frame)),
-            "filter_trace": dg.MetadataValue.json(result.filter_trace),
-            **({"reason": result.reason} if result.reason else {}),
-        },
-    )
+    return frame, {
+        SOURCE_SHA: sha or "not recorded",
+        "mode": result.mode,
+        "ranking_config": result.ranking_config,
+        "overrides": len(overrides),
+        **({"overrides_file": str(source)} if overrides else {}),
+        "candidate_count": result.candidate_count,
+        "relaxed": ", ".join(result.relaxed) or "none",
+        "top3": dg.MetadataValue.md(references_preview(frame)),
+        "filter_trace": dg.MetadataValue.json(result.filter_trace),
+        **({"reason": result.reason} if result.reason else {}),
+    }
 
 
 @rfp_asset(
@@ -94,19 +101,19 @@ def pp_references(
     ),
 )
 def pp_reference_review(
-    pp_references: pl.DataFrame, pp_entries: pl.DataFrame
+    context: dg.AssetExecutionContext, pp_references: pl.DataFrame, pp_entries: pl.DataFrame
 ) -> dg.Output[pl.DataFrame]:
     """The cited references of this partition whose library outcomes are vague."""
-    partition = pp_references["rfp_partition"][0] if pp_references.height else ""
-    sha = source_of_inputs(partition, pp_references=pp_references)
+    return each_partition(context, _review_one, pp_references=pp_references, pp_entries=pp_entries)
+
+
+def _review_one(key, pp_references, pp_entries):
+    sha = source_of_inputs(key, pp_references=pp_references)
     review = with_source(vague_outcome_review(pp_references, pp_entries), sha)
     preview = review.select(["rank", "id", "title", "outcome_metrics", "outcome_narrative"])
-    return dg.Output(
-        review,
-        metadata={
-            SOURCE_SHA: sha or "not recorded",
-            "vague_references": review.height,
-            "ids": ", ".join(review["id"].to_list()) or "none",
-            "review": dg.MetadataValue.md(markdown_preview(preview)),
-        },
-    )
+    return review, {
+        SOURCE_SHA: sha or "not recorded",
+        "vague_references": review.height,
+        "ids": ", ".join(review["id"].to_list()) or "none",
+        "review": dg.MetadataValue.md(markdown_preview(preview)),
+    }

@@ -6,7 +6,14 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
-from assets.partitions import OWNERS, PARTITION_META, rfp_asset, rfp_partitions
+from assets.partitions import (
+    OWNERS,
+    PARTITION_META,
+    concat_partitions,
+    each_partition,
+    rfp_asset,
+    rfp_partitions,
+)
 from assets.previews import markdown_preview
 from resources import EmbeddingModel, ProjectPaths
 from rfp_retrieval.documents.extract import load_document
@@ -23,19 +30,24 @@ from rfp_retrieval.scope import as_of_for
 
 
 class RfpDocumentConfig(dg.Config):
-    """``path``: read this file instead of looking the partition up in the inbox."""
+    """``path``: read this file instead of looking the partition up in the inbox (a run of
+    one partition); ``paths``: ``{partition key: file}`` for a run over several partitions
+    (``launch.Launcher.run_batch``). A partition in neither is looked up in the inbox."""
 
     path: str = ""
+    paths: dict[str, str] = {}
 
 
-def _source_path(context: dg.AssetExecutionContext, config: RfpDocumentConfig, inbox: str) -> Path:
+def _source_path(key: str, config: RfpDocumentConfig, inbox: str) -> Path:
+    if config.paths.get(key):
+        return Path(config.paths[key])
     if config.path:
         return Path(config.path)
-    found = find_in_inbox(Path(inbox), context.partition_key)
+    found = find_in_inbox(Path(inbox), key)
     if found is None:
         raise dg.Failure(
             description=(
-                f"no file in the inbox {inbox} has partition key {context.partition_key!r}; "
+                f"no file in the inbox {inbox} has partition key {key!r}; "
                 "it was moved or renamed. Put it back or delete the partition."
             )
         )
@@ -83,8 +95,33 @@ def source_of_inputs(partition: str, **inputs: pl.DataFrame | None) -> str | Non
     },
 )
 def rfp_document(context: dg.AssetExecutionContext, config: RfpDocumentConfig, paths: ProjectPaths):
-    """Extract text and outline from the partition's RFP file (Markdown, text, DOCX, PDF)."""
-    path = _source_path(context, config, paths.inbox_dir)
+    """Extract text and outline from each partition's RFP file (Markdown, text, DOCX, PDF)."""
+    keys = list(context.partition_keys)
+    documents, outlines = [], []
+    for key in keys:
+        document, outline, doc_meta, outline_meta = _read_rfp(key, config, paths)
+        documents.append(document)
+        outlines.append(outline)
+        if len(keys) > 1:
+            context.add_asset_metadata(doc_meta, asset_key="rfp_document", partition_key=key)
+            context.add_asset_metadata(outline_meta, asset_key="rfp_outline", partition_key=key)
+    single = len(keys) == 1
+    yield dg.Output(
+        concat_partitions(documents),
+        output_name="rfp_document",
+        metadata=doc_meta if single else None,
+    )
+    yield dg.Output(
+        concat_partitions(outlines),
+        output_name="rfp_outline",
+        metadata=outline_meta if single else None,
+    )
+
+
+def _read_rfp(key: str, config: RfpDocumentConfig, paths: ProjectPaths):
+    """``(document frame, outline frame, document metadata, outline metadata)`` of partition
+    ``key``'s file. Raises ``dg.Failure`` naming the file when it cannot be read."""
+    path = _source_path(key, config, paths.inbox_dir)
     try:
         doc = load_document(path)
     except DocumentError as exc:
@@ -96,31 +133,24 @@ def rfp_document(context: dg.AssetExecutionContext, config: RfpDocumentConfig, p
             description=f"cannot read {path}: {exc}; check the file and re-run the partition",
             metadata={"file": str(path)},
         ) from exc
-    key = context.partition_key
-    yield dg.Output(
-        with_source(document_frame(key, doc), sha),
-        output_name="rfp_document",
-        metadata={
-            "file": str(path),
-            SOURCE_SHA: sha,
-            "title": doc.title,
-            "issue_date": str(doc.issue_date) if doc.issue_date else "not stated",
-            "characters": len(doc.text),
-            "pages_without_text": str(doc.pages_without_text or "none"),
-            "summary": dg.MetadataValue.md(doc.summary or "_no summary_"),
-        },
-    )
+    document = with_source(document_frame(key, doc), sha)
+    doc_meta = {
+        "file": str(path),
+        SOURCE_SHA: sha,
+        "title": doc.title,
+        "issue_date": str(doc.issue_date) if doc.issue_date else "not stated",
+        "characters": len(doc.text),
+        "pages_without_text": str(doc.pages_without_text or "none"),
+        "summary": dg.MetadataValue.md(doc.summary or "_no summary_"),
+    }
     outline = with_source(outline_frame(key, doc), sha)
     preview = outline.select(["number", "heading", "level", "parent"])
-    yield dg.Output(
-        outline,
-        output_name="rfp_outline",
-        metadata={
-            SOURCE_SHA: sha,
-            "row_count": outline.height,
-            "outline": dg.MetadataValue.md(markdown_preview(preview, limit=40)),
-        },
-    )
+    outline_meta = {
+        SOURCE_SHA: sha,
+        "row_count": outline.height,
+        "outline": dg.MetadataValue.md(markdown_preview(preview, limit=40)),
+    }
+    return document, outline, doc_meta, outline_meta
 
 
 @rfp_asset(
@@ -138,24 +168,30 @@ def scope_query(
     embedding_model: EmbeddingModel,
 ) -> dg.Output[pl.DataFrame]:
     """Read the scope and embed its narrative, technical, outcome and whole texts."""
-    key = context.partition_key
+    return each_partition(
+        context,
+        _scope_query_one,
+        rfp_document=rfp_document,
+        rfp_outline=rfp_outline,
+        embedder=embedding_model.embedder,
+    )
+
+
+def _scope_query_one(key, rfp_document, rfp_outline, embedder):
     sha = source_of_inputs(key, rfp_document=rfp_document, rfp_outline=rfp_outline)
     doc = document_from_frames(rfp_document, rfp_outline)
     as_of = as_of_for(doc)
-    built = build_scope_query(doc, embedding_model.embedder, as_of, key)
+    built = build_scope_query(doc, embedder, as_of, key)
     frame, row, sections, reading = built.frame, built.row, built.sections, built.reading
-    return dg.Output(
-        with_source(frame, sha),
-        metadata={
-            SOURCE_SHA: sha or "not recorded",
-            "filters": dg.MetadataValue.json(filters_metadata(row)),
-            "as_of_source": as_of.source,
-            "trace": dg.MetadataValue.json(json.loads(row["trace"])),
-            "scope_sections": dg.MetadataValue.md(
-                "\n".join(f"- {h}" for h, _ in sections) or "_none found_"
-            ),
-            "emphasized_domains": ", ".join(row["emphasized_domains"]) or "none",
-            # scope weighting (seed: ambiguous scopes): title, scope-section length, Section M
-            "domain_weights": dg.MetadataValue.json(domain_weights_metadata(reading)),
-        },
-    )
+    return with_source(frame, sha), {
+        SOURCE_SHA: sha or "not recorded",
+        "filters": dg.MetadataValue.json(filters_metadata(row)),
+        "as_of_source": as_of.source,
+        "trace": dg.MetadataValue.json(json.loads(row["trace"])),
+        "scope_sections": dg.MetadataValue.md(
+            "\n".join(f"- {h}" for h, _ in sections) or "_none found_"
+        ),
+        "emphasized_domains": ", ".join(row["emphasized_domains"]) or "none",
+        # scope weighting (seed: ambiguous scopes): title, scope-section length, Section M
+        "domain_weights": dg.MetadataValue.json(domain_weights_metadata(reading)),
+    }

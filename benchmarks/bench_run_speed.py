@@ -32,11 +32,15 @@ end: imports, code location, model load, steps), ``steps`` (their sum) and ``tot
 When the first start requested runs (older code), the drop is not measured (it would queue
 behind them).
 
-``--code DIR`` runs another checkout of the project (e.g. ``git archive <commit>`` extracted
-in /tmp) to measure the code as it was. Prints one JSON object (seconds) and a Markdown row.
+``--before COMMIT`` first measures COMMIT (``git archive`` into the scratch folder), then
+this checkout, each on its own scratch project: the before/after table in one command.
+``--code DIR`` runs another checkout of the project instead of this one. Prints one JSON
+object per measured checkout (seconds) and the Markdown rows.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/bench_run_speed.py --label after --repeat 3
-    .venv/bin/python benchmarks/bench_run_speed.py --code /tmp/before --label before
+    .venv/bin/python benchmarks/bench_run_speed.py --before d5cfca0 --label after --no-sensor
+
+With ``run_batch`` (newer code) the probe also runs its three files again, renamed, in one
+``Launcher.run_batch`` call (``batch``: wall and CPU seconds): what ``run`` does with new files.
 
 The probe also gives the CPU seconds of each stage (``cpu``: imports, launcher, library,
 per RFP) and the ``uptime`` line at the start and end of the benchmark (``uptime_start``,
@@ -104,10 +108,22 @@ for f in files:
 import dagster as dg
 last = launcher.instance.get_runs(dg.RunsFilter(job_name="rfp_job"), limit=1)[0]
 steps, total = step_seconds(launcher.instance, last.run_id)
+batch = None
+if hasattr(launcher, "run_batch"):  # the same files again under new names, in one call
+    import shutil
+    again = []
+    for f in files:
+        copy = Path(f).with_name("batch-" + Path(f).name)
+        shutil.copy(f, copy)
+        again.append((partition_key_for(copy.name), copy))
+    t, c = time.perf_counter(), cpu()
+    assert all(o.success for o in launcher.run_batch(again).values())
+    batch = {"files": len(again), "wall": round(time.perf_counter() - t, 2),
+             "cpu": round(cpu() - c, 2)}
 print(json.dumps({"imports": round(t_imports, 2), "launcher": round(t_launcher, 2),
                   "library": round(t_library, 2), "library_skipped": skip,
                   "per_rfp": per_rfp, "cpu": cpus, "steps": steps,
-                  "overhead": round(per_rfp[-1] - sum(steps.values()), 2)}))
+                  "overhead": round(per_rfp[-1] - sum(steps.values()), 2), "batch": batch}))
 """
 
 
@@ -288,18 +304,10 @@ def sensor_phase(code: Path, config: Path, work: Path, env: dict[str, str]) -> d
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--code", type=Path, default=REPO, help="project checkout to run")
-    parser.add_argument("--work", type=Path, default=None, help="scratch folder (default: tmp)")
-    parser.add_argument("--label", default="now")
-    parser.add_argument("--repeat", type=int, default=1, help="best of N for one and ten")
-    parser.add_argument(
-        "--no-sensor", action="store_true", help="skip the UI / sensor phase (dagster dev)"
-    )
-    args = parser.parse_args()
-    code = args.code.resolve()
-    work = Path(args.work or tempfile.mkdtemp(prefix="bench-run-speed-")).resolve()
+def measure(code: Path, label: str, work: Path, repeat: int, sensor: bool) -> dict:
+    """Every figure of the module docstring for the checkout ``code`` on a new scratch
+    project in ``work`` (created): one JSON-ready dict (seconds)."""
+    work.mkdir(parents=True, exist_ok=True)
     shutil.copytree(REPO / "sample" / "library", work / "library")
     shutil.copytree(REPO / "sample" / "answers", work / "answers")
     (work / "inbox").mkdir()
@@ -312,7 +320,7 @@ def main() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DAGSTER_", "RFP_"))}
     env["PYTHONPATH"] = str(code)
     load = os.getloadavg()[0]
-    result: dict[str, object] = {"label": args.label, "code": str(code), "load_start": load}
+    result: dict[str, object] = {"label": label, "code": str(code), "load_start": load}
     result["uptime_start"] = uptime()
     result["setup"] = cli_run(code, config, copies(work / "inbox", "setup", 1), env)[0]
 
@@ -324,8 +332,8 @@ def main() -> None:
     def ten_new(i: int) -> tuple[float, float]:
         return cli_run(code, config, copies(work / "inbox", f"ten{i}", 10), env)
 
-    for name, measure in (("one", one_new), ("ten", ten_new)):
-        figures = best_of(args.repeat, measure)
+    for name, run in (("one", one_new), ("ten", ten_new)):
+        figures = best_of(repeat, run)
         result[name] = figures["best"]
         for key in ("all", "cpu", "load"):
             result[f"{name}_{key}"] = figures[key]
@@ -342,39 +350,99 @@ def main() -> None:
         raise SystemExit(f"probe failed:\n{probe.stderr[-3000:]}")
     result["probe"] = json.loads(probe.stdout.strip().splitlines()[-1])
     result["load_after_run"] = os.getloadavg()[0]
-    if not args.no_sensor:
+    if sensor:
         result["sensor"] = sensor_phase(code, config, work, env)
     result["load_end"] = os.getloadavg()[0]
     result["uptime_end"] = uptime()
-    print(json.dumps(result))
+    return result
+
+
+TABLE_HEAD = (
+    "| code | one new RFP: wall (CPU) | ten RFPs: wall (CPU) | imports | launcher | library "
+    "| per RFP in one process (1st / 2nd / 3rd) | 3 more in one run_batch | load avg |\n"
+    "|---|---:|---:|---:|---:|---:|---|---:|---|"
+)
+
+
+def table_row(result: dict) -> str:
+    """The Markdown row of one ``measure`` result (wall seconds, CPU seconds in brackets)."""
     p = result["probe"]
     cpu = p.get("cpu") or {}
     library = f"{p['library']} ({'skipped' if p['library_skipped'] else 'ran'})"
-    print(
-        "| code | one new RFP: wall (CPU) | ten RFPs: wall (CPU) | imports | launcher | library "
-        "| per RFP in one process (1st / 2nd / 3rd) | load avg |"
-    )
-    print(
-        f"| {args.label} | {result['one']} ({result['one_cpu']}) "
+    batch = p.get("batch")
+    batched = f"{batch['wall']} ({batch['cpu']})" if batch else "-"
+    return (
+        f"| {result['label']} | {result['one']} ({result['one_cpu']}) "
         f"| {result['ten']} ({result['ten_cpu']}) "
         f"| {p['imports']} ({cpu.get('imports', '-')}) | {p['launcher']} "
         f"({cpu.get('launcher', '-')}) | {library} "
         f"| {' / '.join(map(str, p['per_rfp']))} ({' / '.join(map(str, cpu.get('per_rfp', [])))}) "
+        f"| {batched} "
         f"| {result['load_start']:.1f}–{result['load_end']:.1f} |"
     )
+
+
+def sensor_row(result: dict) -> str:
+    """The Markdown row of one ``measure`` result's UI phase ('' when it was skipped)."""
     sensor = result.get("sensor") or {}
-    if sensor:
-        drop = sensor.get("drop") or {}
-        print(
-            f"| {args.label} | first start: {sensor['first_start_runs']} runs | drop: "
-            + (
-                f"{drop['total']} s (request {drop['to_request']}, start {drop['to_start']}, "
-                f"run {drop['run']} of which steps {drop['steps']})"
-                if drop
-                else "not measured"
-            )
-            + f" | load {os.getloadavg()[0]:.1f} |"
+    if not sensor:
+        return ""
+    drop = sensor.get("drop") or {}
+    return (
+        f"| {result['label']} | first start: {sensor['first_start_runs']} runs | drop: "
+        + (
+            f"{drop['total']} s (request {drop['to_request']}, start {drop['to_start']}, "
+            f"run {drop['run']} of which steps {drop['steps']})"
+            if drop
+            else "not measured"
         )
+        + f" | load {result['load_end']:.1f} |"
+    )
+
+
+def checkout(commit: str, folder: Path) -> Path:
+    """``git archive <commit>`` of this repository extracted into ``folder`` (created)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", commit], capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--code", type=Path, default=REPO, help="project checkout to run")
+    parser.add_argument("--work", type=Path, default=None, help="scratch folder (default: tmp)")
+    parser.add_argument("--label", default="now")
+    parser.add_argument(
+        "--before",
+        default=None,
+        metavar="COMMIT",
+        help="also measure COMMIT (git archive into the scratch folder) first, label 'before'",
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="best of N for one and ten")
+    parser.add_argument(
+        "--no-sensor", action="store_true", help="skip the UI / sensor phase (dagster dev)"
+    )
+    args = parser.parse_args()
+    work = Path(args.work or tempfile.mkdtemp(prefix="bench-run-speed-")).resolve()
+    plan = [(args.code.resolve(), args.label, work / "project")]
+    if args.before:
+        code = checkout(args.before, work / "before-code")
+        plan.insert(0, (code, f"before ({args.before})", work / "before-project"))
+    results = [
+        measure(code, label, folder, args.repeat, not args.no_sensor)
+        for code, label, folder in plan
+    ]
+    for result in results:
+        print(json.dumps(result))
+    print(TABLE_HEAD)
+    for result in results:
+        print(table_row(result))
+    for result in results:
+        if sensor_row(result):
+            print(sensor_row(result))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ import dagster as dg
 import numpy as np
 import polars as pl
 
+from checks.partitions import Evaluation, partition_check
 from resources import EmbeddingModel
 from rfp_retrieval.answers.frames import UNREADABLE, stale_blocks
 from rfp_retrieval.answers.records import DUPLICATE_ID, EMPTY_BODY
@@ -148,22 +149,22 @@ def answer_block_embeddings_match_model(
     ),
 )
 def rewritten_questions_no_fallback(rewritten_questions: pl.DataFrame) -> dg.AssetCheckResult:
+    return partition_check(rewritten_questions, _rewrites_no_fallback, dg.AssetCheckSeverity.WARN)
+
+
+def _rewrites_no_fallback(rewritten_questions: pl.DataFrame) -> Evaluation:
     real = rewritten_questions.filter(pl.col("kind") != NO_QUESTIONS)
     flagged = real.filter(pl.col("flags").list.len() > 0)
-    return dg.AssetCheckResult(
-        passed=flagged.is_empty(),
-        severity=dg.AssetCheckSeverity.WARN,
-        metadata={
-            "questions": real.height,
-            "flagged": flagged.height,
-            "flagged_questions": "; ".join(
-                f"{r['label'] or r['question_id']}: {' | '.join(r['flags'])}"
-                for r in flagged.head(MAX_LISTED).iter_rows(named=True)
-            )
-            or "none",
-            "skipped_share": round(real["skipped"].mean() or 0.0, 3) if real.height else 0.0,
-        },
-    )
+    return flagged.is_empty(), {
+        "questions": real.height,
+        "flagged": flagged.height,
+        "flagged_questions": "; ".join(
+            f"{r['label'] or r['question_id']}: {' | '.join(r['flags'])}"
+            for r in flagged.head(MAX_LISTED).iter_rows(named=True)
+        )
+        or "none",
+        "skipped_share": round(real["skipped"].mean() or 0.0, 3) if real.height else 0.0,
+    }
 
 
 @dg.asset_check(
@@ -174,14 +175,14 @@ def rewritten_questions_no_fallback(rewritten_questions: pl.DataFrame) -> dg.Ass
     ),
 )
 def question_answers_above_floor(question_answers: pl.DataFrame) -> dg.AssetCheckResult:
+    return partition_check(question_answers, _above_floor, dg.AssetCheckSeverity.WARN)
+
+
+def _above_floor(question_answers: pl.DataFrame) -> Evaluation:
     firsts = question_answers.filter(pl.col("rank") == 1)
     needs = firsts.filter(pl.col("status") == NEEDS_SME)
-    return dg.AssetCheckResult(
-        passed=needs.is_empty(),
-        severity=dg.AssetCheckSeverity.WARN,
-        metadata={
-            "questions": firsts.height,
-            "needs_sme": needs.height,
-            "needs_sme_questions": _listing(needs, ["label", "confidence"]),
-        },
-    )
+    return needs.is_empty(), {
+        "questions": firsts.height,
+        "needs_sme": needs.height,
+        "needs_sme_questions": _listing(needs, ["label", "confidence"]),
+    }

@@ -3,6 +3,8 @@
 import dagster as dg
 import polars as pl
 
+from checks.partitions import Evaluation, partition_check
+
 
 @dg.asset_check(
     asset="scope_query",
@@ -13,6 +15,10 @@ import polars as pl
     ),
 )
 def scope_query_filters_parsed(scope_query: pl.DataFrame) -> dg.AssetCheckResult:
+    return partition_check(scope_query, _filters_parsed, dg.AssetCheckSeverity.WARN)
+
+
+def _filters_parsed(scope_query: pl.DataFrame) -> Evaluation:
     row = scope_query.row(0, named=True)
     found = {
         "recency": row["ended_after"] is not None or row["started_after"] is not None,
@@ -20,11 +26,8 @@ def scope_query_filters_parsed(scope_query: pl.DataFrame) -> dg.AssetCheckResult
         "customer_types": bool(row["customer_types"]),
         "issuer": bool(row["issuer"]),
     }
-    return dg.AssetCheckResult(
-        passed=any(found[k] for k in ("recency", "value", "customer_types")),
-        severity=dg.AssetCheckSeverity.WARN,
-        metadata={f"found_{k}": v for k, v in found.items()},
-    )
+    passed = any(found[k] for k in ("recency", "value", "customer_types"))
+    return passed, {f"found_{k}": v for k, v in found.items()}
 
 
 @dg.asset_check(
@@ -36,18 +39,18 @@ def scope_query_filters_parsed(scope_query: pl.DataFrame) -> dg.AssetCheckResult
     ),
 )
 def pp_references_no_fallback(pp_references: pl.DataFrame) -> dg.AssetCheckResult:
+    return partition_check(pp_references, _no_fallback, dg.AssetCheckSeverity.WARN)
+
+
+def _no_fallback(pp_references: pl.DataFrame) -> Evaluation:
     steps = pp_references["relaxation_steps"][0].to_list() if pp_references.height else []
     missing = pp_references.filter(pl.col("relaxed").list.len() > 0)
     chosen = pp_references.filter(pl.col("rank") > 0).height
-    return dg.AssetCheckResult(
-        passed=not steps and chosen >= 3,
-        severity=dg.AssetCheckSeverity.WARN,
-        metadata={
-            "relaxation_steps": ", ".join(steps) or "none",
-            "references_missing_a_constraint": ", ".join(
-                f"{r['id']} ({', '.join(r['relaxed'])})" for r in missing.iter_rows(named=True)
-            )
-            or "none",
-            "references": chosen,
-        },
-    )
+    return not steps and chosen >= 3, {
+        "relaxation_steps": ", ".join(steps) or "none",
+        "references_missing_a_constraint": ", ".join(
+            f"{r['id']} ({', '.join(r['relaxed'])})" for r in missing.iter_rows(named=True)
+        )
+        or "none",
+        "references": chosen,
+    }

@@ -25,10 +25,12 @@ any new or edited file is unsettled the tick requests no RFP run (the cursor kee
 files unseen) and the first tick that finds them all unchanged requests the whole batch. A
 dropped file is thus requested on the second tick that sees it, within about
 ``2 * SENSOR_INTERVAL_SECONDS`` of the drop. Each partition is still its own
-run: the RFP assets compute one partition per call and the partition store writes one
-partition per output, and a single run over several dynamic partitions needs
-``BackfillPolicy.single_run()`` and assets that take a partition range (field notes §2d), so
-the batch is N run requests of one tick, queued one at a time (``dagster.yaml``).
+run, on either store: the batch is N run requests of one tick (queued one at a time on
+DuckDB, side by side on Postgres, ``dagster.yaml``). The RFP assets do take a partition range
+(``assets.partitions.each_partition``; ``rfp-retrieval run`` on DuckDB runs its new files in
+one run, ``launch.Launcher.run_batch``), but a range run the daemon launches fails whole when
+one file is bad, and nothing here would re-run its good files one by one as ``run_batch``
+does, so the sensor keeps one file per run: a bad file fails only its own run.
 """
 
 import json

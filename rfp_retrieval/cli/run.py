@@ -211,17 +211,30 @@ def run_rfps(
     progress: Any,
     no_library: str | None = None,
 ) -> list[RunItem]:
-    """One rfp_job run per file (one partition each); a failure never stops the others.
+    """Run ``rfp_job`` for every file (one partition each); a failure never stops the others.
 
-    ``launcher`` is a ``launch.Launcher`` (``run_rfp(key, path) -> RunOutcome`` and a
-    partition ``store``); Ctrl-C stops the batch and marks the rest ``interrupted``.
-    ``no_library`` (``library_shortfall``) makes an RFP that ran but got no reference
-    ``failed`` with ``"no references: <reason>"`` (its ScopeQuery and brief are kept).
+    ``launcher`` is a ``launch.Launcher`` (``run_batch(files) -> {key: RunOutcome}``,
+    ``run_rfp(key, path) -> RunOutcome`` and a partition ``store``). The existing files go to
+    ``run_batch`` at once (on the DuckDB store: one Dagster run over their partitions, each
+    failure still its own file's); a later file with the partition key of an earlier one
+    runs on its own after it (the last one wins, as in the inbox). A launcher without
+    ``run_batch`` runs each file with ``run_rfp``. Ctrl-C stops the batch and marks the rest
+    ``interrupted``. ``no_library`` (``library_shortfall``) makes an RFP that ran but got no
+    reference ``failed`` with ``"no references: <reason>"`` (its ScopeQuery and brief are
+    kept).
     """
     from rfp_retrieval.inbox import partition_key_for
 
     outcomes: list[RunItem] = []
     task = progress.add_task("RFPs: parse, read scope, rank", total=len(rfp_files))
+    batched: dict[str, Any] = {}
+    if hasattr(launcher, "run_batch"):
+        firsts: dict[str, Path] = {}
+        for path in rfp_files:
+            if str(path) not in missing:
+                firsts.setdefault(partition_key_for(Path(path).name), Path(path))
+        progress.update(task, description=f"RFPs: {len(firsts)} in one run")
+        batched = launcher.run_batch(list(firsts.items()))
     for done, path in enumerate(rfp_files):
         path = Path(path)
         key = partition_key_for(path.name)
@@ -234,8 +247,11 @@ def run_rfps(
                 else f"{path}: file not found"
             )
             continue
-        progress.update(task, completed=done, description=f"RFP {path.name[:40]}")
-        result = launcher.run_rfp(key, path)
+        if key in batched:
+            result = batched.pop(key)
+        else:
+            progress.update(task, completed=done, description=f"RFP {path.name[:40]}")
+            result = launcher.run_rfp(key, path)
         if result.interrupted:  # Ctrl-C: stop the batch, say what was not finished
             item["status"] = "interrupted"
             item["error"] = "interrupted (Ctrl-C); run again to process it"
