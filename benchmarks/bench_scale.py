@@ -1,7 +1,7 @@
 """Scale benchmark: ingest, past-performance retrieval, answer retrieval, embedding throughput.
 
 Run: ``.venv/bin/python benchmarks/bench_scale.py [--sizes 180,10000,100000] [--rfps 30]
-[--write-readme]``
+[--store memory|postgres] [--write-readme]``
 
 Stages (each reports wall time and peak resident memory, MB, reset per stage through
 ``/proc/self/clear_refs`` so one stage's peak does not hide the next one's):
@@ -25,6 +25,16 @@ Stages (each reports wall time and peak resident memory, MB, reset per stage thr
   the misses dict of every candidate) is timed on its own. ``numpy top-10`` is the floor
   the issue compares against: one product of the whole ``whole`` matrix with the scope's
   vector and an ``argpartition`` top 10 (no filters, no components).
+- vectors from Postgres (``--store postgres``): the entry vectors are written as a
+  ``pp_facet_embeddings``-shaped table (id, facet, model, vector ``real[]``) to a throwaway
+  Postgres server (``tests/pg_server.py``'s ``start_server``, or ``--pg-url``) through
+  ``storage.postgres.write_frame`` / ``append_frame`` (one transaction, 100,000 entries a
+  batch) and read back one facet at a time (``read_frame`` in a read-only transaction) into
+  the matrices the ranker uses (checked equal to the written ones, bit for bit); the table
+  adds the write and read times and the read's peak RSS. Ranking then runs on the vectors
+  read from Postgres (exact scoring stays in numpy on the worker).
+- rank CPU: the same calls' CPU time (``time.thread_time``, p50), which the machine's load
+  inflates far less than wall time.
 - answers: ``AnswerIndex`` over synthetic blocks resampled from ``sample/answers`` (random
   unit block vectors; BM25 over the real texts) and one ``search`` per questionnaire row
   (query set of four: original, rewrite, two paraphrases). Embedding the query sets is timed
@@ -40,9 +50,11 @@ import argparse
 import csv
 import datetime as dt
 import gc
+import hashlib
 import os
 import platform
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -243,6 +255,101 @@ def synthetic_scopes(entries: pl.DataFrame, vectors: EntryVectors, count: int) -
 
 
 # ----------------------------------------------------------------------------- stages
+# ----------------------------------------------------------------------------- Postgres
+PG_SCHEMA, PG_TABLE = "bench_scale", "pp_facet_embeddings"
+PG_BATCH = 100_000  # entries written per COPY (four facet rows each)
+
+
+def facet_rows(vectors: EntryVectors, start: int, stop: int) -> pl.DataFrame:
+    """Entries ``start:stop`` of ``vectors`` as ``pp_facet_embeddings`` rows (id, facet,
+    model, dim, vector List(Float32)), facet by facet."""
+    ids = vectors.ids[start:stop]
+    parts = []
+    for facet, matrix in vectors.matrices.items():
+        block = matrix[start:stop]
+        parts.append(
+            pl.DataFrame(
+                {
+                    "id": ids,
+                    "facet": [facet] * len(ids),
+                    "model": ["random-unit"] * len(ids),
+                    "dim": [block.shape[1]] * len(ids),
+                    "vector": pl.Series(block).cast(pl.List(pl.Float32)),
+                }
+            )
+        )
+    return pl.concat(parts)
+
+
+def matrix_of(frame: pl.DataFrame, ids: list[str]) -> np.ndarray:
+    """The float32 (len(ids), dim) matrix of one facet's rows (``vector`` List(Float32)), rows
+    in ``ids`` order, without a Python float per value (``EntryVectors.from_frame`` makes
+    one: about 50 GB at a million entries)."""
+    frame = frame.sort("id")
+    if frame["id"].to_list() != ids:
+        raise ValueError("the facet's rows are not one per entry id")
+    dim = int(frame["dim"][0]) if frame.height else DIM
+    return frame["vector"].list.to_array(dim).to_numpy().astype(np.float32, copy=False)
+
+
+def _digest(matrix: np.ndarray) -> str:
+    """SHA-256 of a matrix's float32 bytes (read in place, no copy of a contiguous matrix)."""
+    return hashlib.sha256(memoryview(np.ascontiguousarray(matrix, dtype=np.float32))).hexdigest()
+
+
+def postgres_round_trip(
+    held: list[EntryVectors], url: str
+) -> tuple[EntryVectors, dict[str, float]]:
+    """Write the vectors ``held`` holds to Postgres and read them back (module docstring);
+    the vectors read and ``{"write_s", "read_s", "read_peak_mb"}``. Takes the vectors out of
+    ``held`` so the written matrices are freed before the read (its peak is the read's).
+    Raises AssertionError when a matrix read back differs from the written one."""
+    vectors = held.pop()
+    from rfp_retrieval.storage import postgres as pg
+
+    figures: dict[str, float] = {}
+    n = len(vectors.ids)
+    start = time.perf_counter()
+    connection = pg.connect(url)
+    try:
+        with pg.transaction(connection) as cursor:
+            for first in range(0, max(n, 1), PG_BATCH):
+                rows = facet_rows(vectors, first, min(first + PG_BATCH, n))
+                if first == 0:
+                    pg.write_frame(cursor, PG_SCHEMA, PG_TABLE, rows)
+                else:
+                    pg.append_frame(cursor, PG_SCHEMA, PG_TABLE, rows)
+                del rows
+    finally:
+        connection.close()
+    figures["write_s"] = time.perf_counter() - start
+    digests = {f: _digest(m) for f, m in vectors.matrices.items()}
+    facets = list(vectors.matrices)
+    ids = list(vectors.ids)
+    del vectors
+    gc.collect()
+    _reset_peak()
+    start = time.perf_counter()
+    matrices = {}
+    connection = pg.connect(url)
+    try:
+        with pg.transaction(connection, read_only=True) as cursor:
+            for facet in facets:
+                part = pg.read_frame(
+                    cursor, PG_SCHEMA, PG_TABLE, partition_column="facet", partition_keys=[facet]
+                )
+                assert part is not None, "the vector table was not written"
+                matrices[facet] = matrix_of(part, ids)
+                del part
+    finally:
+        connection.close()
+    figures["read_s"] = time.perf_counter() - start
+    figures["read_peak_mb"] = max(_rss_mb("VmHWM"), _rss_mb("VmRSS"))
+    for facet, matrix in matrices.items():
+        assert _digest(matrix) == digests[facet], f"{facet} vectors changed in Postgres"
+    return EntryVectors(ids, matrices), figures
+
+
 @dataclass
 class LibraryRun:
     """Results at one library size."""
@@ -261,12 +368,21 @@ class LibraryRun:
     unprepared_p50_ms: float = 0.0
     p50_ms: float = 0.0
     p95_ms: float = 0.0
+    cpu_p50_ms: float = 0.0
     candidates_median: int = 0
     retrieval_peak_mb: float = 0.0
+    store: dict[str, float] = field(default_factory=dict)
 
 
-def run_library(size: int, rfps: int, repeat: int, embedder: Embedder, workdir: Path) -> LibraryRun:
-    """Ingest then retrieval at one library size."""
+def run_library(
+    size: int,
+    rfps: int,
+    repeat: int,
+    embedder: Embedder,
+    workdir: Path,
+    pg_url: str | None = None,
+) -> LibraryRun:
+    """Ingest then retrieval at one library size (vectors through Postgres with ``pg_url``)."""
     result = LibraryRun(size)
     folder = workdir / f"library_{size}"
     folder.mkdir()
@@ -294,6 +410,16 @@ def run_library(size: int, rfps: int, repeat: int, embedder: Embedder, workdir: 
         result.vectors = f"real ({embedder.effective_precision})"
     else:
         vectors = random_vectors(entries["id"].to_list(), seed=size)
+    if pg_url is not None:
+        held = [vectors]
+        del vectors
+        vectors, result.store = postgres_round_trip(held, pg_url)
+        result.vectors += ", read from Postgres"
+        print(
+            f"  [postgres {size:,}] write {result.store['write_s']:.1f} s, read "
+            f"{result.store['read_s']:.1f} s, read peak RSS {result.store['read_peak_mb']:.0f} MB",
+            flush=True,
+        )
     scopes = synthetic_scopes(entries, vectors, rfps)
     config = PRODUCT_DEFAULT
     rank_references(entries, vectors, scopes[0], config)  # warm-up (imports, caches)
@@ -307,6 +433,7 @@ def run_library(size: int, rfps: int, repeat: int, embedder: Embedder, workdir: 
         holder["compact_ms"] = (time.perf_counter() - start) * 1000
         filter_ms: list[float] = []
         rank_ms: list[float] = []
+        cpu_ms: list[float] = []
         counts: list[int] = []
         stages: dict[str, list[float]] = {}
         for _ in range(repeat):
@@ -314,9 +441,10 @@ def run_library(size: int, rfps: int, repeat: int, embedder: Embedder, workdir: 
                 start = time.perf_counter()
                 apply_hard_filters(entries, scope.filters, config, prepared=prepared)
                 filter_ms.append((time.perf_counter() - start) * 1000)
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.thread_time()
                 ranked = rank_references(entries, vectors, scope, config, prepared=prepared)
                 rank_ms.append((time.perf_counter() - start) * 1000)
+                cpu_ms.append((time.thread_time() - cpu) * 1000)
                 counts.append(ranked.candidate_count)
                 for name, ms in prepared.stage_ms.items():
                     stages.setdefault(name, []).append(ms)
@@ -327,7 +455,12 @@ def run_library(size: int, rfps: int, repeat: int, embedder: Embedder, workdir: 
             cold_ms.append((time.perf_counter() - start) * 1000)
         prepared.close()
         holder.update(
-            filter_ms=filter_ms, rank_ms=rank_ms, counts=counts, cold_ms=cold_ms, stages=stages
+            filter_ms=filter_ms,
+            rank_ms=rank_ms,
+            cpu_ms=cpu_ms,
+            counts=counts,
+            cold_ms=cold_ms,
+            stages=stages,
         )
 
     stage = staged(f"retrieval {size:,}", retrieval)
@@ -337,6 +470,7 @@ def run_library(size: int, rfps: int, repeat: int, embedder: Embedder, workdir: 
     result.filter_p50_ms = percentile(holder["filter_ms"], 0.5)
     result.p50_ms = percentile(holder["rank_ms"], 0.5)
     result.p95_ms = percentile(holder["rank_ms"], 0.95)
+    result.cpu_p50_ms = percentile(holder["cpu_ms"], 0.5)
     result.stages_p50_ms = {k: percentile(v, 0.5) for k, v in holder["stages"].items()}
     whole = vectors.matrices["whole"]
     top10_ms = []
@@ -518,19 +652,25 @@ def table(
     if libs:
         out += [
             "| entries | ingest (entries/s) | ingest peak RSS | entry vectors | prepare | "
-            "apply_hard_filters p50 | rank p50 | rank p95 | rank p50 by stage | "
+            "apply_hard_filters p50 | rank p50 | rank p95 | rank CPU p50 | rank p50 by stage | "
             "numpy top-10 p50 | rank p50 unprepared | median candidates | retrieval peak RSS |",
-            "|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|",
+            "|---:|---:|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|",
         ]
     for r in libs:
         vec = r.vectors + (f", embedded in {r.embed_s:.0f} s" if r.embed_s else "")
+        if r.store:
+            vec += (
+                f" (write {r.store['write_s']:.0f} s, read {r.store['read_s']:.0f} s, "
+                f"read peak {r.store['read_peak_mb']:,.0f} MB)"
+            )
         stages = " / ".join(
             f"{r.stages_p50_ms[k]:.1f}" if k in r.stages_p50_ms else "-" for k in STAGES
         )
         out.append(
             f"| {r.entries:,} | {r.entries / r.ingest_s:,.0f} ({r.ingest_s:.1f} s) | "
             f"{r.ingest_peak_mb:,.0f} MB | {vec} | {r.prepare_ms:.0f} + {r.compact_ms:.0f} ms | "
-            f"{r.filter_p50_ms:.1f} ms | {r.p50_ms:.1f} ms | {r.p95_ms:.1f} ms | {stages} | "
+            f"{r.filter_p50_ms:.1f} ms | {r.p50_ms:.1f} ms | {r.p95_ms:.1f} ms | "
+            f"{r.cpu_p50_ms:.1f} ms | {stages} | "
             f"{r.numpy_top10_p50_ms:.1f} ms | {r.unprepared_p50_ms:.0f} ms | "
             f"{r.candidates_median:,} | {r.retrieval_peak_mb:,.0f} MB |"
         )
@@ -542,6 +682,7 @@ def table(
         f" = p50 ms of {' / '.join(STAGES)} (`PreparedLibrary.stage_ms`; prescreen and bound only"
         f" from {scoring._PRESCREEN_ABOVE:,} candidates); numpy top-10 = one product of the"
         f" whole `whole` matrix and a top 10, the floor the issue compares against;"
+        f" rank CPU = the rank calls' CPU time (`time.thread_time`), less inflated by load;"
         f" unprepared = the same call building it each time; {rfps} RFP scopes)"
     )
     if answers:
@@ -588,6 +729,13 @@ def main() -> None:
     parser.add_argument(
         "--torch-threads", type=int, default=0, help="torch.set_num_threads (0: torch default)"
     )
+    parser.add_argument(
+        "--store",
+        choices=("memory", "postgres"),
+        default="memory",
+        help="where the entry vectors come from (postgres: written and read back)",
+    )
+    parser.add_argument("--pg-url", default=None, help="an existing Postgres (default: throwaway)")
     parser.add_argument("--write-readme", action="store_true", help="write benchmarks/README.md")
     args = parser.parse_args()
     if args.torch_threads:
@@ -609,9 +757,21 @@ def main() -> None:
         )
         emb = emb_holder["run"]
     libs = []
-    with tempfile.TemporaryDirectory(prefix="bench_scale_") as tmp:
-        for size in sizes:
-            libs.append(run_library(size, args.rfps, args.repeat, embedder, Path(tmp)))
+    server = None
+    pg_url = args.pg_url
+    if args.store == "postgres" and pg_url is None:
+        from tests.pg_server import start_server
+
+        server = start_server()
+        pg_url = server.create_database("bench_scale")
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench_scale_") as tmp:
+            for size in sizes:
+                libs.append(run_library(size, args.rfps, args.repeat, embedder, Path(tmp), pg_url))
+    finally:
+        if server is not None:
+            server.stop()
+            shutil.rmtree(server.root, ignore_errors=True)
     answers = None
     if args.blocks:
         answers = run_answers(args.blocks, args.questions, args.embed_questions, embedder)

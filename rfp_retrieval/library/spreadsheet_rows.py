@@ -5,10 +5,11 @@ Columns are ``SPREADSHEET_COLUMNS``; rules: ``library.ingest``'s docstring.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import datetime as dt
-import io
-from collections.abc import Iterator
+import itertools
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,6 @@ from rfp_retrieval.library.cells import (
     _last_updated,
     _optional,
     _raw_value,
-    read_text_file,
 )
 from rfp_retrieval.library.records import (
     Contract,
@@ -99,16 +99,64 @@ _HEADER_TO_FIELD = {_header_key(name): c.field for c in SPREADSHEET_COLUMNS for 
 _FIELD_TO_HEADER = {c.field: c.names[0] for c in SPREADSHEET_COLUMNS}
 
 
-def _csv_rows(path: Path) -> list[tuple[int, list[Any]]]:
-    text = read_text_file(path)
-    best: list[tuple[int, list[Any]]] = []
+# Bytes read at a time when a CSV's encoding is checked (the file is never held whole).
+_ENCODING_CHUNK = 1 << 20
+# Rows of a CSV read ahead to find the header and its delimiter (the header is within the
+# first ``HEADER_SEARCH_ROWS``; a two-row header needs the row below it).
+_CSV_HEAD_ROWS = HEADER_SEARCH_ROWS + 2
+
+
+def text_file_encoding(path: Path) -> str:
+    """The encoding ``cells.read_text_file`` decodes ``path`` with, found without holding the
+    file: UTF-16 (a byte-order mark, or the NUL-byte pattern of one without), else UTF-8 (with
+    or without BOM), else Windows-1252, else Latin-1, each candidate checked over the whole
+    file ``_ENCODING_CHUNK`` bytes at a time (a byte that only the last megabyte holds decides
+    as it does when the file is decoded at once). Raises ``OSError`` when unreadable."""
+    with path.open("rb") as handle:
+        head = handle.read(2000)
+    encodings = ["utf-8-sig", "cp1252"]
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        encodings.insert(0, "utf-16")
+    elif head.count(b"\x00") > len(head) // 4:
+        odd_nuls = head[1::2].count(b"\x00") > head[0::2].count(b"\x00")
+        encodings.insert(0, "utf-16-le" if odd_nuls else "utf-16-be")
+    for encoding in encodings:
+        decoder = codecs.getincrementaldecoder(encoding)()
+        try:
+            with path.open("rb") as handle:
+                while chunk := handle.read(_ENCODING_CHUNK):
+                    decoder.decode(chunk)
+            decoder.decode(b"", final=True)
+            return encoding
+        except UnicodeDecodeError:
+            continue
+    return "latin-1"
+
+
+def _csv_records(path: Path, encoding: str, delimiter: str) -> Iterator[tuple[int, list[Any]]]:
+    """The CSV's records as ``(row number, cells)``, read as they are parsed (a cell with
+    line breaks is one record, numbered as one row)."""
+    with path.open(encoding=encoding, newline="") as handle:
+        yield from enumerate(csv.reader(handle, delimiter=delimiter), start=1)
+
+
+def _csv_sheet(path: Path) -> Sheet:
+    """The CSV as a ``Sheet`` whose rows are streamed: its first ``_CSV_HEAD_ROWS`` records in
+    ``rows``, the rest read on demand (``Sheet.rest``). The delimiter is the first of comma,
+    semicolon and tab under which a header row is found (comma when none is)."""
+    encoding = text_file_encoding(path)
+    chosen = ","
     for delimiter in (",", ";", "\t"):
-        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-        rows = [(number, cells) for number, cells in enumerate(reader, start=1)]
-        if _find_header(rows) is not None:
-            return rows
-        best = best or rows
-    return best
+        head = list(itertools.islice(_csv_records(path, encoding, delimiter), _CSV_HEAD_ROWS))
+        if _find_header(head) is not None:
+            chosen = delimiter
+            break
+    head = list(itertools.islice(_csv_records(path, encoding, chosen), _CSV_HEAD_ROWS))
+
+    def rest() -> Iterator[tuple[int, list[Any]]]:
+        return itertools.islice(_csv_records(path, encoding, chosen), len(head), None)
+
+    return Sheet("", head, rest=rest if len(head) == _CSV_HEAD_ROWS else None)
 
 
 class UncalculatedFormula(str):
@@ -128,13 +176,22 @@ class UncalculatedFormula(str):
 @dataclass(frozen=True)
 class Sheet:
     """One table of a library file: its title ("" for a CSV), its rows as ``(row number, cell
-    values)`` and its merged cells as ``(first row, first column, last row, last column)``
-    (1-based; a CSV has none: ``_spans_over_blank_headers`` infers them)."""
+    values)`` (a CSV's first rows; the rest streamed by ``rest``) and its merged cells as
+    ``(first row, first column, last row, last column)`` (1-based; a CSV has none:
+    ``_spans_over_blank_headers`` infers them)."""
 
     title: str
     rows: list[tuple[int, list[Any]]]
     merged: tuple[tuple[int, int, int, int], ...] = ()
     merges_known: bool = False  # an XLSX records its merged cells; a CSV does not
+    # the rows after ``rows``, read on demand (a CSV is streamed: ``_csv_sheet``); None: none
+    rest: Callable[[], Iterator[tuple[int, list[Any]]]] | None = None
+
+    def rows_from(self, index: int) -> Iterator[tuple[int, list[Any]]]:
+        """Every row from position ``index`` on (``rows``, then the streamed ``rest``)."""
+        yield from self.rows[index:]
+        if self.rest is not None:
+            yield from itertools.islice(self.rest(), max(0, index - len(self.rows)), None)
 
 
 def _xlsx_sheets(path: Path) -> list[Sheet]:
@@ -185,7 +242,7 @@ def _find_header(rows: list[tuple[int, list[Any]]]) -> int | None:
 
 def _read_spreadsheet(path: Path, rel: str) -> Iterator[PastPerformanceEntry | RejectedRow]:
     if path.suffix.lower() == ".csv":
-        sheets = [Sheet("", _csv_rows(path))]
+        sheets = [_csv_sheet(path)]
     else:
         try:
             sheets = _xlsx_sheets(path)
@@ -210,7 +267,7 @@ def _read_spreadsheet(path: Path, rel: str) -> Iterator[PastPerformanceEntry | R
             header_rows, header = _header_names(sheet, header_index)
         except UnreadableHeader as error:
             header_row = sheet.rows[header_index][0]
-            rows_below = sum(1 for _, c in sheet.rows[header_index + 2 :] if _has_content(c))
+            rows_below = sum(1 for _, c in sheet.rows_from(header_index + 2) if _has_content(c))
             yield RejectedRow(
                 file=source,
                 row=header_row,
@@ -221,7 +278,7 @@ def _read_spreadsheet(path: Path, rel: str) -> Iterator[PastPerformanceEntry | R
                 raw={"header": [_cell_text(c) for c in sheet.rows[header_index][1]]},
             )
             continue
-        yield from _read_table(source, sheet.rows, header_index, header_rows, header)
+        yield from _read_table(source, sheet, header_index, header_rows, header)
 
 
 class UnreadableHeader(Exception):
@@ -322,12 +379,12 @@ def _sub_header_hint(parent: str) -> str:
 
 def _read_table(
     source: str,
-    rows: list[tuple[int, list[Any]]],
+    sheet: Sheet,
     header_index: int,
     header_rows: int,
     header: list[Any],
 ) -> Iterator[PastPerformanceEntry | RejectedRow]:
-    header_row = rows[header_index][0]
+    header_row = sheet.rows[header_index][0]
     columns: dict[str, int] = {}
     repeated: dict[str, list[int]] = {}  # field -> positions of its second, third... column
     for position, name in enumerate(header):
@@ -342,17 +399,16 @@ def _read_table(
         for c in SPREADSHEET_COLUMNS
         if c.required and c.field not in columns and not (c.field == "period" and split_period)
     ]
-    data_rows = [
-        (n, cells) for n, cells in rows[header_index + header_rows :] if _has_content(cells)
-    ]
+    rows_below = sheet.rows_from(header_index + header_rows)
+    data_rows = ((n, cells) for n, cells in rows_below if _has_content(cells))
     if missing:
         yield RejectedRow(
             file=source,
             row=header_row,
             reason=(
                 f"{source}: missing required column(s) {', '.join(repr(m) for m in missing)} "
-                f"in the header on row {header_row}; none of its {len(data_rows)} rows were "
-                "loaded. Add the column(s) or rename the header to match."
+                f"in the header on row {header_row}; none of its {sum(1 for _ in data_rows)} rows "
+                "were loaded. Add the column(s) or rename the header to match."
             ),
             raw={"header": [_cell_text(c) for c in header]},
         )

@@ -197,7 +197,7 @@ _COMPACT_PASS_ROWS = 16384
 # Largest int8 code: codes are symmetric in [-127, 127].
 _CODE_MAX = 127
 # Candidate rows gathered per int8 product in the prescreen.
-_PRESCREEN_ROWS = 512  # int8 rows of two 384-dim facets: 384 KB, in L2 while multiplied
+_PRESCREEN_ROWS = 2048  # int8 rows of two 384-dim facets: 1.5 MB, in L3 while multiplied
 
 
 @dataclass(frozen=True)
@@ -301,12 +301,12 @@ def _int8_product() -> Any:
 
 
 def _integer_products(codes: np.ndarray, query_codes: np.ndarray) -> np.ndarray:
-    """``codes @ query_codes`` of int8 matrices, exactly, as float64 (rows, cols) (integers
-    below 2^31: exact in float64).
+    """``codes @ query_codes`` of int8 matrices, exactly, as int32 (rows, cols) (every sum
+    is an integer of magnitude at most width * 127^2 < 2^31).
 
-    With torch: ``torch._int_mm`` (int32 accumulation: exact while dim * 127^2 < 2^31).
-    Without: float32 BLAS, exact while every partial sum is an integer below 2^24 (dim * 127^2
-    < 2^24, dim <= 1040), else float64 (exact below 2^53). Both give the same integers.
+    With torch: ``torch._int_mm`` (int32 accumulation: exact while width * 127^2 < 2^31).
+    Without: float32 BLAS, exact while every partial sum is an integer below 2^24 (width *
+    127^2 < 2^24, width <= 1040), else float64 (exact below 2^53). Both give the same integers.
     """
     rows, width = codes.shape
     product = _int8_product()
@@ -317,10 +317,9 @@ def _integer_products(codes: np.ndarray, query_codes: np.ndarray) -> np.ndarray:
         if rows <= 16:  # _int_mm wants more than 16 rows
             a = np.zeros((32, width), dtype=np.int8)
             a[:rows] = codes
-        out = product(torch.from_numpy(a), torch.from_numpy(query_codes)).numpy()
-        return out[:rows].astype(np.float64)
+        return product(torch.from_numpy(a), torch.from_numpy(query_codes)).numpy()[:rows]
     kind = np.float32 if width * _CODE_MAX**2 < 2**24 else np.float64
-    return (codes.astype(kind) @ query_codes.astype(kind)).astype(np.float64)
+    return (codes.astype(kind) @ query_codes.astype(kind)).astype(np.int32)
 
 
 def prescreen_cosines(
@@ -337,10 +336,11 @@ def prescreen_cosines(
     ``exact`` is what ``candidate_cosines`` returns (float32 through BLAS, whatever its
     summation order) for the same rows, scope and ``library_mean``.
 
-    How. Each query vector ``q`` (whole, outcome, each section) is quantised in two int8
-    levels, ``q_hat = t1*d1 + t2*d2`` (``d2`` codes the residual of ``d1``), and the
-    products ``c.d1``, ``c.d2`` of the rows' int8 codes ``c`` are computed EXACTLY in integer
-    arithmetic (``_integer_products``); ``approx = s*(t1*(c.d1) + t2*(c.d2))`` in float64.
+    How. Each query vector ``q`` (whole, each section, outcome) is quantised to int8,
+    ``q_hat = t*d``, and the products ``c.d`` of the rows' int8 codes ``c`` with every query's
+    codes are computed EXACTLY in integer arithmetic, one product per ``_PRESCREEN_ROWS``
+    gathered rows (``_integer_products``: whole and outcome codes side by side, each query's
+    codes on its facet's columns and zeros elsewhere); ``approx = s*t*(c.d)`` in float64.
 
     The bound. Let ``x`` be a float32 row, ``x_hat = s*c`` its copy, ``e >= ||x - x_hat||``,
     ``r >= ||x||`` (``CompactVectors``), ``e_q = ||q - q_hat||`` and ``g = gamma_dim``
@@ -348,7 +348,7 @@ def prescreen_cosines(
     ``|fl(x.q) - x.q| <= g ||x|| ||q||`` (Higham eq. 3.5, then Cauchy-Schwarz),
     ``|x.q - x_hat.q| <= ||x - x_hat|| ||q|| <= e ||q||`` (Cauchy-Schwarz),
     ``|x_hat.q - x_hat.q_hat| <= ||x_hat|| e_q <= (r + e) e_q`` (Cauchy-Schwarz), and
-    ``x_hat.q_hat`` is ``approx`` up to float64 rounding of four operations on terms of size
+    ``x_hat.q_hat`` is ``approx`` up to float64 rounding of three operations on terms of size
     at most ``(r + e)(||q|| + e_q)``, below ``2^-50 (r + e)(||q|| + e_q)``. So
     ``|fl(x.q) - approx| <= ||q|| (e + g r) + (r + e) e_q + 2^-50 (r + e)(||q|| + e_q)``.
     A section cosine is shifted by ``h_j`` (``section_centring``) in float32 on the exact
@@ -356,8 +356,9 @@ def prescreen_cosines(
     sections moves by at most the largest per-section bound (``|max_j A_j - max_j B_j| <=
     max_j |A_j - B_j|``), which is at most the bound above taken with the largest
     ``||s_j||``, ``e_q`` and ``|h_j|``. Norms of the query vectors are taken in float64,
-    rounded up, and 1e-12 is added to every bound. For unit rows from a 384-dim model the
-    bound is about 0.007 (the rows' int8 rounding: ``e`` is about ``s * sqrt(dim / 12)``).
+    rounded up, and 1e-12 is added to every bound. For unit rows and queries from a 384-dim
+    model the bound is about 0.014 in cosine: half the rows' int8 rounding (``e`` is about
+    ``s * sqrt(dim / 12)``), half the query's.
 
     Raises:
         ValueError: an index is outside the matrices.
@@ -374,53 +375,50 @@ def prescreen_cosines(
     shift = section_centring(library_mean, sections).astype(sections.dtype).astype(np.float64)
     # query vectors: whole, the sections (on the whole facet), outcome
     queries = np.vstack([np.asarray(whole_q)[None, :], sections, np.asarray(outcome_q)[None, :]])
-    on_facet = [compact.facets.index("whole")] * (1 + len(sections))
-    on_facet.append(compact.facets.index("outcome"))
-    level1 = queries.astype(np.float64)
-    d1, t1, _, q_norm = _quantise(level1)
-    residual = level1 - t1[:, None] * d1
-    d2, t2, e_q, _ = _quantise(residual)
+    whole_f, outcome_f = compact.facets.index("whole"), compact.facets.index("outcome")
+    on_facet = [whole_f] * (1 + len(sections)) + [outcome_f]
+    level = queries.astype(np.float64)
+    codes_q, step_q, _, q_norm = _quantise(level)
+    e_q = np.linalg.norm(level - step_q[:, None] * codes_q, axis=1) * (1 + 1e-12)
     count = len(queries)
-    cols = -(-2 * count // 8) * 8
+    cols = -(-count // 8) * 8
     query_codes = np.zeros((compact.codes.shape[1], cols), dtype=np.int8)
     for j, f in enumerate(on_facet):
-        query_codes[f * dim : (f + 1) * dim, 2 * j] = d1[j]
-        query_codes[f * dim : (f + 1) * dim, 2 * j + 1] = d2[j]
-    # (c.d1, c.d2) of query j -> t1_j * (c.d1) + t2_j * (c.d2): zeros elsewhere add exactly 0
-    levels = np.zeros((cols, count), dtype=np.float64)
-    levels[2 * np.arange(count), np.arange(count)] = t1
-    levels[2 * np.arange(count) + 1, np.arange(count)] = t2
-    sec = slice(1, 1 + len(sections))
-    whole_f, outcome_f = compact.facets.index("whole"), compact.facets.index("outcome")
-    whole = np.empty(size, dtype=np.float64)
-    outcome = np.empty(size, dtype=np.float64)
-    section_max = np.empty(size, dtype=np.float64)
-    buffer = np.empty((_PRESCREEN_ROWS, compact.codes.shape[1]), dtype=np.int8)
+        query_codes[f * dim : (f + 1) * dim, j] = codes_q[j]
+    products = np.empty((size, cols), dtype=np.int32)
+    buffer = np.empty((min(size, _PRESCREEN_ROWS), compact.codes.shape[1]), dtype=np.int8)
     _int8_product()  # imports torch (if installed) before the thread limits are taken
     with _ONE_BLAS_THREAD:
         for start in range(0, size, _PRESCREEN_ROWS):
             part = slice(start, min(start + _PRESCREEN_ROWS, size))
             at = idx[part]
             rows = np.take(compact.codes, at, axis=0, out=buffer[: len(at)], mode="clip")
-            unscaled = _integer_products(rows, query_codes) @ levels  # (rows, count)
-            s_w, s_o = compact.scale[whole_f][at], compact.scale[outcome_f][at]
-            whole[part] = unscaled[:, 0] * s_w
-            outcome[part] = unscaled[:, -1] * s_o
-            section_max[part] = (unscaled[:, sec] * s_w[:, None] + shift).max(axis=1)
+            products[part] = _integer_products(rows, query_codes)
+    s_w, s_o = compact.scale[whole_f][idx], compact.scale[outcome_f][idx]
+    sec = slice(1, 1 + len(sections))
+    section_max = np.full(size, -np.inf)
+    for j in range(sec.start, sec.stop):  # max over sections, one column at a time
+        np.maximum(section_max, products[:, j] * (step_q[j] * s_w) + shift[j - 1], out=section_max)
+    approx = {
+        "whole": products[:, 0] * (step_q[0] * s_w),
+        "outcome": products[:, count - 1] * (step_q[-1] * s_o),
+        "section_max": section_max,
+    }
     g = _dot_rounding(dim)
+    e_w, r_w = compact.error[whole_f][idx], compact.norm[whole_f][idx]
+    e_o, r_o = compact.error[outcome_f][idx], compact.norm[outcome_f][idx]
 
-    def dot_bound(f: int, q_n: float, e_q: float) -> np.ndarray:
-        e, r = compact.error[f][idx], compact.norm[f][idx]
-        return q_n * (e + g * r) + (r + e) * e_q + 2.0**-50 * (r + e) * (q_n + e_q) + 1e-12
+    def dot_bound(e: np.ndarray, r: np.ndarray, q_n: float, e_q: float) -> np.ndarray:
+        # q_n (e + g r) + (r + e) e_q + 2^-50 (r + e)(q_n + e_q) + 1e-12, gathered by e and r
+        # (expanded; the relative 1e-12 covers this expression's own float64 rounding)
+        tiny = 2.0**-50 * (q_n + e_q)
+        return (e * (q_n + e_q + tiny) + r * (g * q_n + e_q + tiny)) * (1 + 1e-12) + 1e-12
 
     q_s, e_s = float(q_norm[sec].max()), float(e_q[sec].max())
-    section_bound = dot_bound(whole_f, q_s, e_s)
-    section_bound += _F32_UNIT * (compact.norm[whole_f][idx] * q_s * (1 + g) + np.abs(shift).max())
-    return (
-        {"whole": whole, "outcome": outcome, "section_max": section_max},
-        {
-            "whole": dot_bound(whole_f, float(q_norm[0]), float(e_q[0])),
-            "outcome": dot_bound(outcome_f, float(q_norm[-1]), float(e_q[-1])),
-            "section_max": section_bound,
-        },
-    )
+    section_bound = dot_bound(e_w, r_w, q_s, e_s)
+    section_bound += _F32_UNIT * (r_w * q_s * (1 + g) + np.abs(shift).max())
+    return approx, {
+        "whole": dot_bound(e_w, r_w, float(q_norm[0]), float(e_q[0])),
+        "outcome": dot_bound(e_o, r_o, float(q_norm[-1]), float(e_q[-1])),
+        "section_max": section_bound,
+    }
