@@ -19,11 +19,16 @@ each as this module writes it (``tests/test_instance_config.py`` keeps them equa
 ``write_home_instance`` writes the home's copy; a file that lacks ``MARKER`` on its first line
 was written by a person and is kept.
 
-No Dagster import here: ``rfp-retrieval ui`` prepares the home before starting ``dagster dev``.
+No Dagster import at module level: ``rfp-retrieval ui`` prepares the home before starting
+``dagster dev``. ``active_runs`` (what ``rfp-retrieval store migrate`` asks before and after
+its copy) imports Dagster inside the call.
 """
 
 from __future__ import annotations
 
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -50,8 +55,105 @@ RUN_MONITORING_POLL_S = 60
 """How often the daemon looks for runs whose process died (seconds)."""
 
 
+ACTIVE_STATUSES = ("QUEUED", "STARTING", "STARTED", "CANCELING", "SUSPENDED")
+"""Run statuses (``dagster.DagsterRunStatus`` names) of a run that may still write the store:
+waiting in the queue, starting, running, or being stopped. ``NOT_STARTED`` is left out: a run
+the queue never received stays there for good and writes nothing."""
+
+
 class InstanceConfigError(ValueError):
     """The Dagster home's ``dagster.yaml`` cannot serve the configured store."""
+
+
+@dataclass(frozen=True)
+class ActiveRun:
+    """A run on one of the project's Dagster instances (``active_runs``).
+
+    ``store`` is the instance it was found on (``"duckdb"``: SQLite in the Dagster home;
+    ``"postgres"``: the Postgres instance); ``status`` a ``DagsterRunStatus`` name;
+    ``partition`` the RFP partition key (None for the library job).
+    """
+
+    run_id: str
+    job: str
+    status: str
+    partition: str | None
+    store: str
+
+    def describe(self) -> str:
+        """``"<job> [<partition>] run <run_id> (<STATUS>, <store> instance)"``."""
+        part = f" [{self.partition}]" if self.partition else ""
+        return f"{self.job}{part} run {self.run_id} ({self.status}, {self.store} instance)"
+
+
+def active_runs(
+    home: Path,
+    postgres_url_env: str = POSTGRES_URL_ENV,
+    updated_after: datetime | None = None,
+) -> list[ActiveRun]:
+    """Runs that may be writing either store, on both instances a project's Dagster home can
+    have: the SQLite one of ``store: duckdb`` (only when ``home/history/runs.db`` exists, so
+    nothing is created) and the Postgres one of ``store: postgres`` (when ``postgres_url_env``
+    is set). Both are opened with ``instance_config(store)``, whatever ``home/dagster.yaml``
+    holds now.
+
+    Without ``updated_after``: the runs whose status is one of ``ACTIVE_STATUSES``. With it (a
+    timezone-aware time): also every run whose record changed after it (one that started or
+    ended meanwhile), so a caller can tell that something ran during its work.
+
+    Returns them sorted by store, job and partition.
+
+    Raises:
+        InstanceConfigError: an instance cannot be opened (the message names the store and
+            the home; a URL in it has its password replaced).
+    """
+    import os
+
+    import dagster as dg
+    from dagster._core.instance.ref import InstanceRef
+
+    from rfp_retrieval.settings import scrub_secrets
+
+    home = Path(home).resolve()
+    stores = []
+    if (home / "history" / "runs.db").is_file():
+        stores.append("duckdb")
+    if os.environ.get(postgres_url_env):
+        stores.append("postgres")
+    found: dict[str, ActiveRun] = {}
+    for store in stores:
+        filters = [dg.RunsFilter(statuses=[dg.DagsterRunStatus[s] for s in ACTIVE_STATUSES])]
+        if updated_after is not None:
+            filters.append(dg.RunsFilter(updated_after=updated_after))
+        with tempfile.TemporaryDirectory(prefix="rfp-instance-") as folder:
+            (Path(folder) / "dagster.yaml").write_text(
+                instance_yaml(store, postgres_url_env), encoding="utf-8"
+            )
+            try:
+                ref = InstanceRef.from_dir(str(home), config_dir=folder)
+                with dg.DagsterInstance.from_ref(ref) as instance:
+                    records = [r for f in filters for r in instance.get_run_records(f)]
+            except Exception as exc:  # SQLAlchemy / psycopg2 errors may quote the URL
+                reason = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+                reason = scrub_secrets(
+                    reason or type(exc).__name__, os.environ.get(postgres_url_env, "")
+                )
+                raise InstanceConfigError(
+                    f"cannot read the runs of the {store} Dagster instance in {home}: {reason}"
+                ) from None
+        for record in records:
+            run = record.dagster_run
+            found.setdefault(
+                run.run_id,
+                ActiveRun(
+                    run_id=run.run_id,
+                    job=run.job_name,
+                    status=run.status.value,
+                    partition=run.tags.get("dagster/partition"),
+                    store=store,
+                ),
+            )
+    return sorted(found.values(), key=lambda r: (r.store, r.job, r.partition or "", r.run_id))
 
 
 def instance_config(

@@ -8,10 +8,12 @@ daemon (``dagster-daemon run``, from the Dagster home, as ``rfp-retrieval ui`` r
 the rest: the inbox sensor requests one run per file, the queue starts them (4 or 1 at a
 time), each run is its own process. Postgres is a throwaway server (``tests/pg_server.py``).
 
-Printed per configuration: wall time from the drop to the last run's end, RFPs per hour, and
-where a run's time goes, as means over its runs from the event log: waiting in the queue
-(created to started), launching (started to its first step: process start, imports, loading
-the code location) and the three slowest steps, plus the sum of step time against the wall.
+Printed per configuration: wall time from the drop to the last run's end, RFPs per hour, the
+CPU seconds of every process the daemon started (its session: code server, run processes;
+sampled every 0.5 s), and where a run's time goes, as means over its runs from the event
+log: waiting in the queue (created to started), launching (started to its first step:
+process start, imports, loading the code location) and the three slowest steps, plus the sum
+of step time against the wall.
 
     .venv/bin/python benchmarks/bench_parallel.py --rfps 20
 """
@@ -25,8 +27,10 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,6 +44,56 @@ from rfp_retrieval.inbox import partition_key_for  # noqa: E402
 from rfp_retrieval.settings import load_settings  # noqa: E402
 from tests.pg_server import start_server  # noqa: E402
 from tests.small_project import project_config, small_answers, small_library  # noqa: E402
+
+CLOCK = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int) -> list[str] | None:
+    """Fields of ``/proc/<pid>/stat`` after the command name (index 0 = state), or None."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 2 :].split()
+
+
+class CpuSampler(threading.Thread):
+    """CPU seconds (user + system) of the processes ``wanted(pid, fields)`` selects, sampled
+    every ``interval`` seconds: the last reading of each process (pid, start time) counts, so
+    up to ``interval`` of each process's last moments is missed. ``reaped`` adds the CPU a
+    process reports for its waited-for children (Postgres' postmaster reaps its backends)."""
+
+    def __init__(self, wanted: Callable[[int, list[str]], bool], reaped: int | None = None):
+        super().__init__(daemon=True)
+        self.wanted, self.reaped = wanted, reaped
+        self.seen: dict[tuple[int, str], float] = {}
+        self.children = 0.0
+        self.interval = 0.5
+        self._halt = threading.Event()
+
+    def sample(self) -> None:
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            fields = _stat(int(entry))
+            if fields is None or not self.wanted(int(entry), fields):
+                continue
+            self.seen[(int(entry), fields[19])] = (int(fields[11]) + int(fields[12])) / CLOCK
+            if self.reaped == int(entry):
+                self.children = (int(fields[13]) + int(fields[14])) / CLOCK
+
+    def run(self) -> None:
+        while not self._halt.is_set():
+            self.sample()
+            self._halt.wait(self.interval)
+
+    def stop(self) -> float:
+        """Stop sampling; the CPU seconds counted."""
+        self._halt.set()
+        self.join(timeout=10)
+        self.sample()
+        return sum(self.seen.values()) + self.children
+
 
 SHARED = ROOT.parent / "shared" / "data"
 CONFIGS = (("postgres", 4), ("postgres", 1), ("duckdb", 1))
@@ -92,6 +146,8 @@ def run_config(store: str, runs: int, files: list[Path], folder: Path, url: str 
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
+    cpu = CpuSampler(lambda pid, fields: int(fields[3]) == daemon.pid)  # its session
+    cpu.start()
     try:
         dropped = time.time()
         for path in sorted(staged.iterdir()):
@@ -109,7 +165,8 @@ def run_config(store: str, runs: int, files: list[Path], folder: Path, url: str 
         if daemon.poll() is None:
             os.killpg(daemon.pid, signal.SIGTERM)
             daemon.wait(timeout=60)
-    return figures(launcher.instance, finished, dropped, len(files))
+        cpu_s = cpu.stop()
+    return {**figures(launcher.instance, finished, dropped, len(files)), "cpu_s": cpu_s}
 
 
 def figures(instance, records, dropped: float, count: int) -> dict:
@@ -170,13 +227,14 @@ def main() -> None:
     load = os.getloadavg()[0]
     print(f"\nnproc {os.cpu_count()}, load average {load:.1f} at the end; {len(files)} RFPs\n")
     print(
-        "| store | runs at once | wall | RFPs/hour | failed | queue wait | launch | "
+        "| store | runs at once | wall | RFPs/hour | failed | CPU | queue wait | launch | "
         "step time per run | slowest steps (mean) |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for store, runs, f in rows:
         print(
             f"| {store} | {runs} | {f['wall_s']:.0f} s | {f['per_hour']:.0f} | {f['failed']} | "
+            f"{f['cpu_s']:.0f} s | "
             f"{f['queue_s']:.0f} s | {f['launch_s']:.0f} s | {f['steps_s']:.0f} s | "
             f"{f['slowest']} |"
         )

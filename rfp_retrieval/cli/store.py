@@ -8,12 +8,19 @@ URL is only ever shown with its password replaced); the source is ``db_path`` (o
 (``launch.carry_library_stamp``); the next ``rfp-retrieval run`` with ``store: postgres``
 embeds no library text again (README "Postgres store": the new Postgres instance has no run
 history, so the library job may run once, reusing every stored vector).
+
+A run in progress would write after (or during) the copy, and the copy drops and recreates
+the Postgres tables that runs on ``store: postgres`` write, so the command refuses (exit 2,
+naming the runs) while any run is queued or running on either Dagster instance of the
+project (``instance_config.active_runs``), and reports the copy as not done (exit 1) when a
+run started or ended while it copied. Re-running the command later replaces the copy.
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 from rich.markup import escape
@@ -48,10 +55,11 @@ def migrate(
     Each table is copied in one transaction and its rows per partition counted on both sides
     before COMMIT (a mismatch rolls that table back).
 
-    Stop runs and `dagster dev` writing the DuckDB file first; then set `store: postgres`.
+    Refused while a run is queued or running (wait, or terminate it in the UI); then set
+    `store: postgres`.
     """
     from rfp_retrieval.storage.migrate import MigrationError, copy_duckdb_store
-    from rfp_retrieval.storage.postgres import PostgresStoreError
+    from rfp_retrieval.storage.postgres import PostgresStoreError, connect
 
     folder = project_dir(project)
     config = config_file(config)
@@ -62,14 +70,40 @@ def migrate(
     except SettingsError as exc:
         settings_failed(exc)
     target = settings.postgres_url_redacted
+    launch = import_launcher(folder)  # puts the project folder first on sys.path
+    import instance_config
+
+    home = launch.dagster_home(folder, config)
+    try:
+        connect(url).close()  # before Dagster's instance: its driver retries for minutes
+        busy = instance_config.active_runs(home, settings.postgres_url_env)
+    except (PostgresStoreError, instance_config.InstanceConfigError) as exc:
+        console.print(f"[red]Migration failed:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
+    if busy:
+        _refuse_busy(busy, home)
+    started = datetime.now(UTC)
     try:
         report = copy_duckdb_store(settings.db_path, url)
     except (MigrationError, PostgresStoreError) as exc:
         console.print(f"[red]Migration failed:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
+    failed = dict(report.failed)
+    try:
+        during = instance_config.active_runs(home, settings.postgres_url_env, updated_after=started)
+    except instance_config.InstanceConfigError as exc:  # cannot tell: not a verified copy
+        during = [exc]
+        failed["(every table)"] = f"{exc}; re-run `rfp-retrieval store migrate`"
+    if during and "(every table)" not in failed:
+        failed["(every table)"] = (
+            "runs started, ran or ended while the tables were copied, so the copy may miss "
+            "their rows: "
+            + "; ".join(r.describe() for r in during)
+            + ". Re-run `rfp-retrieval store migrate` once no run is queued or running."
+        )
+    ok = report.ok and not during
     stamp = "not carried"
-    if report.ok:
-        launch = import_launcher(folder)
+    if ok:
         before = settings_with(settings, store="duckdb")
         after = settings_with(settings, store="postgres")
         if launch.carry_library_stamp(launch.dagster_home(folder, config), before, after):
@@ -77,7 +111,7 @@ def migrate(
     payload: dict[str, Any] = {
         "source": str(settings.db_path),
         "target": target,
-        "ok": report.ok,
+        "ok": ok,
         "tables": [
             {
                 "table": c.table,
@@ -88,7 +122,7 @@ def migrate(
             }
             for c in report.counts
         ],
-        "failed": report.failed,
+        "failed": failed,
         "postgres_only": report.postgres_only,
         "pgvector": report.pgvector,
         "library_stamp": stamp,
@@ -99,8 +133,26 @@ def migrate(
         print_json(payload)
     else:
         _print_report(payload, settings.store)
-    if not report.ok:
+    if not ok:
         raise typer.Exit(1)
+
+
+def _refuse_busy(busy: list, home: Path) -> NoReturn:
+    """Print why ``store migrate`` will not copy while runs are queued or running, naming
+    each, and exit 2 (nothing was copied)."""
+    console.print(
+        "[red]Migration refused:[/red] "
+        + escape(
+            f"{len(busy)} run(s) queued or in progress on the project's Dagster instance "
+            f"({home}): "
+            + "; ".join(r.describe() for r in busy)
+            + ". They would write the DuckDB store after the copy (their rows would be "
+            "missing in Postgres), and the copy replaces the Postgres tables that runs on "
+            "store: postgres write. Wait until they finish, or terminate them in the UI "
+            "(Runs, Terminate), then migrate again; nothing was copied."
+        )
+    )
+    raise typer.Exit(2)
 
 
 def _print_report(payload: dict[str, Any], store: str) -> None:
