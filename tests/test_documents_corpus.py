@@ -63,9 +63,12 @@ COUNTS = {
     "alaska-doh-ies-milestone2-qap-sla.pdf": (13, 16),
     "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (126, 152),  # exclusions: not asks
     "alaska-doh-ies-milestone2-rfp-amendment-1.pdf": (6, 1),
-    "disa-ebm-draft-rfp-hc1013-05-r-2001.pdf": (77, 64),
+    # 65: "Instructions for Preparation of Proposals" is Section L (section_kinds.INSTRUCTIONS)
+    "disa-ebm-draft-rfp-hc1013-05-r-2001.pdf": (77, 65),
     "doc-rfi-cybersecurity-operations-cloud-migration.pdf": (16, 53),
-    "fairfax-county-va-it-staff-augmentation-rfp-2000004198.pdf": (275, 331),
+    # 184 (was 331): Appendix A "General Conditions and Instructions to Bidders" is clause
+    # text (section_kinds.CLAUSES): its shall/must terms and listed items are no asks
+    "fairfax-county-va-it-staff-augmentation-rfp-2000004198.pdf": (275, 184),
     "george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf": (62, 191),
     # 50: the closing "Attachment 1: APPLICANT FORM" (a colon after the label) is read
     "hawaii-htdc-business-consultant-services-rfp-26-001.pdf": (50, 80),

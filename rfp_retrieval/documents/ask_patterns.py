@@ -236,7 +236,7 @@ _PERFORMER = re.compile(
     re.I,
 )
 _ABOUT_THE_PROPOSAL = re.compile(
-    r"\b(?:proposals?|quotes?|quotations?|offers?|bids?|submissions?|submit(?:s|ted)?|"
+    r"\b(?:proposals?|quotes?|quotations?|offers?|bids?|submissions?|submittals?|submit(?:s|ted)?|"
     r"responses?|respond|RFP|RFQ|RFI|solicitation|volume|page limit|pages)\b",
     re.I,
 )
@@ -317,12 +317,153 @@ def is_work_requirement(sentence: str) -> bool:
     )
 
 
+# -- what the proposal does not answer: the procurement's own process ------------------------
+
+_EVALUATION_SUBJECT = (
+    r"(?:award|awards|selection|negotiations?|evaluations?|proposals?|quotes?|quotations?|"
+    r"offers?|bids?|responses?|submissions?|price|prices|pricing)"
+)
+_PASSIVE_PROCESS = re.compile(
+    rf"^(?:[^,]{{0,80}},\s*)?(?:\S+\s+){{0,4}}?{_EVALUATION_SUBJECT}\b(?:\s+\S+){{0,6}}?\s+"
+    r"(?:shall|will|must|may)\s+(?:not\s+|then\s+|only\s+|also\s+)*be\s+(?:evaluated|assessed|"
+    r"rated|scored|ranked|reviewed|considered|made|conducted|accomplished|based|determined|"
+    r"awarded|adjusted)\b",
+    re.I,
+)
+"""``Proposals shall be evaluated against ...``, ``No award shall be made until ...``,
+``Selection shall be made of two or more offerors``, ``The evaluation of Phase 1 shall be
+accomplished using the Pass/Fail method``: how the buyer evaluates and awards."""
+_COMMUNICATION = re.compile(
+    r"^(?:[^,]{0,80},\s*)?(?:all\s+|any\s+)?(?:written\s+|technical\s+|contractual\s+)?"
+    r"(?:questions?|inquiries|enquiries|communications?|requests? for (?:information|"
+    r"clarifications?))\b(?:\s+(?:or|and)\s+(?:comments|requests\b[^.]{0,40}))?"
+    r"(?:\s+\S+){0,10}?\s+(?:shall|must|should|will|are to|is to)\b"
+    r"|\b(?:direct|submit|send|address|e-?mail|ask)\s+(?:all\s+|any\s+|your\s+|them\s+)?"
+    r"(?:written\s+(?:or\s+verbal\s+|and\s+verbal\s+)?)?(?:questions|inquiries|enquiries|"
+    r"communications)\b"
+    r"|\b(?:shall|must|will|may)\s+not\s+(?:attempt\s+to\s+)?contact\b"
+    r"|\bno attempt shall be made\b[^.]{0,80}\bcontact\b"
+    r"|^no\s+(?:offeror|bidder|vendor|quoter|proposer|respondent)\b[^.]{0,160}\b(?:shall|may|"
+    r"must)\s+contact\b",
+    re.I,
+)
+"""Questions about the solicitation and contact with the buyer before award (``Questions
+shall be submitted to ...``, ``The offeror shall direct all communications to the Contract
+Specialist``, ``No attempt shall be made by any offeror to contact ...``)."""
+_RECEIPT_DEADLINE = re.compile(
+    r"\b(?:must|shall|will|should)\s+be\s+(?:received|submitted|delivered|uploaded)\b[^.;]{0,160}?"
+    r"(?:\bno later than\b|\bnot later than\b|\bon or before\b|\bby the (?:\S+\s+){0,3}?"
+    r"(?:date|deadline|time)\b|\b(?:prior to|before) the (?:\S+\s+){0,3}?(?:date|deadline|"
+    r"time)\b)",
+    re.I,
+)
+"""A receipt deadline (``All offers must be received no later than the due date``,
+``Proposals must be received ... on or before the Submittal Deadline``)."""
+
+
+def is_procurement_process(sentence: str) -> bool:
+    """True for a sentence about how the buyer runs the procurement rather than what the
+    proposal holds: how offers are evaluated and awarded (``The Government will evaluate
+    ...``, ``Proposals shall be evaluated ...``, ``No award shall be made ...``), questions and
+    contact before award (``Questions shall be submitted to ...``, ``The offeror shall direct
+    all communications to ...``), and when offers must arrive (``must be received no later
+    than ...``). A question (``... ?``) is never one: an evaluator's question about the offer
+    is what the proposal must show.
+
+    Source: proposal practice of shredding an RFP. The compliance matrix lists what the
+    proposal must contain and the conditions the offeror must meet; the evaluation method
+    tells the writer how each ask is scored, and the question deadline, the point of contact
+    and the due date go on the capture schedule, not on a line the proposal answers.
+    """
+    s = strip_inline_markdown(sentence).strip().lstrip("-–—•*").strip()
+    s = LIST_MARKER.sub("", LEADING_LABEL.sub("", s, count=1), count=1)
+    if s.endswith("?"):
+        return False
+    if EVALUATED.search(s) and not ASK.match(s) and not _MODAL.search(s):
+        return True
+    return bool(
+        _PASSIVE_PROCESS.match(s) or _COMMUNICATION.search(s) or _RECEIPT_DEADLINE.search(s)
+    )
+
+
+_TASK_IMPERATIVE = re.compile(
+    r"^(?:please\s+)?(?:provide|furnish|supply|perform|deliver|maintain|support|ensure|include|"
+    r"develop|implement|conduct|operate|host|manage|monitor|train)\b",
+    re.I,
+)
+
+
+def is_task_imperative(sentence: str) -> bool:
+    """An imperative that orders work (``Provide on-going maintenance of the service.``,
+    ``Include single sign-on for all users.``) and says nothing about the proposal or "you":
+    in statement-of-work text it is a task of the contract (the caller decides where the
+    sentence stands). Writing verbs (describe, explain, identify ...) are never tasks."""
+    s = strip_inline_markdown(sentence).strip().lstrip("-–—•*").strip()
+    s = LIST_MARKER.sub("", LEADING_LABEL.sub("", s, count=1), count=1)
+    return (
+        bool(_TASK_IMPERATIVE.match(s))
+        and not s.endswith("?")
+        and not _ABOUT_THE_PROPOSAL.search(s)
+        and not SECOND_PERSON.search(s)
+    )
+
+
+CHOICE_LIST = re.compile(
+    r"\b(?:at least|a minimum of|no fewer than|up to|one or more|two or more|three or more)"
+    r"\s+(?:\w+\s+)?(?:\(\d+\)\s+)?(?:\w+\s+)?of the following\b"
+    r"|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:\(\d+\)\s+)?of the "
+    r"following\b",
+    re.I,
+)
+"""A prompt that asks for some of the listed items (``experience in at least ten of the
+following areas:``, ``two of the following``): the items are options to choose from, one
+compliance line with the prompt, not lines of their own (proposal practice). ``any of the
+following`` is no choice (``omission of any of the following ...`` requires them all)."""
+
+
+_BIDDER_NAMED = re.compile(
+    r"\b(?:offerors?|quoters?|bidders?|proposers?|respondents?|applicants?|firms?|vendors?|"
+    r"contractors?|subcontractors?|awardees?|you|your|yours)\b"
+    r"|\b(?:page|cover|font|margins?|resumes?|template|format(?:ted)?|answers?)\b",
+    re.I,
+)
+"""Who bids or performs, or a part of the proposal (a page, the cover, the font, a resume, the
+answers)."""
+
+
+def is_impersonal_requirement(sentence: str) -> bool:
+    """A ``shall`` / ``must`` sentence that names no one who bids or performs (no offeror,
+    contractor, vendor, firm or "you"), nothing about the proposal and no qualification, and
+    is no imperative: it states how the system, the data or the contract must be (``All
+    County data must remain the sole property of the County.``, ``Remote access shall be used
+    for authorized business purposes only.``, ``This application must be centered on the
+    needs of its end users``). Outside the instructions and the evaluation text such a
+    sentence describes the work or a contract term; the proposal answers none of it. The
+    caller decides where the sentence stands (``matrix.matrix_rows``).
+
+    Source: proposal practice (a compliance-matrix line is addressed to the offeror or its
+    proposal; specification and terms text is traced to the SOW, not answered line by
+    line)."""
+    s = strip_inline_markdown(sentence).strip().lstrip("-–—•*").strip()
+    s = LIST_MARKER.sub("", LEADING_LABEL.sub("", s, count=1), count=1)
+    return (
+        is_requirement(s)
+        and not _BIDDER_NAMED.search(s)
+        and not _ABOUT_THE_PROPOSAL.search(s)
+        and not _QUALIFICATION.search(s)
+        and not ASK.match(s)
+    )
+
+
 __all__ = [
     "ASK_VERBS",
     "CONTENT_VERBS",
     "PROCEDURAL_VERBS",
     "is_administration_requirement",
     "is_ask",
+    "is_impersonal_requirement",
+    "is_procurement_process",
+    "is_task_imperative",
     "is_requirement",
     "is_work_requirement",
     "is_work_statement",

@@ -12,21 +12,38 @@ Excel opens it with the right encoding.
 from __future__ import annotations
 
 import csv
+import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from rfp_retrieval.documents.ask_patterns import (
+    CHOICE_LIST,
     is_administration_requirement,
+    is_impersonal_requirement,
+    is_procurement_process,
+    is_task_imperative,
     is_work_requirement,
     is_work_statement,
 )
 from rfp_retrieval.documents.questions import find_questions
 from rfp_retrieval.documents.records import Question, RfpDocument
 from rfp_retrieval.documents.section_kinds import SectionKinds
+from rfp_retrieval.documents.text import strip_inline_markdown
 
 WORK_STATEMENT = "work-statement"
 """The matrix kind of a post-award contractor obligation (``ask_patterns.is_work_statement``):
 kept in the matrix for the compliance check, but not an ask the proposal answers."""
+
+PROCUREMENT_PROCESS = "procurement-process"
+"""The matrix kind of a sentence about how the buyer runs the procurement (how offers are
+evaluated and awarded, questions and contact before award, the receipt deadline;
+``ask_patterns.is_procurement_process``): kept in the matrix as context, not an ask."""
+
+OPTION = "option"
+"""The matrix kind of an item of a pick-from list (``at least ten of the following areas:``,
+``ask_patterns.CHOICE_LIST``) and of a list item that only names a section of the document
+(``Factor 1: Technical Approach`` over the section ``Factor 1 - Technical Approach``): the
+prompt is the ask, the item an option or a pointer whose section has its own rows."""
 
 ASK_KINDS = ("question", "requirement", "table-row", "evaluation-criterion")
 """Matrix kinds that are asks (what the proposal must respond to)."""
@@ -73,28 +90,59 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
     """
     found = find_questions(doc) if questions is None else questions
     kinds = SectionKinds(doc)
+    headings = {_plain(s.heading) for s in doc.sections if s.level > 0 and s.heading}
+    headings.discard("")
     rows = []
     for q in found:
-        kind = q.kind
-        if kind == "requirement" and _post_award(doc, kinds, q):
-            kind = WORK_STATEMENT
+        kind = matrix_kind(doc, kinds, q)
+        own = {_plain(s.heading) for s in doc.ancestors(doc.section(q.section_key))}
+        others = headings - own
+        if kind == "requirement" and _names_a_section(q.text, others):
+            kind = OPTION  # "Factor 1: Technical Approach" listed under the basis of award
         path = SECTION_SEPARATOR.join(q.section_path)
         rows.append(MatrixRow(q.id, q.label, path, q.text, kind, q.topic, q.page, q.line))
+        choice = bool(CHOICE_LIST.search(q.text))
         for k, part in enumerate(q.parts):
             letter = part_letter(k)
+            part_kind = OPTION if choice or _names_a_section(part, others) else kind
+            if part_kind not in ASK_KINDS and part.rstrip().endswith("?"):
+                part_kind = "question"  # a question is always an ask
+            if part.rstrip().endswith(":") and CHOICE_LIST.search(part):
+                choice = True  # "... in at least ten of the following areas:": the items
+                # after this part are its options (a nested list flattened into the parts)
             rows.append(
                 MatrixRow(
                     id=f"{q.id}{letter}",
                     label=f"{q.label or ''}({letter})",
                     section_path=path,
                     text=part,
-                    kind=kind,
+                    kind=part_kind,
                     topic=q.topic,
                     page=q.page,
                     line=q.line,
                 )
             )
     return rows
+
+
+SECTION_NAME_WORDS = 8
+"""Longest list item (in words) read as the name of a section (``_names_a_section``)."""
+
+
+def _plain(text: str) -> str:
+    """Words of ``text`` only: case folded, punctuation and numbering dropped."""
+    words = re.findall(r"[a-z]+", strip_inline_markdown(text).casefold())
+    return " ".join(words)
+
+
+def _names_a_section(part: str, headings: set[str]) -> bool:
+    """A short list item whose words are the words of a section heading of the document
+    (``Factor 2: Staffing Plan`` and the heading ``9.2.3 Factor 2 - Staffing Plan``): the list
+    points at sections that hold their own asks."""
+    if len(part.split()) > SECTION_NAME_WORDS:
+        return False
+    plain = _plain(part)
+    return bool(plain) and plain in headings
 
 
 def part_letter(index: int) -> str:
@@ -107,17 +155,58 @@ def part_letter(index: int) -> str:
     return letters
 
 
+def matrix_kind(doc: RfpDocument, kinds: SectionKinds, q: Question) -> str:
+    """The compliance-matrix kind of ``q``: its finder kind (``question``, ``requirement``,
+    ``table-row``, ``evaluation-criterion``: an ask), or ``PROCUREMENT_PROCESS`` for a
+    requirement or evaluation statement about the buyer's own process
+    (``ask_patterns.is_procurement_process``), or ``WORK_STATEMENT`` for a requirement that
+    binds the work or the contract after award (``_post_award``) and for a "the contractor
+    will provide ..." sentence in statement-of-work text. Questions (``?``) and table rows
+    keep their kind. Source: issue 13 (the ask list is what the proposal must answer)."""
+    kind = q.kind
+    if kind in ("requirement", "evaluation-criterion") and is_procurement_process(q.text):
+        return PROCUREMENT_PROCESS
+    if kind == "requirement" and _post_award(doc, kinds, q):
+        return WORK_STATEMENT
+    if kind in ("question", "requirement") and _work_in_sow(doc, kinds, q):
+        return WORK_STATEMENT
+    return kind
+
+
+def _work_in_sow(doc: RfpDocument, kinds: SectionKinds, q: Question) -> bool:
+    """A task imperative (``ask_patterns.is_task_imperative``) or a "the vendor will provide
+    ..." sentence inside statement-of-work text (not Section L/M) that says nothing about the
+    proposal: a task of the work. A question (``?``) stays an ask."""
+    if q.text.rstrip().endswith("?"):
+        return False
+    section = doc.section(q.section_key)
+    if section is None or not kinds.is_statement_of_work(section):
+        return False
+    if kinds.is_instructions(section) or kinds.is_evaluation(section):
+        return False
+    return is_task_imperative(q.text) or q.kind == "question" and is_work_statement(q.text)
+
+
 def _post_award(doc: RfpDocument, kinds: SectionKinds, q: Question) -> bool:
     """A requirement row that binds the contractor after award: a contract-administration
-    obligation (invoices, payment, travel, substitutions) anywhere; a contractor work statement
-    outside Section L/M (instructions and evaluation text call the offeror "the contractor"
-    too); or any proposal-free obligation inside statement-of-work text."""
+    obligation (invoices, payment, travel, substitutions) anywhere; any requirement under a
+    contract-term heading (``SectionKinds.is_contract_terms``); outside Section L/M and
+    past-performance text (which call the offeror "the contractor" too), a contractor work
+    statement or a requirement naming no bidder and no part of the proposal
+    (``ask_patterns.is_impersonal_requirement``: the system, the data, the contract); or any
+    proposal-free obligation inside statement-of-work text."""
     if is_administration_requirement(q.text):
         return True
     section = doc.section(q.section_key)
-    if section is not None and (kinds.is_instructions(section) or kinds.is_evaluation(section)):
+    if section is not None and kinds.is_contract_terms(section):
+        return True  # INSURANCE, CHANGES, ORDER OF PRECEDENCE: terms of the awarded contract
+    if section is not None and (
+        kinds.is_instructions(section)
+        or kinds.is_evaluation(section)
+        or kinds.is_past_performance(section)
+    ):
         return False  # "The contractor must demonstrate ..." in Section L/M means the offeror
-    if is_work_statement(q.text):
+    if is_work_statement(q.text) or is_impersonal_requirement(q.text):
         return True
     if section is None:
         return False

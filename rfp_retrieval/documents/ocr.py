@@ -129,8 +129,7 @@ def ocr_pdf_pages(pdf: Path, pages: list[int], password: str = "") -> dict[int, 
                     page.close()
                     dpi = str(round(scale * 72))
                     done = subprocess.run(
-                        [binary, str(image), "stdout", "-l", language, "--dpi", dpi]
-                        + ["tsv"],
+                        [binary, str(image), "stdout", "-l", language, "--dpi", dpi] + ["tsv"],
                         capture_output=True,
                         text=True,
                         timeout=OCR_TIMEOUT_S,

@@ -213,15 +213,21 @@ def _restarts_after(cands: list[HeadingCandidate], appendix: HeadingCandidate) -
     return False
 
 
+_UCF_PART = re.compile(r"SECTION\s+[A-M]")
+
+
 def _drop_running_heading_copies(
     cands: list[HeadingCandidate], lines: list[str], page_of_line: list[int]
 ) -> list[HeadingCandidate]:
     """Keep the first of identical headings (same number and heading) that recur at the top
     of later pages: a running header over part of a document (``Appendix A GENERAL
-    CONDITIONS ...`` on every appendix page) that the page cleaner kept because it is on fewer
-    than half the pages. Top of a page: among its first three non-blank lines. The first copy
+    CONDITIONS ...`` on every appendix page, ``SECTION A – CONTRACT ADMINISTRATION DATA`` on
+    every page of a UCF section) that the page cleaner kept because it is on fewer than half
+    the pages. Top of a page: among its first three non-blank lines. The first copy
     must itself be at a page top (a running header is); an earlier mention of the same label
-    inside a page (``ATTACHMENT A`` in a list of attachments) does not count."""
+    inside a page (``ATTACHMENT A`` in a list of attachments) does not count. A UCF part
+    (``SECTION A``) opens once: its first copy counts wherever it stands, and every later copy
+    with the same title is dropped wherever the text layer put it on the page."""
 
     def at_page_top(i: int) -> bool:
         page = page_of_line[i] if i < len(page_of_line) else None
@@ -237,9 +243,11 @@ def _drop_running_heading_copies(
     for c in cands:
         key = ((c.number or "").strip().upper(), c.heading.strip().upper())
         top = at_page_top(c.line)
-        if key in seen and c.kind == "heading" and top:
+        if key in seen and c.kind == "heading" and (top or _UCF_PART.fullmatch(key[0])):
+            # a UCF part ("SECTION A") opens once: a later copy with the same title is its
+            # running header wherever the text layer put it on the page
             continue
-        if top:
+        if top or _UCF_PART.fullmatch(key[0]):
             # only a page-top heading can be the first of a running header: the same label
             # inside a page (a list of attachments) does not make the real heading a copy
             seen.add(key)
@@ -382,6 +390,7 @@ def _build_sections(
         second = cands[1]
         between = lines[cands[0].line + 1 + cands[0].extra : second.line]
         underlined = any(re.fullmatch(r"\s*={3,}\s*", ln) for ln in between)
+
         # ... unless unnumbered "#" sections come back after deeper headings below it: then
         # "#" is the section level (a Word Title style over Heading 1 sections) and the second
         # "#" is the first section (a title block of several "#" lines has no "##" between them)

@@ -301,6 +301,16 @@ def _standalone_title(lines: list[str], i: int, layout: HeadingLayout) -> Headin
     return HeadingCandidate(i, None, None, line, "", "heading", "layout", len(layout.ranks) + 2)
 
 
+_FORM_FIELD = re.compile(r"(?<!\S)(?P<n>\d{1,2})[a-z]?\.\s+[A-Z]{2,}")
+
+
+def _next_form_field(rest: str, seq: int) -> bool:
+    """Whether ``rest`` (the line after a number ``seq``) holds the next numbered field of the
+    same row (``2. CONTRACT NO. 3. AWARD/EFFECTIVE DATE``): the block labels of a standard
+    form (SF 1449, SF 33, SF 30) printed side by side, never a heading."""
+    return any(seq < int(m.group("n")) <= seq + 3 for m in _FORM_FIELD.finditer(rest))
+
+
 def plain_candidate(
     lines: list[str],
     i: int,
@@ -336,6 +346,8 @@ def plain_candidate(
             return None  # the number continues a sentence wrapped from the line above
         label = m.group("label")
         seq = sequence_value(scheme, m)
+        if seq is not None and _next_form_field(rest, seq):
+            return None  # "2. CONTRACT NO. 3. AWARD/EFFECTIVE 4. ORDER": a form's field row
         if scheme.name == "question":
             label = label.rstrip(":)").strip()
         hung = 0

@@ -278,6 +278,8 @@ class _Finder:
         own: Section | None = None,
     ) -> Question:
         text = re.sub(r"\s+", " ", text).strip()
+        if not parts:
+            text, parts = inline_items(text)
         q = Question(
             id="",
             label=label,
@@ -341,7 +343,7 @@ class _Finder:
                 # prose (a proposal manager shreds "2.5 Offerors are required to ... For each
                 # title, offeror must provide ..." into two lines of the matrix)
                 last = self.walk_sentences(head, owner, label=section.number, own=section)
-                if last is not None and last.text.endswith(":"):
+                if last is not None and last.text.endswith(":") and not last.parts:
                     parts, used = self.parts_after(last.text, rest)
                     last.parts = parts
                     if parts:
@@ -427,6 +429,9 @@ class _Finder:
         line). At most ``CONTENT_ITEM_WORDS`` words; bullets and letters, not numbered steps."""
         if owner is None or not block.marker or not self.kinds.is_instructions(owner):
             return False
+        if self.section_flags(owner)[1]:
+            return False  # a list in clause text ("General Conditions and Instructions to
+            # Bidders") lists terms, not proposal content
         if re.fullmatch(r"\(?\d{1,2}[.)]", block.marker):
             return False
         text = block.text
@@ -527,8 +532,8 @@ class _Finder:
     ) -> int:
         """When ``last`` (the last ask of a block) ends with ":", give it the list items of
         ``following`` as its parts (and their cross-references); the number of blocks used."""
-        if last is None or not last.text.endswith(":"):
-            return 0
+        if last is None or not last.text.endswith(":") or last.parts:
+            return 0  # no prompt, or one whose list ran inline (``inline_items``)
         parts, used = self.parts_after(last.text, following)
         last.parts = parts
         if parts:
@@ -723,6 +728,64 @@ class _Finder:
 
 # --------------------------------------------------------------------------------------------
 # small helpers
+
+
+_INLINE_MARKER = re.compile(
+    r"(?:(?<=\s)|^)(?P<m>\((?P<a>\d{1,2}|[a-z])\)|(?P<b>\d{1,2}|[a-z])\))\s+"
+)
+
+
+def _marker_value(m: re.Match[str]) -> str:
+    return m.group("a") or m.group("b")
+
+
+def _next_marker(value: str) -> str:
+    return str(int(value) + 1) if value.isdigit() else chr(ord(value) + 1)
+
+
+def inline_items(text: str) -> tuple[str, list[str]]:
+    """``(prompt, items)`` of an ask that runs its list inline after a colon (``... address the
+    following: 1) Assurance that ...; 2) The Offeror's recommended ...; 3) ...``), else
+    ``(text, [])``.
+
+    The first marker (``1)``, ``(1)``, ``a)``, ``(a)``) follows the colon; the next ones count
+    up in the same style, each after a ``;`` or ``,`` (optionally followed by ``and`` / ``or``).
+    At least two items. Each item is a compliance-matrix line of its own, as a written-out list
+    is (issue 13). A list run in without a colon (``labor performed by (1) the offeror; (2)
+    subcontractors``) names the cases of one ask and stays whole.
+    """
+    markers = list(_INLINE_MARKER.finditer(text))
+    start = next(
+        (k for k, m in enumerate(markers) if text[: m.start()].rstrip().endswith(":")), None
+    )
+    if start is None or _marker_value(markers[start]) not in ("1", "a"):
+        return text, []
+    chain = [markers[start]]
+    style = markers[start].group("a") is not None
+    for m in markers[start + 1 :]:
+        last = chain[-1]
+        if (m.group("a") is not None) != style or _marker_value(m) != _next_marker(
+            _marker_value(last)
+        ):
+            continue
+        before = text[last.end() : m.start()].rstrip()
+        before = re.sub(r"\s+(?:and|or|and/or),?$", "", before).rstrip()
+        if not before.endswith((";", ",")):
+            continue
+        chain.append(m)
+    if len(chain) < 2:
+        return text, []
+    prompt = text[: chain[0].start()].rstrip()
+    items = []
+    for k, m in enumerate(chain):
+        end = chain[k + 1].start() if k + 1 < len(chain) else len(text)
+        item = text[m.end() : end].strip()
+        if k + 1 < len(chain):
+            item = re.sub(r"([;,])\s*(?:and|or|and/or),?$", r"\1", item).rstrip()
+        items.append(item)
+    if any(not item for item in items):
+        return text, []
+    return prompt, items
 
 
 def _flattened_response_rows(lines: list[str]) -> list[tuple[int, str]] | None:

@@ -87,12 +87,18 @@ BACKGROUND = re.compile(
 # -- administration / work units (scope reading: scope_units) -----------------------------------
 
 INSTRUCTIONS = (
-    r"section l|instructions (?:to|for) (?:offerors|proposers|bidders|vendors|respondents)|"
-    r"proposal (?:submission|preparation|format|instructions|requirements|content|organization)|"
-    r"submission (?:requirements|instructions)|(?:technical |proposal )?response "
-    r"(?:requirements|format|instructions)"
+    r"section l|instructions (?:to|for) (?:the )?(?:offerors?|proposers?|bidders?|vendors?|"
+    r"respondents?|quoters?|applicants?|preparation|submission|proposals?|quotes?|quotations?|"
+    r"responses?)|preparation of (?:proposals|quotes|quotations|offers|bids|responses)|"
+    r"(?:proposal|quote|quotation|offer|bid) (?:submission|preparation|format|instructions|"
+    r"requirements|content|organization)|"
+    r"(?:submission|submittal) (?:requirements|instructions)|(?:technical |proposal )?response "
+    r"(?:requirements|format|instructions)|page limits?|cover page"
 )
-"""Instructions to offerors (Section L): a regex fragment, also a part of ``NOT_WORK``."""
+"""Instructions to offerors (Section L): a regex fragment, also a part of ``NOT_WORK``. The
+quote and offer forms (``Quotation Instructions``, ``Instructions for Preparation of
+Proposals``) and the format headings only instructions have (``Page Limits``, ``Cover
+Page``) count too."""
 INSTRUCTIONS_PATH = re.compile(rf"\b(?:{INSTRUCTIONS})\b", re.I)
 NOT_WORK = re.compile(
     rf"\b(?:past performance|section [lm]|{INSTRUCTIONS}|proposal evaluation|"
@@ -136,10 +142,30 @@ EVALUATION = re.compile(
 """The question finder's Section M rule over ``numbered_path`` (rule 1)."""
 CLAUSES = re.compile(
     r"\bclauses?\b|\b52\.2\d\d-\d|\b252\.2\d\d-\d|terms and conditions|\bdefinitions?\b|"
-    r"standard provisions|general provisions|contract provisions|\bFAR\b|\bDFARS\b",
+    r"standard provisions|general provisions|contract provisions|\bFAR\b|\bDFARS\b|"
+    r"general conditions|special conditions|conditions of (?:the )?contract",
     re.I,
 )
-"""Clause / definition text, over ``numbered_path``."""
+"""Clause / definition text, over ``numbered_path``: the general and special conditions a
+state or county solicitation appends are boilerplate the offeror accepts by signing."""
+CONTRACT_TERM_HEADING = re.compile(
+    r"^(?:contract (?:period|term)(?: and renewals?)?|renewals?|insurance(?: requirements)?|"
+    r"changes|delays(?: and suspensions)?|suspensions?|terminations?(?: for (?:convenience|"
+    r"default|cause))?|order of precedence|method of ordering|ordering procedures|"
+    r"(?:reports and )?invoic(?:ing|es)|payments?(?: terms)?|compensation(?: and payment)?|"
+    r"indemnification|indemnity|warrant(?:y|ies)|guarant(?:y|ies|ees)(?: (?:and|&) "
+    r"warranties)?|(?:limitation of )?liability|governing law|disputes|assignment|"
+    r"subletting(?: or assignment)?|price (?:adjustments?|reductions?|escalation)|"
+    r"audit(?: of records)?|use of (?:the )?contract by other public bodies|"
+    r"cooperative (?:purchasing|procurement))$",
+    re.I,
+)
+"""A heading that is only the name of a contract term (``INSURANCE``, ``CHANGES``, ``DELAYS
+AND SUSPENSIONS``, ``ORDER OF PRECEDENCE``, ``REPORTS AND INVOICING``): the section is a term
+of the contract the award binds, accepted or excepted as a whole, not answered line by line
+(compliance-matrix practice); its requirements are matrix rows of the work-statement kind.
+Whole heading only: ``Changes to Key Personnel`` or ``Insurance Claims Processing`` are not
+terms."""
 
 # -- past performance (Section L/M reader) ---------------------------------------------------
 
@@ -247,6 +273,14 @@ class SectionKinds:
     def is_clauses(self, section: Section) -> bool:
         """Clause, provision or definition text (question finder)."""
         return bool(CLAUSES.search(self.numbered_path(section)))
+
+    def is_contract_terms(self, section: Section) -> bool:
+        """At or under a heading that names a contract term (``CONTRACT_TERM_HEADING``): its
+        requirements bind the awarded contract (compliance matrix)."""
+        return any(
+            node.level > 0 and CONTRACT_TERM_HEADING.match(plain_heading(node.heading))
+            for node in self.doc.ancestors(section)
+        )
 
     def is_past_performance(self, section: Section) -> bool:
         """A past-performance / references section, or one inside it (Section L/M reader)."""
