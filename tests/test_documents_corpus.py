@@ -47,7 +47,9 @@ COUNTS = {
     "18f-dos-talentmap-pws.md": (48, 53),
     "18f-dos-talentmap-rfq.md": (36, 44),
     "18f-hhs-tdrs-base-award-with-pws.pdf": (53, 129),
-    "18f-hhs-tdrs-rfq-draft.pdf": (77, 97),
+    # 105: more asks from the issue-13 rules (inline "1) ...; 2) ..." lists split, more
+    # instruction headings); sections unchanged
+    "18f-hhs-tdrs-rfq-draft.pdf": (77, 105),
     "18f-hhs-tdrs-rfq-final.docx": (68, 125),
     "18f-hhs-tdrs-rfq-final.md": (68, 125),
     "18f-usfs-epermit-api-rfq.md": (34, 46),
@@ -88,8 +90,10 @@ COUNTS = {
     "ustaxcourt-ef-cms-rfq-18-0018.pdf": (41, 83),
     "ustaxcourt-ef-cms-rfq-amendment-qa.pdf": (51, 17),
     "ustaxcourt-ef-cms-sow.md": (17, 33),
-    # 131: later attachments' "1. GENERAL" lists are no appendix sections (issue 13)
-    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (131, 285),
+    # 120: later attachments' "1. GENERAL" lists are no appendix sections, SF 1449 field rows
+    # are no headings and a UCF part's running-header copies are dropped; 215: general
+    # conditions and contract terms are clause text, not asks (issue 13)
+    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (120, 215),
     "dla-scals-modernization-rfp-SP4709-26-R-0042.md": (48, 34),
     "franklin-dhhs-iecms-modernization-rfp.md": (73, 49),
     "hhs-acf-grants-platform-rfp-75ACF126R00031.md": (44, 42),
