@@ -101,10 +101,21 @@ def _references_one(key, scope_query, pp_entries, vectors, paths):
     ),
 )
 def pp_reference_review(
-    context: dg.AssetExecutionContext, pp_references: pl.DataFrame, pp_entries: pl.DataFrame
+    pp_references: pl.DataFrame, pp_entries: pl.DataFrame
 ) -> dg.Output[pl.DataFrame]:
-    """The cited references of this partition whose library outcomes are vague."""
-    return each_partition(context, _review_one, pp_references=pp_references, pp_entries=pp_entries)
+    """The cited references of this partition whose library outcomes are vague (callable
+    without a context on one partition's references; a range run's partitions are taken from
+    the run's context)."""
+    keys = pp_references["rfp_partition"].unique(maintain_order=True).to_list()
+    if len(keys) <= 1:
+        frame, metadata = _review_one(keys[0] if keys else "", pp_references, pp_entries)
+        return dg.Output(frame, metadata=metadata)
+    return each_partition(
+        dg.AssetExecutionContext.get(),
+        _review_one,
+        pp_references=pp_references,
+        pp_entries=pp_entries,
+    )
 
 
 def _review_one(key, pp_references, pp_entries):
