@@ -135,7 +135,7 @@ def test_load_truth_names_the_missing_document(tmp_path):
     [
         (b"", r"truth.jsonl: no truth line \(the file is empty\)"),
         (b"\n  \n", r"truth.jsonl: no truth line"),
-        (b"\xff\xfe{}", r"truth.jsonl: not UTF-8 text"),
+        (b"\xff\xfe{}", r"truth.jsonl:1: bad truth line"),  # a UTF-16 BOM is read as UTF-16
         (b"[1, 2]", r"truth.jsonl:1: a truth line is a JSON object, got list"),
         (b'{"doc": 7, "sections": [], "questions": []}', r"truth.jsonl:1: 'doc' must be a file"),
         (b'{"doc": null, "sections": [], "questions": []}', r"'doc' must be a file name, got None"),
