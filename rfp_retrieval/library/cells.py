@@ -46,19 +46,28 @@ def _header_key(name: Any) -> str:
     return " ".join(str(name or "").lower().split())
 
 
-def read_text_file(path: Path) -> str:
-    """A text file's content: UTF-16 (Excel's "Unicode Text" and UTF-16 CSV exports, with a
+TEXT_HEAD_BYTES = 2000
+
+
+def candidate_encodings(head: bytes) -> list[str]:
+    """The encodings a library text file is tried in, in order, from its first
+    ``TEXT_HEAD_BYTES`` bytes: UTF-16 (Excel's "Unicode Text" and UTF-16 CSV exports, with a
     byte-order mark or the NUL-byte pattern of one without), else UTF-8 (with or without
-    BOM), else Windows-1252, else Latin-1."""
-    raw = path.read_bytes()
+    BOM), else Windows-1252; Latin-1, which decodes any bytes, is the caller's last resort."""
     encodings = ["utf-8-sig", "cp1252"]
-    head = raw[:2000]
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         encodings.insert(0, "utf-16")
     elif head.count(b"\x00") > len(head) // 4:
         odd_nuls = head[1::2].count(b"\x00") > head[0::2].count(b"\x00")
         encodings.insert(0, "utf-16-le" if odd_nuls else "utf-16-be")
-    for encoding in encodings:
+    return encodings
+
+
+def read_text_file(path: Path) -> str:
+    """A text file's content, decoded by the first of ``candidate_encodings`` that reads all
+    of it, else Latin-1."""
+    raw = path.read_bytes()
+    for encoding in candidate_encodings(raw[:TEXT_HEAD_BYTES]):
         try:
             return raw.decode(encoding)
         except UnicodeDecodeError:

@@ -17,12 +17,14 @@ from typing import Any
 from rfp_retrieval.library import dates, money, outcomes, vocab
 from rfp_retrieval.library.cells import (
     ENTRY_ID_RE,
+    TEXT_HEAD_BYTES,
     RowRejected,
     _cell_text,
     _header_key,
     _last_updated,
     _optional,
     _raw_value,
+    candidate_encodings,
 )
 from rfp_retrieval.library.records import (
     Contract,
@@ -108,19 +110,13 @@ _CSV_HEAD_ROWS = HEADER_SEARCH_ROWS + 2
 
 def text_file_encoding(path: Path) -> str:
     """The encoding ``cells.read_text_file`` decodes ``path`` with, found without holding the
-    file: UTF-16 (a byte-order mark, or the NUL-byte pattern of one without), else UTF-8 (with
-    or without BOM), else Windows-1252, else Latin-1, each candidate checked over the whole
-    file ``_ENCODING_CHUNK`` bytes at a time (a byte that only the last megabyte holds decides
-    as it does when the file is decoded at once). Raises ``OSError`` when unreadable."""
+    file: the first of ``cells.candidate_encodings`` (the one rule) that reads the whole file,
+    else Latin-1, each candidate checked ``_ENCODING_CHUNK`` bytes at a time (a byte that only
+    the last megabyte holds decides as it does when the file is decoded at once). Raises
+    ``OSError`` when unreadable."""
     with path.open("rb") as handle:
-        head = handle.read(2000)
-    encodings = ["utf-8-sig", "cp1252"]
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        encodings.insert(0, "utf-16")
-    elif head.count(b"\x00") > len(head) // 4:
-        odd_nuls = head[1::2].count(b"\x00") > head[0::2].count(b"\x00")
-        encodings.insert(0, "utf-16-le" if odd_nuls else "utf-16-be")
-    for encoding in encodings:
+        head = handle.read(TEXT_HEAD_BYTES)
+    for encoding in candidate_encodings(head):
         decoder = codecs.getincrementaldecoder(encoding)()
         try:
             with path.open("rb") as handle:
