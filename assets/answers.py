@@ -139,6 +139,9 @@ def answer_block_embeddings(
         metadata={
             "row_count": frame.height,
             "model": embedding_model.model_id,
+            # where the model was loaded from: a run in flight when these vectors replace
+            # another model's embeds its queries with it (EmbeddingModel.embedder_for_vectors)
+            "model_source": embedding_model.model_source,
             "dimension": int(frame["dim"][0]),
             **counts,
         },
@@ -262,13 +265,27 @@ def question_answers(
     answer_block_embeddings: pl.DataFrame,
     embedding_model: EmbeddingModel,
 ) -> dg.Output[pl.DataFrame]:
-    """Retrieve passages for each rewritten question."""
-    other = answer_block_embeddings.filter(pl.col("model") != embedding_model.model_id).height
+    """Retrieve passages for each rewritten question, the queries embedded with the model
+    that made the answer-block vectors (this run's model, or the new one when the answers
+    were re-embedded while this run was in flight)."""
+    models = sorted(m for m in answer_block_embeddings["model"].unique().to_list() if m)
+    embedder = embedding_model.embedder
+    if len(models) == 1 and models[0] != embedding_model.model_id:
+        found = embedding_model.embedder_for_vectors(
+            models[0], context.instance, "answer_block_embeddings"
+        )
+        if found is not None:
+            context.log.info(
+                f"the answer blocks were re-embedded with {models[0]} while this run was in "
+                f"flight: the questions are embedded with it too"
+            )
+            embedder = found
+    other = answer_block_embeddings.filter(pl.col("model") != embedder.model_id).height
     if other:
         raise dg.Failure(
             description=(
                 f"{other} answer-block vectors were made with another model than "
-                f"{embedding_model.model_id}; re-materialize answer_block_embeddings"
+                f"{embedder.model_id}; re-materialize answer_block_embeddings"
             )
         )
     blocks = {b.id: b for b in blocks_from_frame(answer_blocks)}
@@ -288,7 +305,7 @@ def question_answers(
         _answers_one,
         rewritten_questions=rewritten_questions,
         index=index,
-        embedder=embedding_model.embedder,
+        embedder=embedder,
         retrieval=retrieval,
         config=config,
     )

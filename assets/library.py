@@ -118,6 +118,9 @@ def pp_facet_embeddings(
         metadata={
             "row_count": frame.height,
             "model": embedding_model.model_id,
+            # where the model was loaded from: a run in flight when these vectors replace
+            # another model's embeds its queries with it (EmbeddingModel.embedder_for_vectors)
+            "model_source": embedding_model.model_source,
             "dimension": int(frame["dim"][0]) if frame.height else 0,
             **counts,
         },

@@ -6,7 +6,7 @@ import polars as pl
 from assets.partitions import each_partition, rfp_asset
 from assets.previews import markdown_preview, references_preview
 from assets.rfp import source_of_inputs
-from resources import ProjectPaths
+from resources import EmbeddingModel, ProjectPaths
 from rfp_retrieval.lineage import SOURCE_SHA, with_source
 from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.retrieval.overrides import (
@@ -19,7 +19,7 @@ from rfp_retrieval.retrieval.overrides import (
 from rfp_retrieval.retrieval.past_performance import rank_references
 from rfp_retrieval.retrieval.records import EntryVectors, MixedModelsError
 from rfp_retrieval.retrieval.references import references_frame
-from rfp_retrieval.retrieval.scope_query import scope_query_from_row
+from rfp_retrieval.retrieval.scope_query import reembed_scope_row, scope_query_from_row
 
 
 @rfp_asset(
@@ -40,22 +40,38 @@ def pp_references(
     pp_entries: pl.DataFrame,
     pp_facet_embeddings: pl.DataFrame,
     paths: ProjectPaths,
+    embedding_model: EmbeddingModel,
 ) -> dg.Output[pl.DataFrame]:
     """Rank the library against the partition's ScopeQuery (hard filters, facets, bumps),
-    then apply the writer's overrides file if there is one."""
+    then apply the writer's overrides file if there is one. When the library vectors are of
+    another model than the ScopeQuery's (the library was re-embedded while this run was in
+    flight), the ScopeQuery is re-embedded with the library's model first: one model per
+    ranking, and the run does not fail for it (issue 17)."""
+    vectors = EntryVectors.from_frame(pp_facet_embeddings)
+    embedder = None
+    if len(vectors.models) == 1 and vectors.models[0] != embedding_model.model_id:
+        embedder = embedding_model.embedder_for_vectors(
+            vectors.models[0], context.instance, "pp_facet_embeddings"
+        )
     return each_partition(
         context,
         _references_one,
         scope_query=scope_query,
         pp_entries=pp_entries,
-        vectors=EntryVectors.from_frame(pp_facet_embeddings),
+        vectors=vectors,
         paths=paths,
+        embedder=embedder,
     )
 
 
-def _references_one(key, scope_query, pp_entries, vectors, paths):
+def _references_one(key, scope_query, pp_entries, vectors, paths, embedder=None):
     sha = source_of_inputs(key, scope_query=scope_query)
     row = scope_query.row(0, named=True)
+    reembedded = None
+    if embedder is not None and row.get("model") not in (None, embedder.model_id):
+        again = reembed_scope_row(row, embedder)
+        if again is not None:
+            reembedded, row = row.get("model"), again
     config = RankingConfig(mode=paths.ranking_mode)
     query = scope_query_from_row(row)
     try:
@@ -80,6 +96,17 @@ def _references_one(key, scope_query, pp_entries, vectors, paths):
     return frame, {
         SOURCE_SHA: sha or "not recorded",
         "mode": result.mode,
+        # the model whose vectors were compared (one per ranking)
+        "model": row.get("model") or "not recorded",
+        **(
+            {
+                "query_reembedded": f"the library was re-embedded with {row['model']} while "
+                f"this run was in flight: the ScopeQuery (made with {reembedded}) was "
+                "re-embedded with it before ranking"
+            }
+            if reembedded
+            else {}
+        ),
         "ranking_config": result.ranking_config,
         "overrides": len(overrides),
         **({"overrides_file": str(source)} if overrides else {}),

@@ -16,7 +16,12 @@ from resources.duckdb_io import EvolvingDuckDBPolarsIOManager
 from resources.partition_store import SCHEMA, partition_store_for
 from resources.postgres_io import PostgresPolarsIOManager
 from resources.rewriter import QuestionRewriter
-from rfp_retrieval.retrieval.embedding import DEFAULT_MODEL, Embedder
+from rfp_retrieval.retrieval.embedding import (
+    DEFAULT_MODEL,
+    Embedder,
+    embedder_for_model,
+    resolve_model_path,
+)
 from rfp_retrieval.settings import Settings
 
 
@@ -40,6 +45,29 @@ class EmbeddingModel(dg.ConfigurableResource):
     @property
     def model_id(self) -> str:
         return self.embedder.model_id
+
+    @property
+    def model_source(self) -> str:
+        """The folder the configured model loads from (absolute path), recorded as
+        ``model_source`` metadata beside the library's vectors. Raises what
+        ``resolve_model_path`` raises."""
+        return str(resolve_model_path(self.model))
+
+    def embedder_for_vectors(
+        self, model_id: str, instance: dg.DagsterInstance, asset: str
+    ) -> Embedder | None:
+        """The embedder to encode queries compared with ``asset``'s vectors of model
+        ``model_id``: this resource's own when the ids agree; else the model the latest
+        materialization of ``asset`` recorded as ``model_source`` (the library was re-embedded
+        with another model while this run was in flight; ``embedder_for_model``); None when
+        that model cannot be found here (the step then refuses to compare two models)."""
+        if model_id == self.model_id:
+            return self.embedder
+        event = instance.get_latest_materialization_event(dg.AssetKey(asset))
+        materialization = event.asset_materialization if event is not None else None
+        recorded = materialization.metadata.get("model_source") if materialization else None
+        source = getattr(recorded, "value", recorded)
+        return embedder_for_model(model_id, [str(source)] if source else [], self.batch_size)
 
 
 class ProjectPaths(dg.ConfigurableResource):

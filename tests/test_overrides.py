@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 
 from assets.retrieval import pp_reference_review, pp_references
-from resources import ProjectPaths
+from resources import EmbeddingModel, ProjectPaths
 from rfp_retrieval.library.frames import ENTRY_SCHEMA
 from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.retrieval.overrides import (
@@ -230,6 +230,7 @@ def test_assets_apply_the_override_file_and_list_the_vague_pick(tmp_path):
             pp_entries=_entries(),
             pp_facet_embeddings=_facet_frame(),
             paths=paths,
+            embedding_model=EmbeddingModel(model="toy"),  # the vectors' model: never loaded
         )
     assert output.value["id"].to_list() == ["PP-1", "PP-5", "PP-3", "PP-2"]
     assert output.metadata["overrides"].value == 1
@@ -261,6 +262,7 @@ def test_a_bad_override_file_fails_the_partition_naming_the_file(tmp_path):
                 pp_entries=_entries(),
                 pp_facet_embeddings=_facet_frame(),
                 paths=paths,
+                embedding_model=EmbeddingModel(model="toy"),
             )
     assert failure.value.description.startswith(f"{tmp_path / 'rfp-a.yaml'}: not valid YAML")
 

@@ -10,14 +10,11 @@ The model-switch variants: once the first run started, the project's ``model`` s
 changes to another model (a 128-dim model built from the bundled one) and the library is
 re-embedded with it by a library run in another process while the RFP runs go on. Checked:
 the library's vectors are all of the new model and its model check passed on both library
-runs; every reference was scored with one model (the partition's ScopeQuery was embedded by
-the model of the library vectors its ``pp_references`` step read: the old model when that
-step ended before the re-embedding run started, the new one when it started after the new
-vectors were committed, either one in between); a run that failed was stopped by a model
-check with its message. Then "no failed run" (issue 17): today a run in flight when the new
-vectors commit fails at that check (its ScopeQuery or questions were embedded with the old
-model), so the variant ends as xfail naming the failures; the fix is outside the store (final
-report of helper B, issue 17).
+runs; no run failed; every reference was scored with one model, the model of the library
+vectors its ``pp_references`` step read (the old model when that step ended before the
+re-embedding run started, the new one when it started after the new vectors were committed,
+either one in between): a run in flight when the new vectors commit re-embeds its ScopeQuery
+and its questions with the new model (``EmbeddingModel.embedder_for_vectors``).
 
 ``tests/test_parallel_runs.py`` holds the 4- and 20-RFP drops without a model switch
 (extended); its helpers are reused here.
@@ -88,6 +85,20 @@ def _library_window(instance: dg.DagsterInstance, run_id: str) -> tuple[float, f
     (record,) = latest.records
     assert record.run_id == run_id
     return start, record.timestamp
+
+
+def _ranking_model(instance: dg.DagsterInstance, run_id: str) -> str:
+    """The model whose vectors run ``run_id``'s ``pp_references`` step compared (its
+    materialization's ``model`` metadata)."""
+    records = instance.get_records_for_run(
+        run_id, of_type=dg.DagsterEventType.ASSET_MATERIALIZATION
+    ).records
+    (materialization,) = [
+        r.event_log_entry.asset_materialization
+        for r in records
+        if r.event_log_entry.asset_materialization.asset_key == dg.AssetKey("pp_references")
+    ]
+    return materialization.metadata["model"].value
 
 
 def _failure_messages(instance: dg.DagsterInstance, run_id: str) -> list[str]:
@@ -181,13 +192,12 @@ def drop_rfps(
     assert len(checks) == (2 if new_model is not None else 1)
     assert all(c.status.value == "SUCCEEDED" for c in checks)
 
-    # every reference scored with one model: the ScopeQuery's model is the model of the
-    # library vectors its pp_references step could have read
+    # every reference scored with one model: the model its pp_references step compared
+    # (materialization metadata) is the model of the library vectors the step could have read
     window = None
     if new_model is not None:
         library_runs = instance.get_runs(dg.RunsFilter(job_name="library_job"), limit=1)
         window = _library_window(instance, library_runs[0].run_id)
-    scopes = dict(store.read_table("scope_query", ["rfp_partition", "model"]).iter_rows())
     succeeded = [r for r in records if r.dagster_run.status == dg.DagsterRunStatus.SUCCESS]
     for record in succeeded:
         run = record.dagster_run
@@ -197,7 +207,8 @@ def drop_rfps(
         if window is not None:
             began, committed = window
             expected = {old} if end < began else {new} if start > committed else {old, new}
-        assert scopes[key] in expected, (key, scopes[key], datetime.fromtimestamp(start))
+        scored = _ranking_model(instance, run.run_id)
+        assert scored in expected, (key, scored, datetime.fromtimestamp(start))
 
     # a run that failed was stopped by the model check, with the message saying what to do
     failed = [r for r in records if r.dagster_run.status != dg.DagsterRunStatus.SUCCESS]
@@ -211,11 +222,7 @@ def drop_rfps(
     originals = [r for r in records if "dagster/parent_run_id" not in r.dagster_run.tags]
     assert sorted(r.dagster_run.tags["dagster/partition"] for r in originals) == keys
     assert most_at_once(originals) == min(count, POSTGRES_MAX_RUNS)
-    if failed:
-        pytest.xfail(
-            f"{len(failed)} of {len(records)} RFP runs failed on the model switch (issue 17: "
-            "no failed run): " + "; ".join(sorted({m[:120] for ms in reasons.values() for m in ms}))
-        )
+    assert not failed, reasons  # issue 17: no failed run, model switch or not
     statuses = {r.dagster_run.tags["dagster/partition"]: r.dagster_run.status for r in records}
     assert sorted(statuses) == keys  # one run per RFP, none twice
     for asset in RFP_ASSETS:

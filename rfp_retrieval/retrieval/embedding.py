@@ -97,6 +97,32 @@ def resolve_model_path(model: str, cache_dir: Path | None = None) -> Path:
     )
 
 
+def embedder_for_model(model_id: str, sources: list[str], batch_size: int = 32) -> Embedder | None:
+    """An ``Embedder`` whose ``model_id`` is ``model_id``, from the first of ``sources`` (model
+    names or folders, as in the ``model`` setting) that gives that id and can be found on this
+    machine; None when none does.
+
+    The rule a step follows when its queries meet library vectors of another model than the
+    run's own (the library was re-embedded while the run was in flight): embed the queries
+    with the model that made the vectors, never compare two models (issue 17). ``sources``
+    are where that model may be named: the model the library run recorded with its vectors
+    (``model_source`` metadata). Loading is lazy; ``resolve_model_path`` errors are caught
+    (the source is skipped).
+    """
+    for source in sources:
+        if not source:
+            continue
+        candidate = Embedder(model=source, batch_size=batch_size)
+        if candidate.model_id != model_id:
+            continue
+        try:
+            resolve_model_path(source)
+        except Exception:  # noqa: BLE001 - a source that is gone is skipped, not fatal
+            continue
+        return candidate
+    return None
+
+
 @functools.cache
 def cpu_supports_bf16() -> bool:
     """True when bf16 autocast is worth using on this CPU (checked once per process).

@@ -59,6 +59,7 @@ SCOPE_QUERY_SCHEMA = {
     "vec_outcome": pl.List(pl.Float32),
     "vec_whole": pl.List(pl.Float32),
     "section_headings": pl.List(pl.String),
+    "section_texts": pl.List(pl.String),
     "vec_sections": pl.List(pl.List(pl.Float32)),
     "trace": pl.String,
 }
@@ -150,9 +151,11 @@ def scope_query_frame(
     as_of_source: str,
     section_headings: list[str] | None = None,
     section_vectors: np.ndarray | None = None,
+    section_texts: list[str] | None = None,
 ) -> pl.DataFrame:
     """One-row ``scope_query`` frame. ``vectors`` is (4, dim) in ``QUERY_FACETS`` order;
-    ``section_vectors`` is (m, dim), one per scope-of-work section."""
+    ``section_vectors`` is (m, dim), one per scope-of-work section, embedded from
+    ``section_texts`` (kept so the row can be re-embedded: ``reembed_scope_row``)."""
     g = lambda name, default=None: getattr(reading, name, default)  # noqa: E731
     row = {column: g(column) for column in READING_COLUMNS}
     row |= {
@@ -175,6 +178,7 @@ def scope_query_frame(
         "model": model_id,
         "trace": json.dumps(g("trace", []) or [], default=str),
         "section_headings": list(section_headings or []),
+        "section_texts": list(section_texts) if section_texts is not None else None,
         "vec_sections": [
             [float(x) for x in v] for v in (section_vectors if section_vectors is not None else [])
         ],
@@ -216,6 +220,32 @@ def scope_query_from_row(row: dict[str, Any]) -> ScopeQuery:
         model=row.get("model"),
         rfp_partition=row.get("rfp_partition") or "",
     )
+
+
+def reembed_scope_row(row: dict[str, Any], embedder: QueryEmbedder) -> dict[str, Any] | None:
+    """The ``scope_query`` row ``row`` with its vectors made again by ``embedder``.
+
+    The reading (filters, texts, weights) is kept as it is; the four facet vectors and the
+    scope-unit vectors are encoded again from the stored texts and ``model`` becomes
+    ``embedder.model_id``. Used when the library was re-embedded with another model while
+    this RFP's run was in flight, so that a ranking still compares one model's vectors
+    (issue 17: never two models). Returns None when the row does not keep its section texts
+    (rows written before ``section_texts`` existed): it cannot be re-embedded faithfully.
+    Raises what ``embedder.encode`` raises.
+    """
+    sections = row.get("section_texts")
+    if sections is None and row.get("section_headings"):
+        return None
+    vectors = np.asarray(embedder.encode([row[f"text_{f}"] or "" for f in QUERY_FACETS]))
+    section_vectors = np.asarray(embedder.encode(list(sections))) if sections else None
+    again = dict(row)
+    again["model"] = embedder.model_id
+    for i, facet in enumerate(QUERY_FACETS):
+        again[f"vec_{facet}"] = [float(x) for x in vectors[i]]
+    again["vec_sections"] = [
+        [float(x) for x in v] for v in (section_vectors if section_vectors is not None else [])
+    ]
+    return again
 
 
 def domain_weights_metadata(reading: Any, digits: int = 3) -> dict[str, float]:
@@ -298,6 +328,7 @@ def build_scope_query(
         as_of.source,
         [h for h, _ in sections],
         section_vectors,
+        [t for _, t in sections],
     )
     query = scope_query_from_row(frame.row(0, named=True))
     return BuiltScopeQuery(reading, texts, sections, frame, query)
