@@ -49,7 +49,7 @@ COUNTS = {
     "18f-hhs-tdrs-base-award-with-pws.pdf": (53, 129),
     # 105: more asks from the issue-13 rules (inline "1) ...; 2) ..." lists split, more
     # instruction headings); sections unchanged
-    "18f-hhs-tdrs-rfq-draft.pdf": (77, 105),
+    "18f-hhs-tdrs-rfq-draft.pdf": (76, 103),
     "18f-hhs-tdrs-rfq-final.docx": (68, 125),
     "18f-hhs-tdrs-rfq-final.md": (68, 125),
     "18f-usfs-epermit-api-rfq.md": (34, 46),
@@ -87,7 +87,7 @@ COUNTS = {
     "ussocom-silent-knight-demo-draft-soo.pdf": (6, 3),
     "ustaxcourt-ef-cms-appendix-b-workflows.md": (18, 15),
     "ustaxcourt-ef-cms-evaluation-criteria.md": (16, 33),
-    "ustaxcourt-ef-cms-rfq-18-0018.pdf": (41, 83),
+    "ustaxcourt-ef-cms-rfq-18-0018.pdf": (41, 82),
     "ustaxcourt-ef-cms-rfq-amendment-qa.pdf": (51, 17),
     "ustaxcourt-ef-cms-sow.md": (17, 33),
     # 120: later attachments' "1. GENERAL" lists are no appendix sections, SF 1449 field rows

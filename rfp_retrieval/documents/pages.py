@@ -56,6 +56,24 @@ def furniture_key(line: str, edge: str) -> str:
     return text
 
 
+def _drop_invisible_lines(
+    pages: list[list[str]], styles: list[list[LineStyle | None]]
+) -> tuple[list[list[str]], list[list[LineStyle | None]]]:
+    """``pages`` (and their parallel ``styles``) without the lines that hold only invisible
+    characters (``\u200b \u200b``: PDF text layers put them around bold or underlined
+    words). Once cleaned such a line would be blank, and a blank line ends a paragraph: the
+    sentence around it would be cut in two ("no more than four (4)" / "pages, ...").
+    A line blank as written stays: it is a real paragraph break."""
+    kept_pages, kept_styles = [], []
+    for page, pstyles in zip(pages, styles, strict=True):
+        keep = [
+            i for i, line in enumerate(page) if not line.strip() or normalise_line(line).strip()
+        ]
+        kept_pages.append([page[i] for i in keep])
+        kept_styles.append([pstyles[i] if i < len(pstyles) else None for i in keep])
+    return kept_pages, kept_styles
+
+
 def clean_pages(
     pages: list[list[str]], styles: list[list[LineStyle | None]] | None = None
 ) -> tuple[list[str], list[int], list[str], list[LineStyle | None]]:
@@ -68,8 +86,9 @@ def clean_pages(
     (PDF only) runs parallel to ``pages``. Returns (lines, page_of_line, removed header/footer
     lines, style_of_line).
     """
-    normalised = [[normalise_line(line) for line in page] for page in pages]
     page_styles = styles or [[None] * len(page) for page in pages]
+    pages, page_styles = _drop_invisible_lines(pages, page_styles)
+    normalised = [[normalise_line(line) for line in page] for page in pages]
     edge_lines = [_edge_lines(page) for page in normalised]
     repeated: dict[str, set[str]] = {"top": set(), "bottom": set()}
     if len(normalised) >= 3:
