@@ -31,6 +31,7 @@ from rfp_retrieval.library.records import (
     RejectedRow,
     Technical,
 )
+from rfp_retrieval.quantities.money import parse_amount
 
 WRITEUP_SECTIONS: dict[str, str] = {
     "summary": "summary",
@@ -155,7 +156,7 @@ def _front_amount(value: Any, name: str) -> int | None:
         if isinstance(value, int | float):
             return money.parse_contract_value(value).min
         money.check_usd_amount_text(str(value))
-        return money.parse_amount(str(value))
+        return parse_amount(str(value))
     except ValueError as error:
         raise RowRejected(f"contract {name}: {error}") from error
 
