@@ -439,6 +439,26 @@ def scrub_secrets(text: str, url: str) -> str:
     return text
 
 
+def prepare_output_folders(settings: Settings) -> None:
+    """Create the folders a run writes to: the DuckDB file's folder (``db_path``) and
+    ``output_dir`` (both absolute paths), when missing.
+
+    Raises:
+        SettingsError: a folder cannot be created or is a file; names the setting, the path
+            and the reason, so a run fails at once, before any RFP is read (not after the
+            work, in its last step).
+    """
+    for name, folder in (("db_path", settings.db_path.parent), ("output_dir", settings.output_dir)):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            reason = exc.strerror or type(exc).__name__
+            raise SettingsError(
+                f"{name}: cannot create the folder {folder} ({reason}); set {name} in "
+                f"rfp-retrieval.yaml / RFP_RETRIEVAL_{name.upper()} to a folder you can write"
+            ) from exc
+
+
 def settings_with(settings: Settings, **changes: Any) -> Settings:
     """A copy of ``settings`` with some fields replaced (paths made absolute)."""
     known = {f.name for f in fields(Settings)}

@@ -106,9 +106,17 @@ def store_failed(exc: Exception, advice: str = "") -> NoReturn:
 
 
 def check_store_reachable(settings: Settings) -> None:
-    """For ``store: postgres``, open and close one connection before any Dagster instance is
-    built (dagster-postgres would retry for minutes, then fail with a traceback); on failure
-    print the redacted reason and what to check, and exit 2. Nothing for DuckDB."""
+    """Before any Dagster instance is built: create the folders a run writes
+    (``settings.prepare_output_folders``: the DuckDB file's folder, ``output_dir``; exit 2
+    naming the setting when one cannot be made), and for ``store: postgres`` open and close
+    one connection (dagster-postgres would retry for minutes, then fail with a traceback); on
+    failure print the redacted reason and what to check, and exit 2."""
+    from rfp_retrieval.settings import SettingsError, prepare_output_folders
+
+    try:
+        prepare_output_folders(settings)
+    except SettingsError as exc:
+        settings_failed(exc)
     if settings.store != "postgres":
         return
     from rfp_retrieval.storage.postgres import PostgresStoreError, connect
