@@ -107,9 +107,13 @@ def test_markdown_brief_names_relaxation_trace_and_as_of_source():
     lines = text.splitlines()
     assert lines[0] == r"# Response brief: 311 Contact Center \<script\>alert(1)\</script\>"
     assert "- **As-of date:** 2026-07-16 (issue date stated in the RFP)" in lines
-    assert "Ranking mode default; 5 candidate(s) passed the hard filters." in lines
     assert (
-        "**Constraints relaxed** (fewer than three survived): "
+        "Ranking mode default; 2 candidate(s) passed every hard filter, 3 let in by relaxation."
+        in lines
+    )
+    assert "5 candidate(s) passed" not in text
+    assert (
+        "**Constraints relaxed** (fewer than three passed every hard filter): "
         "customer types widened to local, state" in lines
     )
     assert "### 1. PP-175: Title of PP-175 (score 0.580)" in lines
@@ -117,6 +121,24 @@ def test_markdown_brief_names_relaxation_trace_and_as_of_source():
     assert "- **Misses:** customer\\_type" in lines
     assert r"| relax customer\_type | local, state | 5 |" in lines
     assert "## Questions" not in text
+
+
+def test_candidate_count_without_relaxation_says_all_passed_the_hard_filters():
+    unrelaxed = [
+        r
+        | {
+            "relaxed": [],
+            "relaxation_steps": [],
+            "candidate_count": 2,
+            "filter_trace": json.dumps(json.loads(TRACE)[:2]),
+        }
+        for r in REFERENCES
+    ]
+    lines = brief_markdown(SCOPE, unrelaxed).splitlines()
+    assert "Ranking mode default; 2 candidate(s) passed the hard filters." in lines
+    assert not any("let in by relaxation" in line for line in lines)
+    page = brief_html(SCOPE, REFERENCES)
+    assert "2 candidate(s) passed every hard filter, 3 let in by relaxation.</p>" in page
 
 
 def test_questions_merge_rewrites_and_passages_and_flag_needs_sme():

@@ -206,7 +206,7 @@ def test_empty_library_gives_empty_result_with_reason():
     assert result.references == [] and result.reason == "the library has no entries"
 
 
-def test_default_mode_charges_size_and_role_misses_instead_of_excluding():
+def test_default_mode_charges_size_misses_and_keeps_a_stated_prime_only_rule_hard():
     filters = ScopeFilters(
         customer_types=("federal-civilian",),
         value_min=10_000_000,
@@ -223,23 +223,36 @@ def test_default_mode_charges_size_and_role_misses_instead_of_excluding():
         penalty_role=0.05,
     )
     ids, misses, trace, relaxed = apply_hard_filters(_entries(), filters, config)
-    # Recency and customer type stay hard (PP-3 defense, PP-5 too old); size and role do not.
-    assert ids == ["PP-1", "PP-2", "PP-4"]
-    assert misses == {"PP-1": [], "PP-2": ["role"], "PP-4": ["value"]}
-    assert relaxed == []
-    assert [t.get("soft_penalty") for t in trace if t["filter"] in ("value", "role")] == [
-        0.10,
-        0.05,
+    # Recency, customer type and a stated prime-only rule are hard; size is not (PP-4 in at
+    # $40M). PP-2 (a subcontract) is out: the recency window is relaxed before prime-only
+    # (Relaxation.order), which lets PP-5 in and fills the three.
+    assert ids == ["PP-1", "PP-4", "PP-5"]
+    assert misses == {"PP-1": [], "PP-4": ["value"], "PP-5": ["recency"]}
+    assert relaxed == [
+        "recency window widened to end on/after 2019-06-08",
+        "recency window dropped",
+    ]
+    assert [(t["filter"], t["remaining"], t.get("soft_penalty")) for t in trace[2:5]] == [
+        ("value", 4, 0.10),
+        ("recency", 3, None),
+        ("role", 2, None),
     ]
     result = rank_references(_entries(), _vectors(SIMS), _query(filters), config)
     by_id = {r.id: r for r in result.references}
+    assert sorted(by_id) == ["PP-1", "PP-4", "PP-5"]
     # $40M against a $30M ceiling: the full value penalty (a miss is a miss)
     assert by_id["PP-4"].components["value_penalty"] == pytest.approx(-0.10)
-    assert by_id["PP-2"].components["role_penalty"] == pytest.approx(-0.05)
     assert by_id["PP-1"].components["value_penalty"] == 0.0
     # whole .4 + outcome .3 + section .3 (no sections: technical vector) of cosine 0.8
     assert by_id["PP-4"].components["weighted_whole"] == pytest.approx(0.32, abs=1e-6)
     assert by_id["PP-4"].relaxed == ["value"]
+    # only when even that leaves too few is prime-only dropped: the sub comes in last,
+    # labelled with the miss and charged the role penalty
+    four = rank_references(_entries(), _vectors(SIMS), _query(filters), replace(config, top_k=4))
+    assert [r.id for r in four.references] == ["PP-4", "PP-1", "PP-5", "PP-2"]
+    assert four.relaxed[-1] == "prime-only requirement dropped"
+    assert four.references[-1].relaxed == ["role"]
+    assert four.references[-1].components["role_penalty"] == pytest.approx(-0.05)
 
 
 def test_config_fingerprint_names_the_weights_that_ranked():

@@ -152,6 +152,26 @@ def _shared(references: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
+def candidates_sentence(shared: Mapping[str, Any]) -> str:
+    """How many candidates the ranking had, split by how they got in (plain text, no period).
+
+    "N candidate(s) passed every hard filter, M let in by relaxation" when a filter was
+    relaxed (N from the filter trace before relaxation, ``caveats.passed_filters``; M the
+    rest of ``candidate_count``), else "N candidate(s) passed the hard filters"; "unknown"
+    when a count is not recorded. One rule for the Markdown and HTML briefs (issue 18: the
+    brief printed "38 candidates passed" next to "fewer than three survived").
+    """
+    total = shared.get("candidate_count")
+    if not shared.get("relaxation_steps"):
+        return f"{_fmt(total)} candidate(s) passed the hard filters"
+    strict = passed_filters(shared.get("filter_trace") or [])
+    let_in = total - strict if total is not None and strict is not None else None
+    return (
+        f"{'unknown' if strict is None else strict} candidate(s) passed every hard filter, "
+        f"{'unknown' if let_in is None else let_in} let in by relaxation"
+    )
+
+
 def _step_value(step: Mapping[str, Any]) -> str:
     """A ranking trace step's value in plain words ('' for a step without one)."""
     return plain_value(step["value"]) if "value" in step else ""
@@ -279,13 +299,10 @@ def brief_markdown(
                 f"{_md(t.get('section'))} | {_md(t.get('sentence') or NO_SENTENCE)} |"
             )
     lines += ["", "## The three references", ""]
-    lines.append(
-        f"Ranking mode {_md(shared['mode'])}; {_md(_fmt(shared['candidate_count']))} "
-        "candidate(s) passed the hard filters."
-    )
+    lines.append(f"Ranking mode {_md(shared['mode'])}; {_md(candidates_sentence(shared))}.")
     if shared["relaxation_steps"]:
         lines.append(
-            "**Constraints relaxed** (fewer than three survived): "
+            "**Constraints relaxed** (fewer than three passed every hard filter): "
             + _md(", ".join(shared["relaxation_steps"]))
         )
     if shared["reason"]:
@@ -424,14 +441,11 @@ def brief_html(
             )
         h.append("</table>")
     h.append("<h2>The three references</h2>")
-    h.append(
-        f"<p>Ranking mode <b>{_e(shared['mode'])}</b>; "
-        f"<b>{_e(_fmt(shared['candidate_count']))}</b> candidate(s) passed the hard filters.</p>"
-    )
+    h.append(f"<p>Ranking mode <b>{_e(shared['mode'])}</b>; {_e(candidates_sentence(shared))}.</p>")
     if shared["relaxation_steps"]:
         h.append(
             '<div class="miss"><b>Constraints relaxed</b> (fewer than three references '
-            f"survived the filters): {_e(', '.join(shared['relaxation_steps']))}</div>"
+            f"passed every hard filter): {_e(', '.join(shared['relaxation_steps']))}</div>"
         )
     if shared["reason"]:
         h.append(f'<div class="warn">{_e(shared["reason"])}</div>')

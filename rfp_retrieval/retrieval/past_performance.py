@@ -150,7 +150,7 @@ def apply_hard_filters(
 ) -> tuple[list[str], dict[str, list[str]], list[dict[str, Any]], list[str]]:
     """Pass 1 (constraints defined as DuckDB SQL expressions), with graded relaxation.
 
-    Constraints in ``config.soft_constraints`` (``default`` mode: value, role)
+    Constraints in ``config.soft_constraints`` (``default`` mode: value)
     are reported in the misses but do not exclude; the ranker charges their penalty.
     ``prepared`` (built from ``entries``) skips laying the frame out again.
 

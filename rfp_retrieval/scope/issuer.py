@@ -25,6 +25,8 @@ def read_issuer(doc: RfpDocument, lines: list[str], reading: ScopeReading) -> No
     text = find_issuer_text(lines)
     source = "issuer label"
     if not text:
+        text, source = _issuer_from_opening(lines)
+    if not text:
         text, source = _issuer_from_front(doc, lines)
     if not text:
         reading.trace.append(
@@ -82,6 +84,39 @@ _ORG_NAME = re.compile(
     r"(?:[A-Z][a-z]+ ){1,4}(?:University|County)\b|\b(?:State|City|Commonwealth) of "
     r"[A-Z][a-z]+(?: [A-Z][a-z]+)?|\b(?:STATE|COMMONWEALTH) OF [A-Z]+(?: [A-Z]+)?\b"
 )
+
+
+# The opening sentence that names who solicits: "The City of Riverton Department of Public
+# Works (the City) invites proposals ...", "Lakeshore Regional Transit Authority ("the
+# Authority") is soliciting proposals ...". The name is what comes before the short-name
+# parenthesis or the verb.
+_OPENING_SOLICITS = re.compile(
+    r"^(?:The\s+)?(?P<org>[A-Z][\w.&'’\-]*(?:[ ,]+(?:of|and|for|the|on|[A-Z][\w.&'’\-]*))*?)"
+    r"\s*(?:\([\"“]?(?:hereinafter\s+)?[\"“]?(?:the\s+)?[\"“]?[A-Z][\w ]{0,40}?[\"”]?\)\s*,?\s*)?"
+    r"(?:hereby\s+)?(?:invites|requests|solicits|seeks|is\s+(?:requesting|soliciting|seeking|"
+    r"issuing|inviting))\s+(?:sealed\s+|competitive\s+|written\s+)?"
+    r"(?:proposals|offers|responses|qualifications|bids|submissions)\b"
+)
+
+# Who may solicit but is not an organisation's name: "The Government invites proposals".
+_GENERIC_SOLICITOR = re.compile(r"^(?:Government|Agency|Department|Owner|Purchaser|Buyer|Client)$")
+
+
+def _issuer_from_opening(lines: list[str]) -> tuple[str | None, str]:
+    """The organisation named as the one inviting proposals in the opening paragraphs (the
+    first 40 lines), e.g. "The City of X Department of Y (the City) invites proposals ...";
+    (None, "") when no such sentence names one. Source label "opening paragraph"."""
+    for line in lines[:40]:
+        text = strip_inline_markdown(re.sub(r"^\s*(?:#+|[-*>])\s*", "", line)).strip()
+        for sentence in re.split(r"(?<=[.;])\s+(?=[A-Z])", text):
+            m = _OPENING_SOLICITS.match(sentence)
+            if not m:
+                continue
+            org = m.group("org").strip(" ,")
+            if len(org) > 120 or _GENERIC_SOLICITOR.match(org) or " " not in org:
+                continue
+            return org, "opening paragraph"
+    return None, ""
 
 
 def _issuer_from_front(doc: RfpDocument, lines: list[str]) -> tuple[str | None, str]:
