@@ -52,10 +52,13 @@ def print_run_summary(
     skipped: list[dict[str, str]] | None = None,
     unmatched_overrides: list[dict[str, str]] | None = None,
     library_note: str | None = None,
+    rejected_library_rows: list[dict[str, Any]] | None = None,
 ) -> None:
     """Print each RFP's ScopeQuery and top 3, then a summary of every file.
 
-    ``library_note`` (e.g. "library unchanged: not rebuilt") is printed first in the summary.
+    ``library_note`` (e.g. "library unchanged: not rebuilt") is printed first in the summary;
+    ``rejected_library_rows`` (``library.quality.rejected_library_rows``) after it, each with
+    its library, file, row and reason.
 
     Laid out for terminals as narrow as 80 columns: tables keep to three or four short
     columns and put long text (title, score components, misses, a writer's override with
@@ -108,6 +111,13 @@ def print_run_summary(
     out.print(Text(counts + (f", {len(interrupted)} interrupted" if interrupted else ""), "bold"))
     if library_note:
         out.print(Text(library_note, "dim"))
+    if rejected_library_rows:
+        out.print(Text(f"Library rows left out ({len(rejected_library_rows)}):", "yellow"))
+        for item in rejected_library_rows:
+            where = shown_name(Path(item["file"]).name)
+            where += f" row {item['row']}" if item["row"] is not None else ""
+            line = Text.assemble((where, "bold"), f" ({item['library']}): {item['reason']}")
+            out.print(Padding(line, (0, 0, 0, 2), expand=False))
     if skipped:
         out.print(Text(f"Not read from the inbox ({len(skipped)}):", "yellow"))
         for item in skipped:

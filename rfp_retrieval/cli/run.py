@@ -159,11 +159,23 @@ def run(
             settings.overrides_dir, sorted(known), present, partition_sources(launcher.store)
         )
     ]
+    rejected = library_rejections(launcher.store)
     if as_json:
-        print_json({"rfps": outcomes, "skipped": skipped, "unmatched_overrides": unmatched})
+        print_json(
+            {
+                "rfps": outcomes,
+                "skipped": skipped,
+                "unmatched_overrides": unmatched,
+                "rejected_library_rows": rejected,
+            }
+        )
     else:
         print_run_summary(
-            outcomes, skipped=skipped, unmatched_overrides=unmatched, library_note=library_note
+            outcomes,
+            skipped=skipped,
+            unmatched_overrides=unmatched,
+            library_note=library_note,
+            rejected_library_rows=rejected,
         )
     if any(o["status"] == "interrupted" for o in outcomes):
         raise typer.Exit(130)
@@ -202,6 +214,18 @@ def library_shortfall(store: Any, library_dir: Path | str) -> str | None:
         return None
     rejected = store.read_table("pp_rejected_entries", ["file", "row", "reason"])
     return empty_library_reason(library_dir, rejected)
+
+
+def library_rejections(store: Any) -> list[dict[str, Any]]:
+    """The rows of both libraries the last library run left out, with file, row and reason
+    (``library.quality.rejected_library_rows`` over the stored ``pp_rejected_entries`` and
+    ``answer_blocks``); [] before the library job ran. ``store``: a partition store."""
+    from rfp_retrieval.library.quality import rejected_library_rows
+
+    return rejected_library_rows(
+        store.read_table("pp_rejected_entries", ["file", "row", "reason"]),
+        store.read_table("answer_blocks", ["source", "row", "usable", "problems"]),
+    )
 
 
 def run_rfps(

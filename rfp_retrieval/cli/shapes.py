@@ -103,6 +103,7 @@ class RunPayload(TypedDict):
     rfps: list[RunItem]
     skipped: list[FileReason]
     unmatched_overrides: list[FileReason]
+    rejected_library_rows: list[dict[str, Any]]  # library.quality.rejected_library_rows
 
 
 def run_item(file: str, partition: str) -> RunItem:
