@@ -159,6 +159,7 @@ def run(
             settings.overrides_dir, sorted(known), present, partition_sources(launcher.store)
         )
     ]
+    unmatched += override_problems(launcher.store, settings.overrides_dir, outcomes)
     rejected = library_rejections(launcher.store)
     if as_json:
         print_json(
@@ -214,6 +215,35 @@ def library_shortfall(store: Any, library_dir: Path | str) -> str | None:
         return None
     rejected = store.read_table("pp_rejected_entries", ["file", "row", "reason"])
     return empty_library_reason(library_dir, rejected)
+
+
+def override_problems(
+    store: Any, overrides_dir: Path | str, outcomes: list[RunItem]
+) -> list[dict[str, str]]:
+    """``{"file", "reason"}`` for each override file of this run's RFPs that was not applied
+    (``retrieval.overrides.override_problem``: an id the library does not hold, a pick that
+    was not chosen...); the RFP's references are then the ranker's picks."""
+    from rfp_retrieval.retrieval.overrides import (
+        NOT_APPLIED,
+        override_path,
+        override_problem,
+        ranker_picks,
+    )
+
+    entries = store.read_table("pp_entries", ["id"])
+    known = set(entries["id"].to_list()) if entries is not None else set()
+    found = []
+    for item in outcomes:
+        path = override_path(overrides_dir, item["partition"])
+        if item["status"] != "ok" or not path.is_file():
+            continue
+        refs = store.read_partition("pp_references", item["partition"])
+        picks = ranker_picks(refs) if refs is not None else []
+        problem = override_problem(path, known, picks, item["partition"])
+        if problem:
+            reason = problem.removeprefix(f"{path}: ")
+            found.append({"file": str(path), "reason": f"{reason}; {NOT_APPLIED}"})
+    return found
 
 
 def library_rejections(store: Any) -> list[dict[str, Any]]:
