@@ -231,9 +231,11 @@ def _set_review_date(block: AnswerBlock, value: Any) -> None:
         block.last_reviewed = value
     elif value is None or not str(value).strip():
         block.problems.append(NO_REVIEW_DATE)
-    else:
+    else:  # the project's one date rule (quantities.dates: 11/30/2026 is US order)
+        from rfp_retrieval.quantities.dates import parse_date_bound
+
         try:
-            block.last_reviewed = dt.date.fromisoformat(str(value).strip()[:10])
+            block.last_reviewed = parse_date_bound(str(value), "start")
         except ValueError:
             block.problems.append(UNREADABLE_REVIEW_DATE)
 
@@ -286,11 +288,14 @@ def _find_header(rows: list[list[Any]]) -> tuple[int | None, dict[str, int]]:
 
 def _sheet_rows(path: Path) -> list[list[Any]]:
     if path.suffix.lower() == ".csv":
-        data = path.read_bytes()
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            text = data.decode("cp1252", errors="replace")
+        from rfp_retrieval.library.cells import read_text_file
+        from rfp_retrieval.library.spreadsheet_rows import CSV_DELIMITERS
+
+        text = read_text_file(path)  # the library's one encoding rule
+        for delimiter in CSV_DELIMITERS:  # and its one delimiter rule: the header decides
+            rows = [list(r) for r in csv.reader(io.StringIO(text), delimiter=delimiter)]
+            if _find_header(rows)[0] is not None:
+                return rows
         return [list(r) for r in csv.reader(io.StringIO(text))]
     try:
         import openpyxl

@@ -129,6 +129,12 @@ def text_file_encoding(path: Path) -> str:
     return "latin-1"
 
 
+CSV_DELIMITERS = (",", ";", "\t")
+"""The delimiters a CSV of either library is read with, tried in order: the first under which
+its header row is found wins (comma when none is). Rule: Excel saves "CSV" with the list
+separator of the machine's locale, a semicolon where the decimal mark is a comma."""
+
+
 def _csv_records(path: Path, encoding: str, delimiter: str) -> Iterator[tuple[int, list[Any]]]:
     """The CSV's records as ``(row number, cells)``, read as they are parsed (a cell with
     line breaks is one record, numbered as one row)."""
@@ -142,7 +148,7 @@ def _csv_sheet(path: Path) -> Sheet:
     semicolon and tab under which a header row is found (comma when none is)."""
     encoding = text_file_encoding(path)
     chosen = ","
-    for delimiter in (",", ";", "\t"):
+    for delimiter in CSV_DELIMITERS:
         head = list(itertools.islice(_csv_records(path, encoding, delimiter), _CSV_HEAD_ROWS))
         if _find_header(head) is not None:
             chosen = delimiter
