@@ -401,7 +401,7 @@ def _read_table(
         for c in SPREADSHEET_COLUMNS
         if c.required and c.field not in columns and not (c.field == "period" and split_period)
     ]
-    rows_below = sheet.rows_from(header_index + header_rows)
+    rows_below = _with_merged_values(sheet, sheet.rows_from(header_index + header_rows))
     data_rows = ((n, cells) for n, cells in rows_below if _has_content(cells))
     if missing:
         yield RejectedRow(
@@ -445,6 +445,38 @@ def _read_table(
             yield entry
         except RowRejected as error:
             yield RejectedRow(file=source, row=number, reason=str(error), raw=raw)
+
+
+def _with_merged_values(
+    sheet: Sheet, rows: Iterator[tuple[int, list[Any]]]
+) -> Iterator[tuple[int, list[Any]]]:
+    """``rows`` (below the header) with each merged range's value in every cell of the range.
+
+    A spreadsheet stores a merged range's value in its top-left cell only; the writer who
+    merged one customer over three contracts' rows states it for each of them (openpyxl reads
+    the other cells as empty). Ranges that start above ``rows`` (header merges) are left to
+    the header rules."""
+    if not sheet.merged:
+        yield from rows
+        return
+    starts: dict[int, list[tuple[int, int, int, int]]] = {}
+    for merge in sheet.merged:
+        starts.setdefault(merge[0], []).append(merge)
+    fills: dict[int, dict[int, Any]] = {}  # row -> {0-based column: value}
+    for number, cells in rows:
+        for r1, c1, r2, c2 in starts.get(number, []):
+            value = cells[c1 - 1] if c1 - 1 < len(cells) else None
+            for r in range(r1, r2 + 1):
+                for c in range(c1, c2 + 1):
+                    if (r, c) != (r1, c1):
+                        fills.setdefault(r, {})[c - 1] = value
+        fill = fills.pop(number, None)
+        if fill:
+            cells = list(cells) + [None] * max(0, max(fill) + 1 - len(cells))
+            for k, value in fill.items():
+                if cells[k] is None or not _cell_text(cells[k]):
+                    cells[k] = value
+        yield number, cells
 
 
 def _repeated_column_conflicts(
