@@ -180,7 +180,7 @@ def run(
         )
     if any(o["status"] == "interrupted" for o in outcomes):
         raise typer.Exit(130)
-    if any(o["status"] != "ok" for o in outcomes):
+    if any(o["status"] not in ("ok", "warning") for o in outcomes):
         raise typer.Exit(1)  # every other RFP was still processed; the summary lists failures
 
 
@@ -235,7 +235,7 @@ def override_problems(
     found = []
     for item in outcomes:
         path = override_path(overrides_dir, item["partition"])
-        if item["status"] != "ok" or not path.is_file():
+        if item["status"] not in ("ok", "warning") or not path.is_file():
             continue
         refs = store.read_partition("pp_references", item["partition"])
         picks = ranker_picks(refs) if refs is not None else []
@@ -244,6 +244,23 @@ def override_problems(
             reason = problem.removeprefix(f"{path}: ")
             found.append({"file": str(path), "reason": f"{reason}; {NOT_APPLIED}"})
     return found
+
+
+NO_STRUCTURE = (
+    "no sections or asks found: the file has no numbered or headed section and no question "
+    "or requirement, so its references rest on its few words alone; check it is the RFP "
+    "(not a cover letter or an empty export) and re-run"
+)
+"""The warning of an RFP that ran but gave nothing to read a scope from."""
+
+
+def structure_warning(outline: Any, questions: Any) -> str | None:
+    """``NO_STRUCTURE`` when a partition's stored ``rfp_outline`` and ``rfp_questions``
+    frames are both empty (a file holding only "Hello"), else None (either not stored: None).
+    Rule: a document without one section or one ask is not an RFP the brief can stand on."""
+    if outline is None or questions is None:
+        return None
+    return NO_STRUCTURE if outline.is_empty() and questions.is_empty() else None
 
 
 def library_rejections(store: Any) -> list[dict[str, Any]]:
@@ -335,6 +352,11 @@ def run_rfps(
         if no_library and not item["references"]:
             item["status"] = "failed"
             item["error"] = f"no references: {no_library}"
+        elif warning := structure_warning(
+            store.read_partition("rfp_outline", key), store.read_partition("rfp_questions", key)
+        ):
+            item["status"] = "warning"
+            item["error"] = warning
     if rfp_files:
         progress.update(task, completed=len(rfp_files), description="RFPs done")
     return outcomes

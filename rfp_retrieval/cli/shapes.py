@@ -81,7 +81,8 @@ class RunReference(TypedDict):
 
 
 class RunItem(TypedDict):
-    """One RFP file of a run: ``status`` is ok, failed or interrupted."""
+    """One RFP file of a run: ``status`` is ok, warning (it ran; ``error`` says what to
+    check, e.g. ``run.NO_STRUCTURE``), failed or interrupted."""
 
     file: str
     partition: str
