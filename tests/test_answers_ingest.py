@@ -178,6 +178,31 @@ def test_qa_xlsx_header_below_a_title_row(tmp_path):
     )
 
 
+def test_qa_xlsx_topic_merged_down_over_its_questions_is_each_row_s(tmp_path):
+    """The library's merged-range rule (``spreadsheet_rows.with_merged_values``) in the
+    answer library: a topic merged over its three questions is the topic of each."""
+    import openpyxl
+
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    sheet.append(["Topic", "Question", "Answer"])
+    sheet.append(["Encryption", "Do you encrypt backups?", "Yes, AES-256."])
+    sheet.append([None, "Do you encrypt data in transit?", "Yes, TLS 1.2 or later."])
+    sheet.append([None, "Who holds the keys?", "The customer, in its KMS."])
+    sheet.append(["Staffing", "How many staff are cleared?", "Forty."])
+    sheet.merge_cells("A2:A4")
+    workbook.save(tmp_path / "questionnaire.xlsx")
+
+    blocks = load_answer_library(tmp_path).blocks
+
+    assert [(b.row, b.topic, b.title) for b in blocks] == [
+        (2, "Encryption", "Do you encrypt backups?"),
+        (3, "Encryption", "Do you encrypt data in transit?"),
+        (4, "Encryption", "Who holds the keys?"),
+        (5, "Staffing", "How many staff are cleared?"),
+    ]
+
+
 def test_spreadsheet_without_question_and_answer_columns_is_rejected_whole(tmp_path):
     (tmp_path / "notes.csv").write_text("Name,Value\nx,1\n", encoding="utf-8")
     library = load_answer_library(tmp_path)

@@ -9,7 +9,7 @@ import codecs
 import csv
 import datetime as dt
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -450,17 +450,24 @@ def _read_table(
 def _with_merged_values(
     sheet: Sheet, rows: Iterator[tuple[int, list[Any]]]
 ) -> Iterator[tuple[int, list[Any]]]:
-    """``rows`` (below the header) with each merged range's value in every cell of the range.
+    """``rows`` (below the header) with each merged range's value in every cell of the range
+    (``with_merged_values``)."""
+    return with_merged_values(sheet.merged, rows)
 
-    A spreadsheet stores a merged range's value in its top-left cell only; the writer who
-    merged one customer over three contracts' rows states it for each of them (openpyxl reads
-    the other cells as empty). Ranges that start above ``rows`` (header merges) are left to
-    the header rules."""
-    if not sheet.merged:
-        yield from rows
-        return
+
+def with_merged_values(
+    merged: Iterable[tuple[int, int, int, int]], rows: Iterable[tuple[int, list[Any]]]
+) -> Iterator[tuple[int, list[Any]]]:
+    """``rows`` (``(1-based row number, cells)``, below a header) with each merged range's
+    value in every cell of the range; ``merged``: ``(first row, first column, last row, last
+    column)``, 1-based, as openpyxl's ``merged_cells.ranges``.
+
+    Rule (both libraries): a spreadsheet stores a merged range's value in its top-left cell
+    only, but the writer who merged one customer (or one topic) over several rows states it
+    for each of them. Ranges that start above ``rows`` (header merges) are left to the header
+    rules; a cell that holds its own value keeps it."""
     starts: dict[int, list[tuple[int, int, int, int]]] = {}
-    for merge in sheet.merged:
+    for merge in merged:
         starts.setdefault(merge[0], []).append(merge)
     fills: dict[int, dict[int, Any]] = {}  # row -> {0-based column: value}
     for number, cells in rows:
