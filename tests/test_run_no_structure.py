@@ -8,10 +8,10 @@ import io
 from rich.console import Console
 
 from rfp_retrieval.cli.render import print_run_summary
-from rfp_retrieval.cli.run import NO_STRUCTURE, structure_warning
 from rfp_retrieval.documents.extract import load_document
 from rfp_retrieval.documents.questions import find_questions
 from rfp_retrieval.documents.tables import outline_frame, questions_frame
+from rfp_retrieval.inbox import NO_STRUCTURE, structure_warning
 
 RFP = """# Help Desk Services RFP
 
@@ -37,6 +37,20 @@ def test_a_file_holding_only_hello_gets_the_no_structure_warning(tmp_path):
     assert (outline.height, questions.height) == (0, 0)
     assert structure_warning(outline, questions) == NO_STRUCTURE
     assert NO_STRUCTURE.startswith("no sections or asks found")
+
+
+def test_the_questions_asset_says_it_in_its_metadata(tmp_path):
+    from assets.questions import _questions_one
+    from rfp_retrieval.documents.tables import document_frame
+
+    path = tmp_path / "hello.txt"
+    path.write_text("Hello\n", encoding="utf-8")
+    doc = load_document(path)
+    frame, metadata = _questions_one(
+        "hello-txt", document_frame("hello-txt", doc), outline_frame("hello-txt", doc)
+    )
+    assert frame.height == 0
+    assert metadata["warning"] == NO_STRUCTURE
 
 
 def test_an_rfp_with_sections_and_asks_gets_no_warning(tmp_path):

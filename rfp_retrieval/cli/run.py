@@ -38,6 +38,7 @@ from rfp_retrieval.cli.shapes import (
     run_references,
     run_scope_query,
 )
+from rfp_retrieval.inbox import structure_warning
 from rfp_retrieval.settings import CONFIG_ENV, CONFIG_FILE, SettingsError
 
 LIBRARY_UNCHANGED = "library unchanged: not rebuilt (--rebuild-library to force)"
@@ -244,23 +245,6 @@ def override_problems(
             reason = problem.removeprefix(f"{path}: ")
             found.append({"file": str(path), "reason": f"{reason}; {NOT_APPLIED}"})
     return found
-
-
-NO_STRUCTURE = (
-    "no sections or asks found: the file has no numbered or headed section and no question "
-    "or requirement, so its references rest on its few words alone; check it is the RFP "
-    "(not a cover letter or an empty export) and re-run"
-)
-"""The warning of an RFP that ran but gave nothing to read a scope from."""
-
-
-def structure_warning(outline: Any, questions: Any) -> str | None:
-    """``NO_STRUCTURE`` when a partition's stored ``rfp_outline`` and ``rfp_questions``
-    frames are both empty (a file holding only "Hello"), else None (either not stored: None).
-    Rule: a document without one section or one ask is not an RFP the brief can stand on."""
-    if outline is None or questions is None:
-        return None
-    return NO_STRUCTURE if outline.is_empty() and questions.is_empty() else None
 
 
 def library_rejections(store: Any) -> list[dict[str, Any]]:
