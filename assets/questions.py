@@ -15,6 +15,7 @@ from rfp_retrieval.documents.tables import (
     questions_frame,
     questions_from_frame,
 )
+from rfp_retrieval.inbox import structure_warning
 from rfp_retrieval.lineage import SOURCE_SHA, with_source
 
 
@@ -41,8 +42,12 @@ def _questions_one(key, rfp_document, rfp_outline):
     doc = document_from_frames(rfp_document, rfp_outline)
     frame = with_source(questions_frame(key, find_questions(doc)), sha)
     counts = frame.group_by("kind").len().sort("kind")
+    warning = structure_warning(rfp_outline, frame)  # it still runs: the UI says why
+    if warning:
+        dg.get_dagster_logger().warning(f"partition {key!r}: {warning}")
     return frame, {
         SOURCE_SHA: sha or "not recorded",
+        **({"warning": warning} if warning else {}),
         "row_count": frame.height,
         "by_kind": dg.MetadataValue.json(dict(counts.iter_rows())),
         "questions": dg.MetadataValue.md(

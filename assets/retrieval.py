@@ -10,6 +10,7 @@ from resources import EmbeddingModel, ProjectPaths
 from rfp_retrieval.lineage import SOURCE_SHA, with_source
 from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.retrieval.overrides import (
+    NOT_APPLIED,
     OverrideError,
     apply_overrides,
     load_overrides,
@@ -79,19 +80,15 @@ def _references_one(key, scope_query, pp_entries, vectors, paths, embedder=None)
     except MixedModelsError as exc:
         raise dg.Failure(description=str(exc), metadata={"model": row["model"]}) from exc
     source = override_path(paths.overrides_dir, key)
+    refs = references_frame(key, result)
+    problem = None
     try:
         overrides = load_overrides(source, set(pp_entries["id"].to_list()))
-        frame = apply_overrides(
-            references_frame(key, result),
-            overrides,
-            result,
-            pp_entries,
-            vectors,
-            query,
-            config,
-        )
-    except OverrideError as exc:
-        raise dg.Failure(description=str(exc)) from exc
+        frame = apply_overrides(refs, overrides, result, pp_entries, vectors, query, config)
+    except OverrideError as exc:  # the RFP's other outputs still build; the run output says why
+        problem, overrides = f"{exc}; {NOT_APPLIED}", []
+        dg.get_dagster_logger().warning(problem)
+        frame = apply_overrides(refs, [], result, pp_entries, vectors, query, config)
     frame = with_source(frame, sha)
     return frame, {
         SOURCE_SHA: sha or "not recorded",
@@ -110,6 +107,7 @@ def _references_one(key, scope_query, pp_entries, vectors, paths, embedder=None)
         "ranking_config": result.ranking_config,
         "overrides": len(overrides),
         **({"overrides_file": str(source)} if overrides else {}),
+        **({"overrides_not_applied": problem} if problem else {}),
         "candidate_count": result.candidate_count,
         "relaxed": ", ".join(result.relaxed) or "none",
         "top3": dg.MetadataValue.md(references_preview(frame)),

@@ -11,6 +11,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 RFP_SUFFIXES = (".md", ".markdown", ".txt", ".docx", ".pdf", ".csv", ".xlsx", ".xlsm", ".json")
 MAX_KEY_LENGTH = 80
@@ -167,3 +168,20 @@ def find_in_inbox(folder: Path, key: str) -> Path | None:
     """Path of the inbox file whose partition key is ``key``, or None."""
     hit = scan_inbox(folder).get(key) if Path(folder).is_dir() else None
     return hit.path if hit else None
+
+
+NO_STRUCTURE = (
+    "no sections or asks found: the file has no numbered or headed section and no question "
+    "or requirement, so its references rest on its few words alone; check it is the RFP "
+    "(not a cover letter or an empty export) and re-run"
+)
+"""The warning of an RFP that ran but gave nothing to read a scope from."""
+
+
+def structure_warning(outline: Any, questions: Any) -> str | None:
+    """``NO_STRUCTURE`` when a partition's stored ``rfp_outline`` and ``rfp_questions``
+    frames are both empty (a file holding only "Hello"), else None (either not stored: None).
+    Rule: a document without one section or one ask is not an RFP the brief can stand on."""
+    if outline is None or questions is None:
+        return None
+    return NO_STRUCTURE if outline.is_empty() and questions.is_empty() else None

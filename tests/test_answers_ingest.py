@@ -119,6 +119,47 @@ def test_qa_csv_rows_become_blocks_and_bad_rows_are_rejected_with_row_numbers(tm
     ]
 
 
+def test_semicolon_csv_and_us_review_dates_are_read(tmp_path):
+    """break-it: a semicolon-delimited export was rejected whole and 11/30/2026 refused; the
+    library's delimiter rule and the project's date rule (US numeric order) now read both."""
+    (tmp_path / "export.csv").write_text(
+        "Question;Answer;Topic;Last Reviewed\n"
+        "Do you encrypt backups?;Yes, AES-256 with KMS keys.;Encryption;11/30/2026\n"
+        "Do you have a SOC 2 report?;Yes, Type II, yearly.;Attestations;03/04/2025\n"
+        "Who owns incident response?;The CISO.;Security;30/11/2026\n",
+        encoding="utf-8",
+    )
+    library = load_answer_library(tmp_path)
+    assert library.rejected == []
+    rows = [(b.row, b.title, b.body, b.topic, b.last_reviewed, b.problems) for b in library.blocks]
+    assert rows == [
+        (
+            2,
+            "Do you encrypt backups?",
+            "Yes, AES-256 with KMS keys.",
+            "Encryption",
+            dt.date(2026, 11, 30),
+            [],
+        ),
+        (
+            3,
+            "Do you have a SOC 2 report?",
+            "Yes, Type II, yearly.",
+            "Attestations",
+            dt.date(2025, 3, 4),
+            [],
+        ),
+        (
+            4,
+            "Who owns incident response?",
+            "The CISO.",
+            "Security",
+            None,
+            ["unreadable-review-date"],
+        ),
+    ]
+
+
 def test_qa_xlsx_header_below_a_title_row(tmp_path):
     openpyxl = pytest.importorskip("openpyxl")
     book = openpyxl.Workbook()
@@ -135,6 +176,31 @@ def test_qa_xlsx_header_below_a_title_row(tmp_path):
         "Ops",
         3,
     )
+
+
+def test_qa_xlsx_topic_merged_down_over_its_questions_is_each_row_s(tmp_path):
+    """The library's merged-range rule (``spreadsheet_rows.with_merged_values``) in the
+    answer library: a topic merged over its three questions is the topic of each."""
+    import openpyxl
+
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    sheet.append(["Topic", "Question", "Answer"])
+    sheet.append(["Encryption", "Do you encrypt backups?", "Yes, AES-256."])
+    sheet.append([None, "Do you encrypt data in transit?", "Yes, TLS 1.2 or later."])
+    sheet.append([None, "Who holds the keys?", "The customer, in its KMS."])
+    sheet.append(["Staffing", "How many staff are cleared?", "Forty."])
+    sheet.merge_cells("A2:A4")
+    workbook.save(tmp_path / "questionnaire.xlsx")
+
+    blocks = load_answer_library(tmp_path).blocks
+
+    assert [(b.row, b.topic, b.title) for b in blocks] == [
+        (2, "Encryption", "Do you encrypt backups?"),
+        (3, "Encryption", "Do you encrypt data in transit?"),
+        (4, "Encryption", "Who holds the keys?"),
+        (5, "Staffing", "How many staff are cleared?"),
+    ]
 
 
 def test_spreadsheet_without_question_and_answer_columns_is_rejected_whole(tmp_path):

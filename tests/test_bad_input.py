@@ -190,3 +190,27 @@ def test_library_xlsx_formula_cells_become_defects_not_lost_rows(tmp_path):
         ],
         third[0]: [],
     }
+
+
+def test_a_pdf_without_its_eof_marker_is_read_and_its_damage_said_once(
+    tmp_path, shared_data, capfd
+):
+    """break-it: pypdf printed a stray "EOF marker not found" line to stderr; the damage is
+    now one warning of the document and nothing is printed."""
+    source = (
+        shared_data / "rfps" / "osd-cape-future-analytics-rfi-hq003417rfabpa.pdf"
+    ).read_bytes()
+    path = tmp_path / "damaged.pdf"
+    path.write_bytes(source[: source.rfind(b"%%EOF")])
+    whole = load_document(shared_data / "rfps" / "osd-cape-future-analytics-rfi-hq003417rfabpa.pdf")
+    capfd.readouterr()
+    doc = load_document(path)
+    printed = capfd.readouterr()
+    assert (printed.out, printed.err) == ("", "")
+    assert doc.text == whole.text
+    damaged = [w for w in doc.warnings if w.startswith("the file is damaged (")]
+    assert len(damaged) == 1
+    assert damaged[0].startswith(
+        "the file is damaged (CAUTION: startxref found while searching for %%EOF."
+    )
+    assert not any(w.startswith("the file is damaged") for w in whole.warnings)

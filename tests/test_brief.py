@@ -281,7 +281,7 @@ def test_filter_trace_says_a_soft_constraint_is_scored_not_filtered():
     )
     refs = [r | {"filter_trace": trace} for r in REFERENCES]
     lines = brief_markdown(SCOPE, refs).splitlines()
-    assert "| value | 3000000, 15000000 | 82 (scored, not filtered) |" in lines
+    assert "| value | $3.0M to $15.0M | 82 (scored, not filtered) |" in lines
     assert "| customer\\_type | commercial | 31 |" in lines
     page = brief_html(SCOPE, refs)
     assert "<td>82 (scored, not filtered)</td>" in page

@@ -366,6 +366,67 @@ def test_stale_duplicate_after_current_row_is_superseded(tmp_path: Path) -> None
     assert [(s.id, s.row, s.superseded_by_row) for s in load.superseded] == [("PP-901", 4, 2)]
 
 
+def test_ids_differing_only_in_case_or_dash_are_one_entry(tmp_path: Path) -> None:
+    """break-it: ``pp-901`` and ``PP-901`` were kept as two entries."""
+    from rfp_retrieval.library.ingest import load_library_frame
+
+    _write_csv(
+        tmp_path / "matrix.csv",
+        [
+            _row(Contract_Value="$29M", Last_Updated="8/15/2022"),
+            _row(PP="PP-902"),
+            _row(PP="pp-901", Contract_Value="$38.5 Million", Last_Updated="6/1/2026"),
+            _row(PP="Pp-902", Last_Updated="1/1/2020"),
+        ],
+    )
+
+    load = load_library(tmp_path)
+
+    assert [(e.id, e.source_row) for e in load.entries] == [("pp-901", 4), ("PP-902", 3)]
+    assert load.entries[0].contract.value.max == 38_500_000
+    assert [(s.id, s.row, s.superseded_by_row) for s in load.superseded] == [
+        ("pp-901", 2, 4),
+        ("PP-902", 5, 3),
+    ]
+    streamed = load_library_frame(tmp_path, batch=2)
+    assert streamed.entries["id"].to_list() == ["pp-901", "PP-902"]
+    assert [(s.id, s.row) for s in streamed.superseded] == [("pp-901", 2), ("PP-902", 5)]
+
+
+def test_a_customer_merged_over_rows_or_in_a_hidden_column_is_every_row_s(tmp_path: Path) -> None:
+    """break-it: a customer merged down over three contracts' rows was read for the first row
+    only (openpyxl keeps a merged range's value in its top-left cell)."""
+    from openpyxl.utils import get_column_letter
+
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    sheet.append(HEADER)
+    for pp_id in ("PP-901", "PP-902", "PP-903", "PP-904"):
+        cells: list[Any] = list(_row(PP=pp_id).values())
+        cells[HEADER.index("Last Updated")] = dt.datetime(2024, 3, 18)
+        if pp_id == "PP-904":
+            cells[HEADER.index("Customer")] = "State Agency of Examples"
+            cells[HEADER.index("Customer Type")] = "State Government"
+        sheet.append(cells)
+    column = get_column_letter(HEADER.index("Customer") + 1)
+    kind = get_column_letter(HEADER.index("Customer Type") + 1)
+    sheet.merge_cells(f"{column}2:{column}4")
+    sheet.merge_cells(f"{kind}2:{kind}3")
+    sheet.column_dimensions[get_column_letter(HEADER.index("Acronym") + 1)].hidden = True
+    workbook.save(tmp_path / "matrix.xlsx")
+
+    load = load_library(tmp_path)
+
+    assert [
+        (e.id, e.customer.named, e.customer.type, e.customer.acronym) for e in load.entries
+    ] == [
+        ("PP-901", "Department of Examples", "federal-civilian", "DOE-X"),
+        ("PP-902", "Department of Examples", "federal-civilian", "DOE-X"),
+        ("PP-903", "Department of Examples", "federal-civilian", "DOE-X"),
+        ("PP-904", "State Agency of Examples", "state", "DOE-X"),
+    ]
+
+
 def test_windows_1252_csv_is_read(tmp_path: Path) -> None:
     _write_csv(
         tmp_path / "matrix.csv",

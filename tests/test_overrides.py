@@ -20,6 +20,8 @@ from rfp_retrieval.retrieval.overrides import (
     apply_overrides,
     load_overrides,
     override_golden_lines,
+    override_problem,
+    ranker_picks,
     vague_outcome_review,
 )
 from rfp_retrieval.retrieval.past_performance import rank_references
@@ -242,8 +244,8 @@ def test_assets_apply_the_override_file_and_list_the_vague_pick(tmp_path):
     )
 
 
-def test_a_bad_override_file_fails_the_partition_naming_the_file(tmp_path):
-    (tmp_path / "rfp-a.yaml").write_text("overrides: [", encoding="utf-8")
+def _references_with_override_file(tmp_path, text: str):
+    (tmp_path / "rfp-a.yaml").write_text(text, encoding="utf-8")
     paths = ProjectPaths(
         library_dir=str(tmp_path),
         answers_dir=str(tmp_path),
@@ -255,16 +257,56 @@ def test_a_bad_override_file_fails_the_partition_naming_the_file(tmp_path):
     with dg.instance_for_test() as instance:
         instance.add_dynamic_partitions("rfp_documents", ["rfp-a"])
         context = dg.build_asset_context(partition_key="rfp-a", instance=instance)
-        with pytest.raises(dg.Failure) as failure:
-            pp_references(
-                context,
-                scope_query=_scope_query_frame(),
-                pp_entries=_entries(),
-                pp_facet_embeddings=_facet_frame(),
-                paths=paths,
-                embedding_model=EmbeddingModel(model="toy"),
-            )
-    assert failure.value.description.startswith(f"{tmp_path / 'rfp-a.yaml'}: not valid YAML")
+        return pp_references(
+            context,
+            scope_query=_scope_query_frame(),
+            pp_entries=_entries(),
+            pp_facet_embeddings=_facet_frame(),
+            paths=paths,
+            embedding_model=EmbeddingModel(model="toy"),  # the vectors' model: never loaded
+        )
+
+
+def test_a_bad_override_file_keeps_the_ranker_picks_and_says_why(tmp_path):
+    """break-it: a bad override file no longer fails the RFP's references and brief."""
+    output = _references_with_override_file(tmp_path, "overrides: [")
+    assert output.value["id"].to_list() == ["PP-1", "PP-2", "PP-3"]
+    assert output.metadata["overrides"].value == 0
+    assert output.metadata["overrides_not_applied"].value.startswith(
+        f"{tmp_path / 'rfp-a.yaml'}: not valid YAML"
+    )
+
+
+def test_an_unknown_id_in_an_override_is_named_and_the_picks_stay(tmp_path):
+    text = OVERRIDE_YAML.replace("with: PP-5", "with: PP-175")
+    output = _references_with_override_file(tmp_path, text)
+    assert output.value["id"].to_list() == ["PP-1", "PP-2", "PP-3"]
+    assert output.metadata["overrides_not_applied"].value == (
+        f"{tmp_path / 'rfp-a.yaml'}: override 1 names PP-175, which the library does not "
+        "hold; use an id from pp_entries (e.g. PP-045); the references are the ranker's "
+        "picks without the file's overrides"
+    )
+    problem = override_problem(tmp_path / "rfp-a.yaml", KNOWN, ["PP-1", "PP-2", "PP-3"], "rfp-a")
+    assert problem == (
+        f"{tmp_path / 'rfp-a.yaml'}: override 1 names PP-175, which the library does not "
+        "hold; use an id from pp_entries (e.g. PP-045)"
+    )
+
+
+def test_ids_in_an_override_are_matched_as_the_library_matches_them(tmp_path):
+    """break-it: ``replace: pp-2`` (lower case, as typed from a printout) failed the RFP."""
+    text = OVERRIDE_YAML.replace("replace: PP-2", "replace: pp-2").replace(
+        "with: PP-5", "with: pp 5"
+    )
+    (tmp_path / "rfp-a.yaml").write_text(text, encoding="utf-8")
+    loaded = load_overrides(tmp_path / "rfp-a.yaml", KNOWN)
+    assert [(o.replace_id, o.with_id) for o in loaded] == [("PP-2", "PP-5")]
+    output = _references_with_override_file(tmp_path, text)
+    assert output.value["id"].to_list() == ["PP-1", "PP-5", "PP-3", "PP-2"]
+    assert "overrides_not_applied" not in output.metadata
+    assert ranker_picks(output.value) == ["PP-1", "PP-3", "PP-2"]
+    picks = ranker_picks(output.value)
+    assert override_problem(tmp_path / "rfp-a.yaml", KNOWN, picks, "rfp-a") is None
 
 
 def test_override_golden_lines_asset_reads_the_store_and_writes_jsonl(tmp_path):
@@ -307,3 +349,34 @@ def test_override_golden_lines_asset_reads_the_store_and_writes_jsonl(tmp_path):
             "(override by Dana Writer, 2026-06-10)"
         },
     }
+
+
+class _Store:
+    def __init__(self, references: pl.DataFrame):
+        self.references = references
+
+    def read_table(self, table, columns=None):
+        return _entries().select(columns) if table == "pp_entries" else None
+
+    def read_partition(self, table, key):
+        return self.references if table == "pp_references" and key == "rfp-a" else None
+
+
+def test_the_run_output_lists_an_override_file_that_was_not_applied(tmp_path):
+    from rfp_retrieval.cli.run import override_problems
+
+    path = tmp_path / "rfp-a.yaml"
+    path.write_text(OVERRIDE_YAML.replace("with: PP-5", "with: PP-175"), encoding="utf-8")
+    outcomes = [{"status": "ok", "partition": "rfp-a"}, {"status": "ok", "partition": "rfp-b"}]
+    found = override_problems(_Store(_ranked([])), tmp_path, outcomes)
+    assert found == [
+        {
+            "file": str(path),
+            "reason": "override 1 names PP-175, which the library does not hold; use an id "
+            "from pp_entries (e.g. PP-045); the references are the ranker's picks without "
+            "the file's overrides",
+        }
+    ]
+    path.write_text(OVERRIDE_YAML, encoding="utf-8")
+    applied = _ranked(load_overrides(path, KNOWN))
+    assert override_problems(_Store(applied), tmp_path, outcomes) == []

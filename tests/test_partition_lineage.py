@@ -20,7 +20,7 @@ import assets.rfp
 from assets.questions import rfp_questions
 from assets.rfp import rfp_document
 from resources import ProjectPaths
-from resources.duckdb_io import EvolvingDuckDBPolarsIOManager
+from resources.duckdb_io import EvolvingDuckDBPolarsIOManager, EvolvingPolarsTypeHandler
 from rfp_retrieval.lineage import LineageError, common_source, file_sha, with_source
 
 OLD_SHA = "a" * 64
@@ -112,18 +112,26 @@ def _materialize(selection, path: Path, db: Path, instance, key: str):
     )
 
 
-@pytest.mark.xfail(
-    reason="session 7: since each_partition the stopped-outline case stores rfp_document "
-    "differently; not yet diagnosed",
-    strict=False,
-)
-def test_a_step_stopped_between_document_and_outline_fails_the_next_asset(tmp_path, monkeypatch):
+def _stored_shas(db: Path) -> dict:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return {
+            t: con.execute(f"SELECT DISTINCT source_sha FROM rfp.{t}").fetchall()
+            for t in ("rfp_document", "rfp_outline", "rfp_questions")
+        }
+    finally:
+        con.close()
+
+
+def test_an_outline_that_fails_to_build_stores_neither_document_nor_outline(tmp_path, monkeypatch):
+    """Since ``rfp_document`` builds both frames before yielding either (range runs), a failure
+    computing the outline leaves the stored pair on the old version, consistent."""
     path, db, key = tmp_path / "rfp 1.md", tmp_path / "store.duckdb", "rfp-1-md"
     path.write_text(RFP_V1, encoding="utf-8")
+    v1 = hashlib.sha256(RFP_V1.encode()).hexdigest()
     with dg.instance_for_test() as instance:
         instance.add_dynamic_partitions("rfp_documents", [key])
-        first = _materialize([rfp_document, rfp_questions], path, db, instance, key)
-        assert first.success
+        assert _materialize([rfp_document, rfp_questions], path, db, instance, key).success
         path.write_text(RFP_V2, encoding="utf-8")
 
         def stopped(*_args):
@@ -131,18 +139,40 @@ def test_a_step_stopped_between_document_and_outline_fails_the_next_asset(tmp_pa
 
         monkeypatch.setattr(assets.rfp, "outline_frame", stopped)
         assert not _materialize([rfp_document], path, db, instance, key).success
+    assert _stored_shas(db) == {
+        "rfp_document": [(v1,)],
+        "rfp_outline": [(v1,)],
+        "rfp_questions": [(v1,)],
+    }
+
+
+def test_a_step_stopped_between_document_and_outline_fails_the_next_asset(tmp_path, monkeypatch):
+    """The step stops after the new ``rfp_document`` was stored and before ``rfp_outline`` was
+    (a kill between the two writes of the multi-asset); the next asset refuses the pair."""
+    path, db, key = tmp_path / "rfp 1.md", tmp_path / "store.duckdb", "rfp-1-md"
+    path.write_text(RFP_V1, encoding="utf-8")
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions("rfp_documents", [key])
+        first = _materialize([rfp_document, rfp_questions], path, db, instance, key)
+        assert first.success
+        path.write_text(RFP_V2, encoding="utf-8")
+        store = EvolvingPolarsTypeHandler.handle_output
+
+        def stopped(self, context, table_slice, obj, connection):
+            if table_slice.table == "rfp_outline":
+                raise RuntimeError("killed")
+            return store(self, context, table_slice, obj, connection)
+
+        monkeypatch.setattr(EvolvingPolarsTypeHandler, "handle_output", stopped)
+        assert not _materialize([rfp_document], path, db, instance, key).success
         monkeypatch.undo()
-        con = duckdb.connect(str(db), read_only=True)
-        try:
-            stored = {
-                t: con.execute(f"SELECT DISTINCT source_sha FROM rfp.{t}").fetchall()
-                for t in ("rfp_document", "rfp_outline", "rfp_questions")
-            }
-        finally:
-            con.close()
         v1 = hashlib.sha256(RFP_V1.encode()).hexdigest()
         v2 = hashlib.sha256(RFP_V2.encode()).hexdigest()
-        assert stored == {"rfp_document": [(v2,)], "rfp_outline": [(v1,)], "rfp_questions": [(v1,)]}
+        assert _stored_shas(db) == {
+            "rfp_document": [(v2,)],
+            "rfp_outline": [(v1,)],
+            "rfp_questions": [(v1,)],
+        }
 
         refused = _materialize([rfp_questions], path, db, instance, key)
         assert not refused.success

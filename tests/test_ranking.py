@@ -141,7 +141,7 @@ def test_relaxation_widens_value_first_and_labels_what_each_reference_misses():
         _entries(), S01_FILTERS, RankingConfig(mode="facet")
     )
     # Value widened to 5M..60M lets PP-4 (40M) in; three now qualify.
-    assert relaxed == ["value band widened to 5000000..60000000 USD"]
+    assert relaxed == ["value band widened to $5.0M to $60.0M"]
     assert ids == ["PP-1", "PP-2", "PP-4"]
     assert misses == {"PP-1": [], "PP-2": [], "PP-4": ["value"]}
 

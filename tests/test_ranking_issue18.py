@@ -96,7 +96,7 @@ def test_compliant_entries_come_first_and_customer_type_is_widened_never_dropped
     # widened to the adjacent local (PP-12); the federal PP-13 (highest cosine) stays out,
     # even though four were asked for
     assert result.relaxed == [
-        "value band widened to 1000000..20000000 USD",
+        "value band widened to $1.0M to $20.0M",
         "value band dropped",
         "recency window widened to end on/after 2019-06-08",
         "recency window dropped",

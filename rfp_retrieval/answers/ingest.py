@@ -141,10 +141,15 @@ def read_qa_spreadsheet(path: Path) -> tuple[list[AnswerBlock], list[RejectedBlo
     question but no answer becomes a block with the ``empty-body`` problem.
     """
     try:
-        rows = _sheet_rows(path)
+        rows, merged = _sheet_rows(path)
     except _Rejected as exc:
         return [], [RejectedBlock(str(path), None, str(exc))]
     header_index, columns = _find_header(rows)
+    if merged and header_index is not None:  # a topic merged down over its questions
+        from rfp_retrieval.library.spreadsheet_rows import with_merged_values
+
+        below = with_merged_values(merged, enumerate(rows[header_index + 1 :], header_index + 2))
+        rows = rows[: header_index + 1] + [cells for _, cells in below]
     if header_index is None:
         return [], [
             RejectedBlock(
@@ -231,9 +236,11 @@ def _set_review_date(block: AnswerBlock, value: Any) -> None:
         block.last_reviewed = value
     elif value is None or not str(value).strip():
         block.problems.append(NO_REVIEW_DATE)
-    else:
+    else:  # the project's one date rule (quantities.dates: 11/30/2026 is US order)
+        from rfp_retrieval.quantities.dates import parse_date_bound
+
         try:
-            block.last_reviewed = dt.date.fromisoformat(str(value).strip()[:10])
+            block.last_reviewed = parse_date_bound(str(value), "start")
         except ValueError:
             block.problems.append(UNREADABLE_REVIEW_DATE)
 
@@ -284,18 +291,23 @@ def _find_header(rows: list[list[Any]]) -> tuple[int | None, dict[str, int]]:
     return None, {}
 
 
-def _sheet_rows(path: Path) -> list[list[Any]]:
+def _sheet_rows(path: Path) -> tuple[list[list[Any]], list[tuple[int, int, int, int]]]:
+    """The first sheet's rows (a CSV's records) and its merged ranges ((first row, first
+    column, last row, last column), 1-based; none for a CSV)."""
     if path.suffix.lower() == ".csv":
-        data = path.read_bytes()
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            text = data.decode("cp1252", errors="replace")
-        return [list(r) for r in csv.reader(io.StringIO(text))]
+        from rfp_retrieval.library.cells import read_text_file
+        from rfp_retrieval.library.spreadsheet_rows import CSV_DELIMITERS
+
+        text = read_text_file(path)  # the library's one encoding rule
+        for delimiter in CSV_DELIMITERS:  # and its one delimiter rule: the header decides
+            rows = [list(r) for r in csv.reader(io.StringIO(text), delimiter=delimiter)]
+            if _find_header(rows)[0] is not None:
+                return rows, []
+        return [list(r) for r in csv.reader(io.StringIO(text))], []
     try:
         import openpyxl
 
-        workbook = openpyxl.load_workbook(path, read_only=True, data_only=True)
+        workbook = openpyxl.load_workbook(path, data_only=True)  # not read-only: merges
     except Exception as exc:  # openpyxl raises zipfile, KeyError, InvalidFileException...
         raise _Rejected(
             f"cannot be read as an .xlsx workbook ({type(exc).__name__}: {exc}); open it in "
@@ -303,6 +315,7 @@ def _sheet_rows(path: Path) -> list[list[Any]]:
         ) from exc
     try:
         sheet = workbook.worksheets[0]
-        return [list(r) for r in sheet.iter_rows(values_only=True)]
+        merged = [(r.min_row, r.min_col, r.max_row, r.max_col) for r in sheet.merged_cells.ranges]
+        return [list(r) for r in sheet.iter_rows(values_only=True)], merged
     finally:
         workbook.close()

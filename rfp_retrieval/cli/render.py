@@ -52,10 +52,13 @@ def print_run_summary(
     skipped: list[dict[str, str]] | None = None,
     unmatched_overrides: list[dict[str, str]] | None = None,
     library_note: str | None = None,
+    rejected_library_rows: list[dict[str, Any]] | None = None,
 ) -> None:
     """Print each RFP's ScopeQuery and top 3, then a summary of every file.
 
-    ``library_note`` (e.g. "library unchanged: not rebuilt") is printed first in the summary.
+    ``library_note`` (e.g. "library unchanged: not rebuilt") is printed first in the summary;
+    ``rejected_library_rows`` (``library.quality.rejected_library_rows``) after it, each with
+    its library, file, row and reason.
 
     Laid out for terminals as narrow as 80 columns: tables keep to three or four short
     columns and put long text (title, score components, misses, a writer's override with
@@ -66,7 +69,7 @@ def print_run_summary(
     from rich.padding import Padding
 
     out = out or Console()
-    ok_items = [o for o in outcomes if o["status"] == "ok"]
+    ok_items = [o for o in outcomes if o["status"] in ("ok", "warning")]
     failed_items = [o for o in outcomes if o["status"] == "failed"]
     interrupted = [o for o in outcomes if o["status"] == "interrupted"]
     for item in ok_items:
@@ -104,10 +107,19 @@ def print_run_summary(
         else:
             out.print("  no reference passed the filters (see the brief for the trace)")
     out.print()
-    counts = f"Summary: {len(ok_items)} RFP(s) ok, {len(failed_items)} failed"
+    warned_count = sum(o["status"] == "warning" for o in outcomes)
+    counts = f"Summary: {len(ok_items) - warned_count} RFP(s) ok, {len(failed_items)} failed"
+    counts += f", {warned_count} with a warning" if warned_count else ""
     out.print(Text(counts + (f", {len(interrupted)} interrupted" if interrupted else ""), "bold"))
     if library_note:
         out.print(Text(library_note, "dim"))
+    if rejected_library_rows:
+        out.print(Text(f"Library rows left out ({len(rejected_library_rows)}):", "yellow"))
+        for item in rejected_library_rows:
+            where = shown_name(Path(item["file"]).name)
+            where += f" row {item['row']}" if item["row"] is not None else ""
+            line = Text.assemble((where, "bold"), f" ({item['library']}): {item['reason']}")
+            out.print(Padding(line, (0, 0, 0, 2), expand=False))
     if skipped:
         out.print(Text(f"Not read from the inbox ({len(skipped)}):", "yellow"))
         for item in skipped:
@@ -130,10 +142,10 @@ def print_run_summary(
     summary.add_column("status", no_wrap=True)
     summary.add_column("top 3", overflow="fold")
     for item in outcomes:
-        ok = item["status"] == "ok"
+        status = {"ok": Text("ok", "green"), "warning": Text("warning", "yellow")}
         summary.add_row(  # Text, not markup: a file may be called "RFP [draft].md"
             Text(shown_name(Path(item["file"]).name)),
-            Text("ok", "green") if ok else Text("failed", "red"),
+            status.get(item["status"], Text("failed", "red")),
             Text(", ".join(r["id"] for r in item["references"]) or "-"),
         )
     out.print(summary)
@@ -148,6 +160,15 @@ def print_run_summary(
                     Text(str(brief.relative_to(root)), overflow="fold"), (0, 0, 0, 2), expand=False
                 )
             )
+    warned = [o for o in outcomes if o["status"] == "warning"]
+    if warned:
+        out.print()
+        out.print(Text("Warnings (the RFP ran; check the file):", "yellow"))
+        for item in warned:
+            line = Text.assemble(
+                (shown_name(Path(item["file"]).name), "bold"), f": {item['error']}"
+            )
+            out.print(Padding(line, (0, 0, 0, 2), expand=False))
     if failed_items:
         out.print()
         out.print(Text("Failed (fix the file or the setting named, then run again):", "red"))

@@ -38,6 +38,7 @@ from rfp_retrieval.cli.shapes import (
     run_references,
     run_scope_query,
 )
+from rfp_retrieval.inbox import structure_warning
 from rfp_retrieval.settings import CONFIG_ENV, CONFIG_FILE, SettingsError
 
 LIBRARY_UNCHANGED = "library unchanged: not rebuilt (--rebuild-library to force)"
@@ -159,15 +160,28 @@ def run(
             settings.overrides_dir, sorted(known), present, partition_sources(launcher.store)
         )
     ]
+    unmatched += override_problems(launcher.store, settings.overrides_dir, outcomes)
+    rejected = library_rejections(launcher.store)
     if as_json:
-        print_json({"rfps": outcomes, "skipped": skipped, "unmatched_overrides": unmatched})
+        print_json(
+            {
+                "rfps": outcomes,
+                "skipped": skipped,
+                "unmatched_overrides": unmatched,
+                "rejected_library_rows": rejected,
+            }
+        )
     else:
         print_run_summary(
-            outcomes, skipped=skipped, unmatched_overrides=unmatched, library_note=library_note
+            outcomes,
+            skipped=skipped,
+            unmatched_overrides=unmatched,
+            library_note=library_note,
+            rejected_library_rows=rejected,
         )
     if any(o["status"] == "interrupted" for o in outcomes):
         raise typer.Exit(130)
-    if any(o["status"] != "ok" for o in outcomes):
+    if any(o["status"] not in ("ok", "warning") for o in outcomes):
         raise typer.Exit(1)  # every other RFP was still processed; the summary lists failures
 
 
@@ -202,6 +216,47 @@ def library_shortfall(store: Any, library_dir: Path | str) -> str | None:
         return None
     rejected = store.read_table("pp_rejected_entries", ["file", "row", "reason"])
     return empty_library_reason(library_dir, rejected)
+
+
+def override_problems(
+    store: Any, overrides_dir: Path | str, outcomes: list[RunItem]
+) -> list[dict[str, str]]:
+    """``{"file", "reason"}`` for each override file of this run's RFPs that was not applied
+    (``retrieval.overrides.override_problem``: an id the library does not hold, a pick that
+    was not chosen...); the RFP's references are then the ranker's picks."""
+    from rfp_retrieval.retrieval.overrides import (
+        NOT_APPLIED,
+        override_path,
+        override_problem,
+        ranker_picks,
+    )
+
+    entries = store.read_table("pp_entries", ["id"])
+    known = set(entries["id"].to_list()) if entries is not None else set()
+    found = []
+    for item in outcomes:
+        path = override_path(overrides_dir, item["partition"])
+        if item["status"] not in ("ok", "warning") or not path.is_file():
+            continue
+        refs = store.read_partition("pp_references", item["partition"])
+        picks = ranker_picks(refs) if refs is not None else []
+        problem = override_problem(path, known, picks, item["partition"])
+        if problem:
+            reason = problem.removeprefix(f"{path}: ")
+            found.append({"file": str(path), "reason": f"{reason}; {NOT_APPLIED}"})
+    return found
+
+
+def library_rejections(store: Any) -> list[dict[str, Any]]:
+    """The rows of both libraries the last library run left out, with file, row and reason
+    (``library.quality.rejected_library_rows`` over the stored ``pp_rejected_entries`` and
+    ``answer_blocks``); [] before the library job ran. ``store``: a partition store."""
+    from rfp_retrieval.library.quality import rejected_library_rows
+
+    return rejected_library_rows(
+        store.read_table("pp_rejected_entries", ["file", "row", "reason"]),
+        store.read_table("answer_blocks", ["source", "row", "usable", "problems"]),
+    )
 
 
 def run_rfps(
@@ -281,6 +336,11 @@ def run_rfps(
         if no_library and not item["references"]:
             item["status"] = "failed"
             item["error"] = f"no references: {no_library}"
+        elif warning := structure_warning(
+            store.read_partition("rfp_outline", key), store.read_partition("rfp_questions", key)
+        ):
+            item["status"] = "warning"
+            item["error"] = warning
     if rfp_files:
         progress.update(task, completed=len(rfp_files), description="RFPs done")
     return outcomes

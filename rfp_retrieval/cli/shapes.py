@@ -81,7 +81,8 @@ class RunReference(TypedDict):
 
 
 class RunItem(TypedDict):
-    """One RFP file of a run: ``status`` is ok, failed or interrupted."""
+    """One RFP file of a run: ``status`` is ok, warning (it ran; ``error`` says what to
+    check, e.g. ``run.NO_STRUCTURE``), failed or interrupted."""
 
     file: str
     partition: str
@@ -103,6 +104,7 @@ class RunPayload(TypedDict):
     rfps: list[RunItem]
     skipped: list[FileReason]
     unmatched_overrides: list[FileReason]
+    rejected_library_rows: list[dict[str, Any]]  # library.quality.rejected_library_rows
 
 
 def run_item(file: str, partition: str) -> RunItem:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from rfp_retrieval.documents.encoding import read_bytes
@@ -35,7 +36,7 @@ def pdf_pages(
             "is not a PDF (no %PDF header); it may be an HTML error page or a renamed "
             "file; re-download it",
         )
-    password = _pdf_password(p)
+    password, damage = _pdf_password(p)
     try:
         import pdfplumber
         from pdfminer.pdfdocument import PDFPasswordIncorrect
@@ -68,6 +69,11 @@ def pdf_pages(
     if not pages:
         raise DocumentError(name, "has no pages; re-download it or re-export it to PDF")
     warnings = []
+    if damage:  # said once here, never as a stray stderr line of pypdf's
+        warnings.append(
+            f"the file is damaged ({'; '.join(damage)}); it was read, but check its text "
+            "against the original or re-download it"
+        )
     read = ocr_pdf_pages(p, empty, password) if empty else {}
     if read:
         for number, reading in read.items():
@@ -99,26 +105,47 @@ def pdf_pages(
     return pages, empty, warnings, styles
 
 
-def _pdf_password(p: Path) -> str:
-    """ "" for unencrypted PDFs and PDFs that open with an empty user password.
+class _Collect(logging.Handler):
+    """Keeps pypdf's log messages (``EOF marker not found``...) instead of printing them."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = " ".join(record.getMessage().split())
+        if record.levelno >= logging.WARNING and message not in self.messages:
+            self.messages.append(message)
+
+
+def _pdf_password(p: Path) -> tuple[str, list[str]]:
+    """("" for unencrypted PDFs and PDFs that open with an empty user password, the damage
+    pypdf noticed while opening it: its warnings, each once; pypdf's logger prints nothing).
 
     Raises ``DocumentError`` for a PDF that needs a password.
     """
     name = str(p)
+    logger, collect = logging.getLogger("pypdf"), _Collect()
+    propagate = logger.propagate
+    logger.addHandler(collect)
+    logger.propagate = False
     try:
         from pypdf import PdfReader
 
         reader = PdfReader(str(p), strict=False)
         if not reader.is_encrypted:
-            return ""
+            return "", collect.messages
         if reader.decrypt(""):
-            return ""
+            return "", collect.messages
     except Exception as exc:  # pypdf raises PdfReadError, DependencyError, ValueError...
         if "crypt" in type(exc).__name__.lower() or "password" in str(exc).lower():
             raise DocumentError(
                 name, "is encrypted and cannot be opened; ask the issuer for an unprotected copy"
             ) from exc
-        return ""  # let pdfplumber report the corruption
+        return "", collect.messages  # let pdfplumber report the corruption
+    finally:
+        logger.removeHandler(collect)
+        logger.propagate = propagate
     raise DocumentError(
         name,
         "is password-protected; ask the issuer for an unprotected copy or remove the "

@@ -52,6 +52,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from rfp_retrieval.library.cells import entry_id_key
 from rfp_retrieval.library.frames import entries_frame
 from rfp_retrieval.library.records import (
     LibraryLoad,
@@ -156,24 +157,25 @@ def _winners_in_id_order(
     """Rows (in read order) of the entries ``_resolve_duplicates`` keeps, in its output order,
     and the superseded rows it lists; ``facts`` per read row: (last_updated, source row,
     source file). Ids sort as there: natural order, first-read order on equal keys."""
-    first: dict[str, int] = {}
+    first: dict[str, int] = {}  # entry_id_key -> first row read with it
     duplicated: dict[str, list[int]] = {}
     for k, entry_id in enumerate(ids):
-        if entry_id in first:
-            duplicated.setdefault(entry_id, [first[entry_id]]).append(k)
+        key = entry_id_key(entry_id)
+        if key in first:
+            duplicated.setdefault(key, [first[key]]).append(k)
         else:
-            first[entry_id] = k
+            first[key] = k
     winner = dict(first)
     superseded: list[SupersededRow] = []
-    for entry_id in sorted(duplicated, key=lambda i: (entry_id_sort_key(i), first[i])):
-        group = duplicated[entry_id]
+    for key in sorted(duplicated, key=lambda i: (entry_id_sort_key(ids[first[i]]), first[i])):
+        group = duplicated[key]
         best = max(group, key=lambda k: (facts[k][0] or "", k))
-        winner[entry_id] = best
+        winner[key] = best
         for k in group:
             if k != best:
                 superseded.append(
                     SupersededRow(
-                        id=entry_id,
+                        id=ids[best],
                         file=facts[k][2],
                         row=facts[k][1],
                         last_updated=facts[k][0],
@@ -181,7 +183,8 @@ def _winners_in_id_order(
                         superseded_by_file=facts[best][2],
                     )
                 )
-    ordered = sorted(first, key=entry_id_sort_key)  # stable: first-read order on equal keys
+    # stable: first-read order on equal keys
+    ordered = sorted(first, key=lambda i: entry_id_sort_key(ids[first[i]]))
     order = np.fromiter((winner[i] for i in ordered), dtype=np.int64, count=len(ordered))
     return order, superseded
 
@@ -222,14 +225,17 @@ def entry_id_sort_key(entry_id: str) -> tuple:
 def _resolve_duplicates(
     candidates: list[_Candidate],
 ) -> tuple[list[PastPerformanceEntry], list[SupersededRow]]:
+    # One id however it is typed (entry_id_key: PP-001 and pp-001 are one entry); the kept
+    # row keeps its own spelling, every other row is superseded by it.
     by_id: dict[str, list[_Candidate]] = {}
     for candidate in candidates:
-        by_id.setdefault(candidate.entry.id, []).append(candidate)
+        by_id.setdefault(entry_id_key(candidate.entry.id), []).append(candidate)
     entries: list[PastPerformanceEntry] = []
     superseded: list[SupersededRow] = []
-    for entry_id in sorted(by_id, key=entry_id_sort_key):
-        group = by_id[entry_id]
+    for key in sorted(by_id, key=lambda i: entry_id_sort_key(by_id[i][0].entry.id)):
+        group = by_id[key]
         winner = max(group, key=lambda c: (c.entry.last_updated or "", c.order))
+        entry_id = winner.entry.id
         entries.append(winner.entry)
         for loser in sorted(group, key=lambda c: c.order):
             if loser is winner:

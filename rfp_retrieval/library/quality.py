@@ -62,6 +62,43 @@ def empty_library_reason(library_dir: str | Path, rejected: pl.DataFrame | None 
     )
 
 
+def rejected_library_rows(
+    pp_rejected: pl.DataFrame | None, answer_blocks: pl.DataFrame | None
+) -> list[dict[str, Any]]:
+    """Every row of either library left out of retrieval, with where and why: one list for
+    the run output (``rfp-retrieval run`` summary and ``--json``), so a dropped file is never
+    silent.
+
+    ``pp_rejected``: the ``pp_rejected_entries`` frame (file, row, reason); ``answer_blocks``:
+    the ``answer_blocks`` frame (its rows with ``usable`` false, reason = their ``problems``
+    joined). Either may be None (not stored yet). Returns dicts ``{"library": "past
+    performance" | "answers", "file", "row" (int or None for a whole file), "reason"}``, past
+    performance first, each in stored order.
+    """
+    rows: list[dict[str, Any]] = []
+    if pp_rejected is not None:
+        for r in pp_rejected.iter_rows(named=True):
+            rows.append(
+                {
+                    "library": "past performance",
+                    "file": r["file"],
+                    "row": r["row"],
+                    "reason": r["reason"],
+                }
+            )
+    if answer_blocks is not None and {"usable", "problems", "source"} <= set(answer_blocks.columns):
+        for r in answer_blocks.filter(~pl.col("usable")).iter_rows(named=True):
+            rows.append(
+                {
+                    "library": "answers",
+                    "file": r["source"],
+                    "row": r.get("row"),
+                    "reason": "; ".join(r["problems"] or []) or "not usable",
+                }
+            )
+    return rows
+
+
 def _failing_ids(frame: pl.DataFrame, expectation: str) -> list[str]:
     """Ids of the rows an expectation rejects (computed in polars, for the check metadata)."""
     col = pl.col

@@ -9,7 +9,7 @@ import codecs
 import csv
 import datetime as dt
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -129,6 +129,12 @@ def text_file_encoding(path: Path) -> str:
     return "latin-1"
 
 
+CSV_DELIMITERS = (",", ";", "\t")
+"""The delimiters a CSV of either library is read with, tried in order: the first under which
+its header row is found wins (comma when none is). Rule: Excel saves "CSV" with the list
+separator of the machine's locale, a semicolon where the decimal mark is a comma."""
+
+
 def _csv_records(path: Path, encoding: str, delimiter: str) -> Iterator[tuple[int, list[Any]]]:
     """The CSV's records as ``(row number, cells)``, read as they are parsed (a cell with
     line breaks is one record, numbered as one row)."""
@@ -142,7 +148,7 @@ def _csv_sheet(path: Path) -> Sheet:
     semicolon and tab under which a header row is found (comma when none is)."""
     encoding = text_file_encoding(path)
     chosen = ","
-    for delimiter in (",", ";", "\t"):
+    for delimiter in CSV_DELIMITERS:
         head = list(itertools.islice(_csv_records(path, encoding, delimiter), _CSV_HEAD_ROWS))
         if _find_header(head) is not None:
             chosen = delimiter
@@ -395,7 +401,7 @@ def _read_table(
         for c in SPREADSHEET_COLUMNS
         if c.required and c.field not in columns and not (c.field == "period" and split_period)
     ]
-    rows_below = sheet.rows_from(header_index + header_rows)
+    rows_below = _with_merged_values(sheet, sheet.rows_from(header_index + header_rows))
     data_rows = ((n, cells) for n, cells in rows_below if _has_content(cells))
     if missing:
         yield RejectedRow(
@@ -439,6 +445,45 @@ def _read_table(
             yield entry
         except RowRejected as error:
             yield RejectedRow(file=source, row=number, reason=str(error), raw=raw)
+
+
+def _with_merged_values(
+    sheet: Sheet, rows: Iterator[tuple[int, list[Any]]]
+) -> Iterator[tuple[int, list[Any]]]:
+    """``rows`` (below the header) with each merged range's value in every cell of the range
+    (``with_merged_values``)."""
+    return with_merged_values(sheet.merged, rows)
+
+
+def with_merged_values(
+    merged: Iterable[tuple[int, int, int, int]], rows: Iterable[tuple[int, list[Any]]]
+) -> Iterator[tuple[int, list[Any]]]:
+    """``rows`` (``(1-based row number, cells)``, below a header) with each merged range's
+    value in every cell of the range; ``merged``: ``(first row, first column, last row, last
+    column)``, 1-based, as openpyxl's ``merged_cells.ranges``.
+
+    Rule (both libraries): a spreadsheet stores a merged range's value in its top-left cell
+    only, but the writer who merged one customer (or one topic) over several rows states it
+    for each of them. Ranges that start above ``rows`` (header merges) are left to the header
+    rules; a cell that holds its own value keeps it."""
+    starts: dict[int, list[tuple[int, int, int, int]]] = {}
+    for merge in merged:
+        starts.setdefault(merge[0], []).append(merge)
+    fills: dict[int, dict[int, Any]] = {}  # row -> {0-based column: value}
+    for number, cells in rows:
+        for r1, c1, r2, c2 in starts.get(number, []):
+            value = cells[c1 - 1] if c1 - 1 < len(cells) else None
+            for r in range(r1, r2 + 1):
+                for c in range(c1, c2 + 1):
+                    if (r, c) != (r1, c1):
+                        fills.setdefault(r, {})[c - 1] = value
+        fill = fills.pop(number, None)
+        if fill:
+            cells = list(cells) + [None] * max(0, max(fill) + 1 - len(cells))
+            for k, value in fill.items():
+                if cells[k] is None or not _cell_text(cells[k]):
+                    cells[k] = value
+        yield number, cells
 
 
 def _repeated_column_conflicts(

@@ -174,7 +174,11 @@ def candidates_sentence(shared: Mapping[str, Any]) -> str:
 
 def _step_value(step: Mapping[str, Any]) -> str:
     """A ranking trace step's value in plain words ('' for a step without one)."""
-    return plain_value(step["value"]) if "value" in step else ""
+    value = step.get("value")
+    if step.get("filter") == "value" and isinstance(value, list | tuple) and len(value) == 2:
+        low, high = value  # USD, as the trace stores them
+        return f"{usd(low) if low else 'no floor'} to {usd(high) if high else 'no ceiling'}"
+    return plain_value(value) if "value" in step else ""
 
 
 def _step_remaining(step: Mapping[str, Any]) -> str:

@@ -300,15 +300,22 @@ def retrieve_answers(
 
     ``embedder`` is an ``Embedder`` (or anything with ``encode(list[str]) -> (n, dim)``).
     Returns one ``AnswerResult`` per query set, in order.
+
+    Work is shared, results are not changed: each distinct query text is embedded once, and
+    query sets identical in keys, texts and weights (an ask repeated word for word) are
+    searched once and share one ``AnswerResult``.
     """
-    texts = [q.text for qs in query_sets for q in qs]
+    texts = list(dict.fromkeys(q.text for qs in query_sets for q in qs))
     vectors = embedder.encode(texts) if texts else np.zeros((0, 1), dtype=np.float32)
+    row = {text: i for i, text in enumerate(texts)}
+    searched: dict[tuple, AnswerResult] = {}
     results: list[AnswerResult] = []
-    cursor = 0
     for qs in query_sets:
-        block = vectors[cursor : cursor + len(qs)]
-        cursor += len(qs)
-        results.append(index.search(list(qs), block, config))
+        key = tuple((q.key, q.text, q.weight) for q in qs)
+        if key not in searched:
+            block = vectors[[row[q.text] for q in qs]] if qs else vectors[:0]
+            searched[key] = index.search(list(qs), block, config)
+        results.append(searched[key])
     return results
 
 

@@ -441,7 +441,10 @@ def relaxation_steps(
             lo = int(filters.value_min / f) if filters.value_min else None
             hi = int(filters.value_max * f) if filters.value_max else None
             widened = {**widened, "value": (lo, hi)}
-            steps.append((f"value band widened to {lo}..{hi} USD", dict(widened), list(dropped)))
+            from rfp_retrieval.report.filters import usd  # the brief's one USD format
+
+            band = f"{usd(lo) if lo else 'no floor'} to {usd(hi) if hi else 'no ceiling'}"
+            steps.append((f"value band widened to {band}", dict(widened), list(dropped)))
             dropped = dropped + ["value"]
             steps.append(("value band dropped", dict(widened), list(dropped)))
         elif constraint == "recency" and filters.ended_after:

@@ -30,6 +30,7 @@ from typing import Any
 import polars as pl
 import yaml
 
+from rfp_retrieval.library.cells import library_id
 from rfp_retrieval.library.writeups import lenient_yaml_load
 from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.retrieval.past_performance import rank_references
@@ -301,6 +302,8 @@ def load_overrides(
                 f"needs {', '.join(OVERRIDE_FIELDS)}"
             )
         fields = {f: _text(item, f, path, number) for f in ("replace", "with", "by", "reason")}
+        for f in ("replace", "with"):  # the library's spelling: pp-175 is PP-175
+            fields[f] = library_id(fields[f], known_ids)
         unknown = [fields[f] for f in ("replace", "with") if fields[f] not in known_ids]
         if unknown:
             raise OverrideError(
@@ -373,6 +376,52 @@ def score_entry(
     return replace(refs[0], relaxed=relaxed)
 
 
+def check_against_picks(
+    overrides: Sequence[ReferenceOverride], chosen: Sequence[str], partition: str
+) -> None:
+    """Raise ``OverrideError`` (naming the file and the picks) when an override replaces an
+    id the pipeline did not choose for ``partition`` or brings in one already chosen."""
+    for override in overrides:
+        if override.replace_id not in chosen:
+            raise OverrideError(
+                f"{override.source}: {override.replace_id} is not among the references chosen "
+                f"for {partition} ({', '.join(chosen) or 'none'}); edit the file to replace one "
+                "of them or delete it"
+            )
+        if override.with_id in chosen:
+            raise OverrideError(
+                f"{override.source}: {override.with_id} is already chosen for {partition}; "
+                "pick another entry"
+            )
+
+
+def override_problem(
+    path: Path | str, known_ids: set[str], chosen: Sequence[str], partition: str
+) -> str | None:
+    """Why the override file ``path`` of ``partition`` is not applied (the ``OverrideError``
+    of ``load_overrides`` or ``check_against_picks``), None when it applies or is absent.
+    ``chosen``: the pipeline's picks for the partition (before overrides)."""
+    try:
+        check_against_picks(load_overrides(path, known_ids), chosen, partition)
+    except OverrideError as exc:
+        return str(exc)
+    return None
+
+
+def ranker_picks(references: pl.DataFrame) -> list[str]:
+    """The ids the ranker chose for one partition's stored ``pp_references`` rows, before any
+    override: ranked rows not brought in by an override, and the picks an override replaced."""
+    cols = references.columns
+    brought = pl.col("override_by").is_not_null() if "override_by" in cols else pl.lit(False)
+    replaced = pl.col("overridden_by").is_not_null() if "overridden_by" in cols else pl.lit(False)
+    keep = ((pl.col("rank") > 0) & ~brought) | replaced
+    return references.filter(keep.fill_null(False))["id"].to_list()
+
+
+NOT_APPLIED = "the references are the ranker's picks without the file's overrides"
+"""What an RFP gets when its override file cannot be applied (said beside the reason)."""
+
+
 def apply_overrides(
     references: pl.DataFrame,
     overrides: list[ReferenceOverride],
@@ -401,19 +450,9 @@ def apply_overrides(
         return frame
     chosen = frame.filter(pl.col("rank") > 0)["id"].to_list()
     partition = frame["rfp_partition"][0]
+    check_against_picks(overrides, chosen, partition)
     rows = frame.to_dicts()
     for override in overrides:
-        if override.replace_id not in chosen:
-            raise OverrideError(
-                f"{override.source}: {override.replace_id} is not among the references chosen "
-                f"for {partition} ({', '.join(chosen) or 'none'}); edit the file to replace one "
-                "of them or delete it"
-            )
-        if override.with_id in chosen:
-            raise OverrideError(
-                f"{override.source}: {override.with_id} is already chosen for {partition}; "
-                "pick another entry"
-            )
         old = next(r for r in rows if r["id"] == override.replace_id and r["rank"])
         ref = score_entry(entries, vectors, scope, config, override.with_id)
         ref = replace(ref, rank=old["rank"])

@@ -22,7 +22,7 @@ is set: on the dev qrels those parts pushed partially relevant blocks out of the
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from rfp_retrieval.documents.records import Question, RfpDocument
@@ -237,8 +237,53 @@ def rewrite_questions(
     config: ChainConfig | None = None,
     kinds: tuple[str, ...] = ASK_KINDS,
 ) -> list[RewrittenQuestion]:
-    """``rewrite_question`` for every question whose kind is in ``kinds``, in order."""
-    return [rewrite_question(q, doc, rewriter, config) for q in questions if q.kind in kinds]
+    """``rewrite_question`` for every question whose kind is in ``kinds``, in order.
+
+    The same ask repeated in one section (same text, kind, parts, table topic and section
+    path: ``same_ask_key``) is rewritten once and its record shared: every question keeps its
+    own row (id, label), the copies carry no tokens, cost or API requests (the work was done
+    once) and a last step naming the question whose rewrite they share. A document that
+    repeats one sentence thousands of times costs one rewrite, not thousands.
+    """
+    done: dict[tuple, RewrittenQuestion] = {}
+    out: list[RewrittenQuestion] = []
+    for q in questions:
+        if q.kind not in kinds:
+            continue
+        key = same_ask_key(q)
+        first = done.get(key)
+        if first is None:
+            done[key] = first = rewrite_question(q, doc, rewriter, config)
+            out.append(first)
+            continue
+        out.append(
+            replace(
+                first,
+                question_id=q.id,
+                label=q.label,
+                original=q.text,
+                flags=list(first.flags),
+                steps=[*first.steps, f"6 same ask as {first.question_id}: its rewrite shared"],
+                input_tokens=0,
+                output_tokens=0,
+                cost_usd=0.0,
+                attempts=0,
+            )
+        )
+    return out
+
+
+def same_ask_key(question: Question) -> tuple:
+    """What makes two asks of one RFP the same ask (one rewrite serves both): the text with
+    runs of whitespace collapsed, the kind, the listed parts, the table topic and the section
+    path. Rule: an RFP that repeats an ask word for word in one section asks it once."""
+    return (
+        " ".join(question.text.split()),
+        question.kind,
+        tuple(question.parts),
+        question.topic,
+        tuple(question.section_path),
+    )
 
 
 def _part_queries(parts: list[str], weights: QueryWeights) -> list[Query]:

@@ -1,0 +1,66 @@
+"""Rows of either library left out of retrieval are named in the run output (file, row,
+reason): an answer file with broken front matter is never dropped silently."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from rich.console import Console
+
+from rfp_retrieval.answers.frames import blocks_frame
+from rfp_retrieval.answers.ingest import load_answer_library
+from rfp_retrieval.cli.render import print_run_summary
+from rfp_retrieval.library.frames import rejected_frame
+from rfp_retrieval.library.ingest import load_library
+from rfp_retrieval.library.quality import rejected_library_rows
+from tests.small_project import small_library
+
+GOOD_BLOCK = "---\nid: AB-1\ntitle: Help desk staffing\ntopic: staffing\n---\nWe staff 24x7.\n"
+BROKEN_BLOCK = "---\nid: AB-2\ntitle: [unclosed\n---\nOur approach to transition.\n"
+
+
+def _libraries(tmp_path):
+    library = small_library(tmp_path / "library", rows=3)
+    matrix = library / "past_performance_matrix.csv"
+    with matrix.open(newline="", encoding="utf-8") as f:
+        records = list(csv.reader(f))
+    records[2][records[0].index("Period of Performance")] = "sometime"
+    with matrix.open("w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows(records)
+    answers = tmp_path / "answers"
+    answers.mkdir()
+    (answers / "staffing.md").write_text(GOOD_BLOCK, encoding="utf-8")
+    (answers / "transition.md").write_text(BROKEN_BLOCK, encoding="utf-8")
+    pp = rejected_frame(load_library(library).rejected)
+    blocks = blocks_frame(load_answer_library(answers), 365)
+    return pp, blocks, answers
+
+
+def test_broken_front_matter_and_a_bad_library_row_are_both_listed_with_file_and_reason(
+    tmp_path,
+):
+    pp, blocks, answers = _libraries(tmp_path)
+    rows = rejected_library_rows(pp, blocks)
+    assert [(r["library"], r["file"], r["row"]) for r in rows] == [
+        ("past performance", "past_performance_matrix.csv", 3),
+        ("answers", str(answers / "transition.md"), None),
+    ]
+    assert rows[0]["reason"].startswith("PP-002: Period of Performance: period of performance")
+    assert rows[1]["reason"].startswith("unreadable: front matter is not valid YAML")
+    assert rejected_library_rows(None, None) == []
+
+
+def test_the_run_summary_lists_the_left_out_rows(tmp_path):
+    pp, blocks, _ = _libraries(tmp_path)
+    out = Console(width=80, file=io.StringIO(), color_system=None)
+    print_run_summary([], out, rejected_library_rows=rejected_library_rows(pp, blocks))
+    lines = out.file.getvalue().splitlines()
+    assert lines[2] == "Library rows left out (2):"
+    assert lines[3].startswith(
+        "  past_performance_matrix.csv row 3 (past performance): PP-002: Period of"
+    )
+    assert any(
+        line.startswith("  transition.md (answers): unreadable: front matter is not valid YAML")
+        for line in lines
+    )
