@@ -299,11 +299,21 @@ def _sheet_rows(path: Path) -> tuple[list[list[Any]], list[tuple[int, int, int, 
         from rfp_retrieval.library.spreadsheet_rows import CSV_DELIMITERS
 
         text = read_text_file(path)  # the library's one encoding rule
-        for delimiter in CSV_DELIMITERS:  # and its one delimiter rule: the header decides
-            rows = [list(r) for r in csv.reader(io.StringIO(text), delimiter=delimiter)]
-            if _find_header(rows)[0] is not None:
-                return rows, []
-        return [list(r) for r in csv.reader(io.StringIO(text))], []
+        try:
+            # newline="": line ends of any platform (\r\n, \n, a classic Mac's \r) end a
+            # record, and a line break inside a quoted cell stays in the cell
+            for delimiter in CSV_DELIMITERS:  # the library's delimiter rule: header decides
+                rows = [
+                    list(r) for r in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+                ]
+                if _find_header(rows)[0] is not None:
+                    return rows, []
+            return [list(r) for r in csv.reader(io.StringIO(text, newline=""))], []
+        except csv.Error as exc:
+            raise _Rejected(
+                f"cannot be read as CSV ({exc}); open it in a spreadsheet program and save it "
+                "again as CSV (comma-separated)"
+            ) from exc
     try:
         import openpyxl
 
