@@ -331,7 +331,7 @@ def test_cli_import_awards_and_library_both_forms(award_dir, tmp_path):
     res = runner.invoke(app, ["library", "--library", str(out), "--json"])
     assert res.exit_code == 0, res.output
     listed = json.loads(res.stdout)
-    assert set(listed) == {"entries", "rejected"}
+    assert set(listed) == {"entries", "rejected", "superseded"}
     assert len(listed["entries"]) == 99 and listed["rejected"] == []
     entry = next(e for e in listed["entries"] if e["id"] == "AW-15DDHQ22F00000686")
     assert entry["contract"]["vehicle_name"] == "SEWP V"

@@ -57,10 +57,27 @@ def library_command(
         console.print(Text(f"{exc}; pass --library or set library_dir", "red"))
         raise typer.Exit(1) from exc
     rejected = [{"file": r.file, "row": r.row, "reason": r.reason} for r in loaded.rejected]
+    superseded = [
+        {
+            "id": s.id,
+            "file": s.file,
+            "row": s.row,
+            "last_updated": s.last_updated,
+            "superseded_by_file": s.superseded_by_file,
+            "superseded_by_row": s.superseded_by_row,
+        }
+        for s in loaded.superseded
+    ]
     if as_json:
-        print_json({"entries": [e.to_canonical() for e in loaded.entries], "rejected": rejected})
+        print_json(
+            {
+                "entries": [e.to_canonical() for e in loaded.entries],
+                "rejected": rejected,
+                "superseded": superseded,
+            }
+        )
         return
-    print_library(loaded, rejected)
+    print_library(loaded, rejected, superseded)
 
 
 @library_app.command("import-awards")

@@ -187,11 +187,17 @@ def print_run_summary(
             out.print(Padding(line, (0, 0, 0, 2), expand=False))
 
 
-def print_library(loaded: Any, rejected: list[dict[str, Any]], out: Console | None = None) -> None:
-    """The ``library`` table: one row per canonical entry, then the rejected rows and counts.
+def print_library(
+    loaded: Any,
+    rejected: list[dict[str, Any]],
+    superseded: list[dict[str, Any]] | None = None,
+    out: Console | None = None,
+) -> None:
+    """The ``library`` table: one row per canonical entry, then the rejected rows, the
+    superseded (older duplicate) rows and the counts.
 
     ``loaded`` is a ``library.ingest.load_library`` result; ``rejected`` its rejected rows as
-    ``LibraryRejected`` dicts.
+    ``LibraryRejected`` dicts, ``superseded`` its older duplicates as ``LibrarySuperseded``.
     """
     out = out or Console()
     table = Table("id", "title", "customer type", "value (USD)", "period", "defects")
@@ -207,8 +213,16 @@ def print_library(loaded: Any, rejected: list[dict[str, Any]], out: Console | No
         )
     out.print(table)
     for r in rejected:
-        line = f" {r['file']} row {r['row']}: {r['reason']}"
-        out.print(Text.assemble(("rejected", "red"), line))
+        where = f" row {r['row']}" if r["row"] is not None else ""
+        out.print(Text.assemble(("rejected", "red"), f" {r['file']}{where}: {r['reason']}"))
+    for s in superseded or []:
+        where = f" row {s['row']}" if s["row"] is not None else ""
+        winner = s["superseded_by_file"] or s["file"]
+        if s["superseded_by_row"] is not None:
+            winner += f" row {s['superseded_by_row']}"
+        updated = s["last_updated"] or "no date"
+        line = f" {s['id']} in {s['file']}{where} (updated {updated}): replaced by {winner}"
+        out.print(Text.assemble(("superseded", "yellow"), line))
     out.print(
         f"{len(loaded.entries)} entries, {len(rejected)} rejected, "
         f"{len(loaded.superseded)} superseded"

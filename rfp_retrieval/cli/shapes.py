@@ -177,9 +177,19 @@ class LibraryRejected(TypedDict):
     reason: str
 
 
+class LibrarySuperseded(TypedDict):
+    id: str
+    file: str
+    row: int | None  # None for a write-up
+    last_updated: str | None
+    superseded_by_file: str | None
+    superseded_by_row: int | None
+
+
 class LibraryPayload(TypedDict):
     entries: list[dict[str, Any]]  # PastPerformanceEntry.to_canonical(): the seed's types
     rejected: list[LibraryRejected]
+    superseded: list[LibrarySuperseded]  # older duplicates of an id, kept with the winner
 
 
 # --- parse --json -------------------------------------------------------------------------

@@ -1,0 +1,34 @@
+"""``rfp-retrieval library`` names every superseded (older duplicate) row: id, file, row, its
+update date and the row that replaced it, in the text output and in ``--json`` (break-it: only
+a count was printed, so an entry replaced by a duplicate id vanished without a trace)."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from rfp_retrieval.cli.app import app
+from tests.conftest import SHARED_DATA
+
+
+def test_the_shared_library_s_stale_duplicate_is_named(shared_data, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    folder = str(SHARED_DATA / "library")
+    payload = json.loads(CliRunner().invoke(app, ["library", "--library", folder, "--json"]).output)
+    assert payload["superseded"] == [
+        {
+            "id": "PP-122",
+            "file": "past_performance_matrix.csv",
+            "row": 125,
+            "last_updated": "2022-08-15",
+            "superseded_by_file": "past_performance_matrix.csv",
+            "superseded_by_row": 123,
+        }
+    ]
+    text = CliRunner().invoke(app, ["library", "--library", folder]).output
+    assert (
+        "superseded PP-122 in past_performance_matrix.csv row 125 (updated 2022-08-15): "
+        "replaced by past_performance_matrix.csv row 123"
+    ) in text
+    assert "180 entries, 0 rejected, 1 superseded" in text
