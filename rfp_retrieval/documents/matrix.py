@@ -80,13 +80,14 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
 
     One row per question, requirement, evaluation criterion and response-table row, in
     document order. A compound ask (a prompt ending with ``:`` and its list items) gives its
-    prompt a row and each item a row of its own right below it (id ``q-007a``, label ``3.2(a)``
-    or ``(a)``, the prompt's kind): a proposal manager checks every sub-item of an instruction
-    separately, so each one is a line of the matrix (issue 13). A requirement that binds the
-    contractor after award (a contractor work statement, ``ask_patterns.is_work_statement``,
-    or a proposal-free obligation in statement-of-work text, ``is_work_requirement``) keeps its
-    row with kind ``WORK_STATEMENT``: the team checks it, the proposal does not answer it
-    (issue 13).
+    prompt a row and each item a row of its own right below it (id ``q-007a``, label
+    ``3.2(a)`` or ``(a)``, the prompt's kind; the item's own number when the document numbers
+    it, ``3.2(1)`` for a ``1.`` item, else its letter in the list: ``part_label_of``): a
+    proposal manager checks every sub-item of an instruction separately, so each one is a
+    line of the matrix (issue 13). A requirement that binds the contractor after award (a
+    contractor work statement, ``ask_patterns.is_work_statement``, or a proposal-free
+    obligation in statement-of-work text, ``is_work_requirement``) keeps its row with kind
+    ``WORK_STATEMENT``: the team checks it, the proposal does not answer it (issue 13).
     """
     found = find_questions(doc) if questions is None else questions
     kinds = SectionKinds(doc)
@@ -113,7 +114,7 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
             rows.append(
                 MatrixRow(
                     id=f"{q.id}{letter}",
-                    label=f"{q.label or ''}({letter})",
+                    label=part_label_of(q, k),
                     section_path=path,
                     text=part,
                     kind=part_kind,
@@ -143,6 +144,15 @@ def _names_a_section(part: str, headings: set[str]) -> bool:
         return False
     plain = _plain(part)
     return bool(plain) and plain in headings
+
+
+def part_label_of(q: Question, index: int) -> str:
+    """The label of ``q``'s ``index``-th part (0-based) in the matrix, ``parse`` and the brief:
+    the prompt's label followed by the item's own number as the document prints it
+    (``Question.part_labels``: ``3.2(1)``, ``(iv)``), or by its letter in the list
+    (``part_letter``) for a bullet (issue 13: the matrix cites the document's numbers)."""
+    own = q.part_labels[index] if index < len(q.part_labels) else None
+    return f"{q.label or ''}({own or part_letter(index)})"
 
 
 def part_letter(index: int) -> str:
