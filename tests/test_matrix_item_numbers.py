@@ -187,3 +187,27 @@ def test_bulleted_items_are_lettered_in_order(tmp_path: Path):
     )
     rows = matrix_rows(load_document(path))
     assert [(r.label, r.text) for r in rows[1:]] == [("(a)", ITEMS[0]), ("(b)", ITEMS[1])]
+
+
+def test_a_question_ending_on_the_following_list_holds_the_list_as_options(tmp_path: Path):
+    """An evaluator's question "... in at least three of the following areas?" introduces its
+    list as a prompt ending with ":" does: the items are its options, not asks."""
+    path = tmp_path / "eval.md"
+    path.write_text(
+        "# RFQ\n\n## 9.6 Evaluation\n\n### 9.6.2 Staffing Plan\n\n"
+        "Did the proposed team have experience in at least three of the following areas?\n\n"
+        "- Cloud deployment\n- Automated testing\n- Content design\n- Database design\n",
+        encoding="utf-8",
+    )
+    rows = matrix_rows(load_document(path))
+    assert [(r.label, r.kind, r.text) for r in rows] == [
+        (
+            None,
+            "evaluation-criterion",
+            "Did the proposed team have experience in at least three of the following areas?",
+        ),
+        ("(a)", "option", "Cloud deployment"),
+        ("(b)", "option", "Automated testing"),
+        ("(c)", "option", "Content design"),
+        ("(d)", "option", "Database design"),
+    ]

@@ -230,7 +230,7 @@ _PERFORMER = re.compile(
     r"(?:(?:upon|after|following|during|within|once|throughout|at|for|in|as|when|if)\b[^,]{0,90},\s*)?"
     r"(?:the\s+|each\s+|all\s+)?(?:contractor|contractors|vendor|awardee|awardees|service provider|"
     r"successful (?:offeror|bidder|vendor|quoter|contractor|proposer)|selected (?:offeror|"
-    r"vendor|contractor|proposer)|prime contractor|subcontractors?)(?:['’]s\s+\w+)?\s+"
+    r"vendor|contractor|proposer)|prime contractor|subcontractors?)(?:['’]s(?:\s+[\w-]+){1,3}?)?\s+"
     r"(?:shall|will|must|should|agrees|is responsible|are responsible|is required|are required|"
     r"may be required)\b",
     re.I,

@@ -345,7 +345,7 @@ class _Finder:
                 # prose (a proposal manager shreds "2.5 Offerors are required to ... For each
                 # title, offeror must provide ..." into two lines of the matrix)
                 last = self.walk_sentences(head, owner, label=section.number, own=section)
-                if last is not None and last.text.endswith(":") and not last.parts:
+                if last is not None and introduces_list(last.text) and not last.parts:
                     parts, used = self.parts_after(last.text, rest)
                     last.parts = parts
                     last.part_labels = _block_labels(rest[:used])
@@ -441,9 +441,14 @@ class _Finder:
         text = block.text
         return 2 <= len(text.split()) <= CONTENT_ITEM_WORDS and not text.endswith(":")
 
-    def parts_after(self, text: str, rest: list[_Block]) -> tuple[list[str], int]:
-        """List items completing a prompt that ends with ':' -> (parts, blocks used)."""
-        if not text.rstrip().endswith(":"):
+    def parts_after(
+        self,
+        text: str,
+        rest: list[_Block],
+    ) -> tuple[list[str], int]:
+        """List items completing a prompt that ends with ':' (or a question ending on "the
+        following ...?", ``introduces_list``) -> (parts, blocks used)."""
+        if not introduces_list(text):
             return [], 0
         parts: list[str] = []
         used = 0
@@ -537,7 +542,7 @@ class _Finder:
     ) -> int:
         """When ``last`` (the last ask of a block) ends with ":", give it the list items of
         ``following`` as its parts (and their cross-references); the number of blocks used."""
-        if last is None or not last.text.endswith(":") or last.parts:
+        if last is None or not introduces_list(last.text) or last.parts:
             return 0  # no prompt, or one whose list ran inline (``inline_items``)
         parts, used = self.parts_after(last.text, following)
         last.parts = parts
@@ -739,6 +744,18 @@ class _Finder:
 _INLINE_MARKER = re.compile(
     r"(?:(?<=\s)|^)(?P<m>\((?P<a>\d{1,2}|[a-z])\)|(?P<b>\d{1,2}|[a-z])\))\s+"
 )
+
+
+_LIST_QUESTION = re.compile(r"\bthe following\b[^.;:?]{0,40}\?$", re.I)
+
+
+def introduces_list(text: str) -> bool:
+    """True when ``text`` is a prompt whose list items follow it: it ends with ``:``, or it is
+    a question ending on the list it points at (``Did the team have experience in at least
+    ten of the following areas?``, an evaluator's checklist question): the items are its
+    parts, not asks of their own."""
+    text = text.rstrip()
+    return text.endswith(":") or bool(_LIST_QUESTION.search(text))
 
 
 def part_label(marker: str | None) -> str | None:
