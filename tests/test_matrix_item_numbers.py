@@ -211,3 +211,25 @@ def test_a_question_ending_on_the_following_list_holds_the_list_as_options(tmp_p
         ("(c)", "option", "Content design"),
         ("(d)", "option", "Database design"),
     ]
+
+
+def test_items_joined_by_or_are_options_of_one_ask(tmp_path: Path):
+    path = tmp_path / "oci.md"
+    path.write_text(
+        "# RFQ\n\n## 5. Instructions\n\n"
+        "Offerors shall describe any interest bearing on a conflict with respect to:\n\n"
+        "1. Being able to render impartial advice, or\n"
+        "2. Being given an unfair competitive advantage.\n\n"
+        "Offerors shall address each of the following:\n\n"
+        "1. The transition plan, and\n2. The staffing plan.\n",
+        encoding="utf-8",
+    )
+    rows = matrix_rows(load_document(path))
+    assert [(r.label, r.kind) for r in rows] == [
+        (None, "question"),
+        ("(1)", "option"),
+        ("(2)", "option"),
+        (None, "question"),
+        ("(1)", "question"),
+        ("(2)", "question"),
+    ]

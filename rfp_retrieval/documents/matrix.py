@@ -41,7 +41,8 @@ evaluated and awarded, questions and contact before award, the receipt deadline;
 
 OPTION = "option"
 """The matrix kind of an item of a pick-from list (``at least ten of the following areas:``,
-``ask_patterns.CHOICE_LIST``) and of a list item that only names a section of the document
+``ask_patterns.CHOICE_LIST``; items joined by "or", ``is_disjunction``) and of a list item
+that only names a section of the document
 (``Factor 1: Technical Approach`` over the section ``Factor 1 - Technical Approach``): the
 prompt is the ask, the item an option or a pointer whose section has its own rows."""
 
@@ -102,7 +103,7 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
             kind = OPTION  # "Factor 1: Technical Approach" listed under the basis of award
         path = SECTION_SEPARATOR.join(q.section_path)
         rows.append(MatrixRow(q.id, q.label, path, q.text, kind, q.topic, q.page, q.line))
-        choice = bool(CHOICE_LIST.search(q.text))
+        choice = bool(CHOICE_LIST.search(q.text)) or is_disjunction(q.parts)
         for k, part in enumerate(q.parts):
             letter = part_letter(k)
             part_kind = OPTION if choice or _names_a_section(part, others) else kind
@@ -124,6 +125,16 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
                 )
             )
     return rows
+
+
+_OR_AT_END = re.compile(r"[,;]?\s*\b(?:or|and/or)[\s,;:]*$", re.I)
+
+
+def is_disjunction(parts: list[str]) -> bool:
+    """True when the list items are alternatives joined by "or" (``1. Being able to render
+    impartial advice, or`` / ``2. Being given an unfair advantage.``): the items complete one
+    sentence and the prompt is the one ask they belong to, so they are options (``OPTION``)."""
+    return len(parts) >= 2 and any(_OR_AT_END.search(p) for p in parts[:-1])
 
 
 SECTION_NAME_WORDS = 8
