@@ -19,6 +19,7 @@ from pathlib import Path
 from rfp_retrieval.documents.ask_patterns import (
     CHOICE_LIST,
     is_administration_requirement,
+    is_general_compliance,
     is_impersonal_requirement,
     is_procurement_process,
     is_task_imperative,
@@ -45,6 +46,11 @@ OPTION = "option"
 that only names a section of the document
 (``Factor 1: Technical Approach`` over the section ``Factor 1 - Technical Approach``): the
 prompt is the ask, the item an option or a pointer whose section has its own rows."""
+
+GENERAL_COMPLIANCE = "general-compliance"
+"""The matrix kind of a reminder to follow the document (``ask_patterns.is_general_compliance``:
+"submit your quotation in accordance with the instructions of this RFQ"): kept in the matrix,
+not an ask of its own."""
 
 ASK_KINDS = ("question", "requirement", "table-row", "evaluation-criterion")
 """Matrix kinds that are asks (what the proposal must respond to)."""
@@ -178,8 +184,9 @@ def part_letter(index: int) -> str:
 
 def matrix_kind(doc: RfpDocument, kinds: SectionKinds, q: Question) -> str:
     """The compliance-matrix kind of ``q``: its finder kind (``question``, ``requirement``,
-    ``table-row``, ``evaluation-criterion``: an ask), or ``PROCUREMENT_PROCESS`` for a
-    requirement or evaluation statement about the buyer's own process
+    ``table-row``, ``evaluation-criterion``: an ask), ``GENERAL_COMPLIANCE`` for a reminder
+    to follow the document (``ask_patterns.is_general_compliance``), ``PROCUREMENT_PROCESS``
+    for a requirement or evaluation statement about the buyer's own process
     (``ask_patterns.is_procurement_process``), or ``WORK_STATEMENT`` for a requirement that
     binds the work or the contract after award (``_post_award``) and for a "the contractor
     will provide ..." sentence in statement-of-work text. Questions (``?``) and table rows
@@ -187,6 +194,8 @@ def matrix_kind(doc: RfpDocument, kinds: SectionKinds, q: Question) -> str:
     kind = q.kind
     if kind in ("requirement", "evaluation-criterion") and is_procurement_process(q.text):
         return PROCUREMENT_PROCESS
+    if kind in ("question", "requirement") and not q.parts and is_general_compliance(q.text):
+        return GENERAL_COMPLIANCE
     if kind == "requirement" and _post_award(doc, kinds, q):
         return WORK_STATEMENT
     if kind in ("question", "requirement") and _work_in_sow(doc, kinds, q):
