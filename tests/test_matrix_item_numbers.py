@@ -196,7 +196,8 @@ def test_a_question_ending_on_the_following_list_holds_the_list_as_options(tmp_p
     path.write_text(
         "# RFQ\n\n## 9.6 Evaluation\n\n### 9.6.2 Staffing Plan\n\n"
         "Did the proposed team have experience in at least three of the following areas?\n\n"
-        "- Cloud deployment\n- Automated testing\n- Content design\n- Database design\n",
+        "- Cloud deployment\n- Automated testing\n- Content design\n- Database design\n"
+        "- Did the contractor include a resume for each key person?\n",
         encoding="utf-8",
     )
     rows = matrix_rows(load_document(path))
@@ -210,6 +211,7 @@ def test_a_question_ending_on_the_following_list_holds_the_list_as_options(tmp_p
         ("(b)", "option", "Automated testing"),
         ("(c)", "option", "Content design"),
         ("(d)", "option", "Database design"),
+        (None, "evaluation-criterion", "Did the contractor include a resume for each key person?"),
     ]
 
 

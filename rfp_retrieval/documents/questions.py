@@ -447,14 +447,18 @@ class _Finder:
         rest: list[_Block],
     ) -> tuple[list[str], int]:
         """List items completing a prompt that ends with ':' (or a question ending on "the
-        following ...?", ``introduces_list``) -> (parts, blocks used)."""
+        following ...?", ``introduces_list``, whose list ends at the next item that is a
+        question) -> (parts, blocks used)."""
         if not introduces_list(text):
             return [], 0
         parts: list[str] = []
         used = 0
+        question = text.rstrip().endswith("?")
         for block in rest:
             if block.kind != "item":
                 break
+            if question and block.text.rstrip().endswith("?"):
+                break  # the next checklist question, a sibling of the prompt
             parts.append(block.text)
             used += 1
         return parts, used
