@@ -447,8 +447,8 @@ class _Finder:
         rest: list[_Block],
     ) -> tuple[list[str], int]:
         """List items completing a prompt that ends with ':' (or a question ending on "the
-        following ...?", ``introduces_list``, whose list ends at the next item that is a
-        question) -> (parts, blocks used)."""
+        following ...?", ``introduces_list``, whose list ends at the next item that asks or
+        holds a question) -> (parts, blocks used)."""
         if not introduces_list(text):
             return [], 0
         parts: list[str] = []
@@ -457,7 +457,7 @@ class _Finder:
         for block in rest:
             if block.kind != "item":
                 break
-            if question and block.text.rstrip().endswith("?"):
+            if question and ("?" in block.text or is_ask(block.text)):
                 break  # the next checklist question, a sibling of the prompt
             parts.append(block.text)
             used += 1
