@@ -79,7 +79,11 @@ def _brief_one(key, scope_query, pp_references, pp_entries, paths, duckdb):
     vague = set(vague_outcome_ids(pp_entries))
     tables = {t: duckdb.read_partition(t, key) for t in QUESTION_TABLES}
     sha = source_of_inputs(key, scope_query=scope_query, pp_references=pp_references, **tables)
-    questions = question_views(tables["rewritten_questions"], tables["question_answers"])
+    questions = question_views(
+        tables["rewritten_questions"],
+        tables["question_answers"],
+        duckdb.read_partition("rfp_questions", key),
+    )
     ids = [r["id"] for r in references if r.get("id")]
     facts = reference_facts(pp_entries, ids)
     entries = {row["id"]: row for row in pp_entries.filter(pl.col("id").is_in(ids)).to_dicts()}

@@ -50,8 +50,8 @@ COUNTS = {
     # 105: more asks from the issue-13 rules (inline "1) ...; 2) ..." lists split, more
     # instruction headings); sections unchanged
     "18f-hhs-tdrs-rfq-draft.pdf": (76, 103),
-    "18f-hhs-tdrs-rfq-final.docx": (68, 125),
-    "18f-hhs-tdrs-rfq-final.md": (68, 125),
+    "18f-hhs-tdrs-rfq-final.docx": (68, 108),
+    "18f-hhs-tdrs-rfq-final.md": (68, 108),
     "18f-usfs-epermit-api-rfq.md": (34, 46),
     "18f-usfs-epermit-api-soo-draft.docx": (9, 4),
     "18f-usfs-epermit-api-soo.md": (9, 4),
@@ -70,7 +70,7 @@ COUNTS = {
     "doc-rfi-cybersecurity-operations-cloud-migration.pdf": (16, 53),
     # 184 (was 331): Appendix A "General Conditions and Instructions to Bidders" is clause
     # text (section_kinds.CLAUSES): its shall/must terms and listed items are no asks
-    "fairfax-county-va-it-staff-augmentation-rfp-2000004198.pdf": (275, 184),
+    "fairfax-county-va-it-staff-augmentation-rfp-2000004198.pdf": (276, 184),
     "george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf": (62, 191),
     # 50: the closing "Attachment 1: APPLICANT FORM" (a colon after the label) is read
     "hawaii-htdc-business-consultant-services-rfp-26-001.pdf": (50, 80),

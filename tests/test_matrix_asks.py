@@ -115,9 +115,9 @@ def test_inline_items_are_matrix_rows_of_their_own():
             "question",
             "The offeror must describe its quality control and address the following:",
         ),
-        ("q-001a", "(a)", "question", "how staff are retained;"),
-        ("q-001b", "(b)", "question", "how leave is approved;"),
-        ("q-001c", "(c)", "question", "how staff are replaced."),
+        ("q-001a", "(1)", "question", "how staff are retained;"),
+        ("q-001b", "(2)", "question", "how leave is approved;"),
+        ("q-001c", "(3)", "question", "how staff are replaced."),
     ]
 
 

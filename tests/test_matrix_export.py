@@ -178,6 +178,7 @@ def test_parse_json_has_the_issue_shape_with_questions():
             "4.1 Platform and API",
         ],
         "kind": "question",
+        "parts": [],
     }
     assert payload["past_performance"] == {
         "references_required": 2,

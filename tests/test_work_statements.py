@@ -24,6 +24,9 @@ from rfp_retrieval.documents.records import RfpDocument
         ("The Offeror shall describe its approach to transition.", False),
         ("Quotations must not exceed 5 pages.", False),
         ("The contractor’s proposal will not be incorporated into the PWS.", False),
+        ("The Contractor’s disaster recovery plan shall name the backup site.", True),
+        ("The contractor's key personnel shall work on site.", True),
+        ("The contractor's staffing plan shall be included in the quotation.", False),
     ],
 )
 def test_is_work_statement(sentence, expected):

@@ -26,6 +26,7 @@ def parse(
 ) -> None:
     """Print an RFP's outline, questions, past-performance requirements and summary."""
     from rfp_retrieval.documents.extract import load_document
+    from rfp_retrieval.documents.matrix import part_label_of
     from rfp_retrieval.documents.questions import find_questions
     from rfp_retrieval.documents.records import DocumentError
     from rfp_retrieval.scope import as_of_for, read_scope
@@ -52,7 +53,15 @@ def parse(
     payload = {
         "sections": sections,
         "questions": [
-            {"label": q.label, "text": q.text, "section_path": q.section_path, "kind": q.kind}
+            {
+                "label": q.label,
+                "text": q.text,
+                "section_path": q.section_path,
+                "kind": q.kind,
+                "parts": [
+                    {"label": part_label_of(q, k), "text": part} for k, part in enumerate(q.parts)
+                ],
+            }
             for q in questions
         ],
         "past_performance": {
@@ -81,6 +90,8 @@ def parse(
     for q in questions:
         where = f"p.{q.page}" if q.page else f"l.{q.line}"
         out.print(escape(f"  {q.id} [{q.kind}] {q.label or '-'} ({where}) {q.text[:160]}"))
+        for k, part in enumerate(q.parts):
+            out.print(escape(f"      {part_label_of(q, k)} {part[:156]}"))
     out.print("\n[bold]Past performance[/bold]")
     issuer = payload["issuer"]
     out.print(

@@ -202,11 +202,17 @@ class ParseSection(TypedDict):
     parent: str | None  # the parent's number, else its heading
 
 
+class ParsePart(TypedDict):
+    label: str  # ``matrix.part_label_of``: "3.2(1)", "(a)"
+    text: str
+
+
 class ParseQuestion(TypedDict):
     label: str | None
     text: str
     section_path: list[str]
     kind: str
+    parts: list[ParsePart]  # the list items of a compound ask, in order
 
 
 class ParsePastPerformance(TypedDict):

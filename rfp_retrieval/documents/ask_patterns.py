@@ -230,7 +230,7 @@ _PERFORMER = re.compile(
     r"(?:(?:upon|after|following|during|within|once|throughout|at|for|in|as|when|if)\b[^,]{0,90},\s*)?"
     r"(?:the\s+|each\s+|all\s+)?(?:contractor|contractors|vendor|awardee|awardees|service provider|"
     r"successful (?:offeror|bidder|vendor|quoter|contractor|proposer)|selected (?:offeror|"
-    r"vendor|contractor|proposer)|prime contractor|subcontractors?)(?:['’]s\s+\w+)?\s+"
+    r"vendor|contractor|proposer)|prime contractor|subcontractors?)(?:['’]s(?:\s+[\w-]+){1,3}?)?\s+"
     r"(?:shall|will|must|should|agrees|is responsible|are responsible|is required|are required|"
     r"may be required)\b",
     re.I,
@@ -384,6 +384,29 @@ def is_procurement_process(sentence: str) -> bool:
     return bool(
         _PASSIVE_PROCESS.match(s) or _COMMUNICATION.search(s) or _RECEIPT_DEADLINE.search(s)
     )
+
+
+_FOLLOW_THE_DOCUMENT = re.compile(
+    r"^(?:please\s+)?(?:(?:the|each|all)\s+[\w-]+(?:\s*\(s\))?\s+(?:shall|must|should|will|"
+    r"is to|are to)\s+)?(?:submit|furnish|supply|provide|prepare)\s+(?:(?:your|its|their|the|"
+    r"all|all the|all of the)\s+)?(?:complete\s+)?(?:quotations?|quotes?|proposals?|responses?|"
+    r"offers?|bids?|information|documentation|submissions?)\s+(?:in accordance with|"
+    r"as (?:required|specified|described|instructed) (?:by|in)|required (?:by|in)|specified in)"
+    r"\s+(?:the|this)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:instructions|RFP|RFQ|RFI|IFB|solicitation|request)\b[^:;]*$",
+    re.I,
+)
+
+
+def is_general_compliance(sentence: str) -> bool:
+    """A sentence whose only demand is to follow the document itself (``Please submit your
+    quotation in accordance with the instructions specified in this RFQ``, ``The Contractor
+    shall furnish the information required by this solicitation.``): it names no content of
+    its own; the asks it points at are the matrix lines. Source: proposal practice (a
+    compliance matrix lists the specific instructions, not the reminder to follow them)."""
+    s = strip_inline_markdown(sentence).strip().lstrip("-–—•*").strip()
+    s = LIST_MARKER.sub("", LEADING_LABEL.sub("", s, count=1), count=1)
+    return bool(_FOLLOW_THE_DOCUMENT.match(s)) and not s.endswith("?")
 
 
 _TASK_IMPERATIVE = re.compile(

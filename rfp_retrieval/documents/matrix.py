@@ -19,6 +19,7 @@ from pathlib import Path
 from rfp_retrieval.documents.ask_patterns import (
     CHOICE_LIST,
     is_administration_requirement,
+    is_general_compliance,
     is_impersonal_requirement,
     is_procurement_process,
     is_task_imperative,
@@ -41,9 +42,15 @@ evaluated and awarded, questions and contact before award, the receipt deadline;
 
 OPTION = "option"
 """The matrix kind of an item of a pick-from list (``at least ten of the following areas:``,
-``ask_patterns.CHOICE_LIST``) and of a list item that only names a section of the document
+``ask_patterns.CHOICE_LIST``; items joined by "or", ``is_disjunction``) and of a list item
+that only names a section of the document
 (``Factor 1: Technical Approach`` over the section ``Factor 1 - Technical Approach``): the
 prompt is the ask, the item an option or a pointer whose section has its own rows."""
+
+GENERAL_COMPLIANCE = "general-compliance"
+"""The matrix kind of a reminder to follow the document (``ask_patterns.is_general_compliance``:
+"submit your quotation in accordance with the instructions of this RFQ"): kept in the matrix,
+not an ask of its own."""
 
 ASK_KINDS = ("question", "requirement", "table-row", "evaluation-criterion")
 """Matrix kinds that are asks (what the proposal must respond to)."""
@@ -80,13 +87,14 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
 
     One row per question, requirement, evaluation criterion and response-table row, in
     document order. A compound ask (a prompt ending with ``:`` and its list items) gives its
-    prompt a row and each item a row of its own right below it (id ``q-007a``, label ``3.2(a)``
-    or ``(a)``, the prompt's kind): a proposal manager checks every sub-item of an instruction
-    separately, so each one is a line of the matrix (issue 13). A requirement that binds the
-    contractor after award (a contractor work statement, ``ask_patterns.is_work_statement``,
-    or a proposal-free obligation in statement-of-work text, ``is_work_requirement``) keeps its
-    row with kind ``WORK_STATEMENT``: the team checks it, the proposal does not answer it
-    (issue 13).
+    prompt a row and each item a row of its own right below it (id ``q-007a``, label
+    ``3.2(a)`` or ``(a)``, the prompt's kind; the item's own number when the document numbers
+    it, ``3.2(1)`` for a ``1.`` item, else its letter in the list: ``part_label_of``): a
+    proposal manager checks every sub-item of an instruction separately, so each one is a
+    line of the matrix (issue 13). A requirement that binds the contractor after award (a
+    contractor work statement, ``ask_patterns.is_work_statement``, or a proposal-free
+    obligation in statement-of-work text, ``is_work_requirement``) keeps its row with kind
+    ``WORK_STATEMENT``: the team checks it, the proposal does not answer it (issue 13).
     """
     found = find_questions(doc) if questions is None else questions
     kinds = SectionKinds(doc)
@@ -101,7 +109,7 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
             kind = OPTION  # "Factor 1: Technical Approach" listed under the basis of award
         path = SECTION_SEPARATOR.join(q.section_path)
         rows.append(MatrixRow(q.id, q.label, path, q.text, kind, q.topic, q.page, q.line))
-        choice = bool(CHOICE_LIST.search(q.text))
+        choice = bool(CHOICE_LIST.search(q.text)) or is_disjunction(q.parts)
         for k, part in enumerate(q.parts):
             letter = part_letter(k)
             part_kind = OPTION if choice or _names_a_section(part, others) else kind
@@ -113,7 +121,7 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
             rows.append(
                 MatrixRow(
                     id=f"{q.id}{letter}",
-                    label=f"{q.label or ''}({letter})",
+                    label=part_label_of(q, k),
                     section_path=path,
                     text=part,
                     kind=part_kind,
@@ -123,6 +131,16 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
                 )
             )
     return rows
+
+
+_OR_AT_END = re.compile(r"[,;]?\s*\b(?:or|and/or)[\s,;:]*$", re.I)
+
+
+def is_disjunction(parts: list[str]) -> bool:
+    """True when the list items are alternatives joined by "or" (``1. Being able to render
+    impartial advice, or`` / ``2. Being given an unfair advantage.``): the items complete one
+    sentence and the prompt is the one ask they belong to, so they are options (``OPTION``)."""
+    return len(parts) >= 2 and any(_OR_AT_END.search(p) for p in parts[:-1])
 
 
 SECTION_NAME_WORDS = 8
@@ -145,6 +163,15 @@ def _names_a_section(part: str, headings: set[str]) -> bool:
     return bool(plain) and plain in headings
 
 
+def part_label_of(q: Question, index: int) -> str:
+    """The label of ``q``'s ``index``-th part (0-based) in the matrix, ``parse`` and the brief:
+    the prompt's label followed by the item's own number as the document prints it
+    (``Question.part_labels``: ``3.2(1)``, ``(iv)``), or by its letter in the list
+    (``part_letter``) for a bullet (issue 13: the matrix cites the document's numbers)."""
+    own = q.part_labels[index] if index < len(q.part_labels) else None
+    return f"{q.label or ''}({own or part_letter(index)})"
+
+
 def part_letter(index: int) -> str:
     """The letter of a compound ask's ``index``-th part (0-based): ``a`` ... ``z``, ``aa`` ..."""
     letters = ""
@@ -157,8 +184,9 @@ def part_letter(index: int) -> str:
 
 def matrix_kind(doc: RfpDocument, kinds: SectionKinds, q: Question) -> str:
     """The compliance-matrix kind of ``q``: its finder kind (``question``, ``requirement``,
-    ``table-row``, ``evaluation-criterion``: an ask), or ``PROCUREMENT_PROCESS`` for a
-    requirement or evaluation statement about the buyer's own process
+    ``table-row``, ``evaluation-criterion``: an ask), ``GENERAL_COMPLIANCE`` for a reminder
+    to follow the document (``ask_patterns.is_general_compliance``), ``PROCUREMENT_PROCESS``
+    for a requirement or evaluation statement about the buyer's own process
     (``ask_patterns.is_procurement_process``), or ``WORK_STATEMENT`` for a requirement that
     binds the work or the contract after award (``_post_award``) and for a "the contractor
     will provide ..." sentence in statement-of-work text. Questions (``?``) and table rows
@@ -166,6 +194,8 @@ def matrix_kind(doc: RfpDocument, kinds: SectionKinds, q: Question) -> str:
     kind = q.kind
     if kind in ("requirement", "evaluation-criterion") and is_procurement_process(q.text):
         return PROCUREMENT_PROCESS
+    if kind in ("question", "requirement") and not q.parts and is_general_compliance(q.text):
+        return GENERAL_COMPLIANCE
     if kind == "requirement" and _post_award(doc, kinds, q):
         return WORK_STATEMENT
     if kind in ("question", "requirement") and _work_in_sow(doc, kinds, q):

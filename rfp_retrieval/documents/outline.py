@@ -177,14 +177,17 @@ def _unclosed_paren(text: str) -> int | None:
 
 def _opens_its_child(idx: int, cands: list[HeadingCandidate], body_lines) -> bool:
     """The heading at ``idx`` is followed directly by its own first sub-section (``1.`` then
-    ``1.1.``) whose body has text: a real heading, not a table-of-contents copy."""
+    ``1.1.``) whose body has text, or which opens its own first sub-section in turn (``5.``,
+    ``5.1.``, ``5.1.1. To meet ...``): a real heading, not a table-of-contents copy."""
     if idx + 1 >= len(cands) or not cands[idx].number or not cands[idx + 1].number:
         return False
     parent = normalise_number(cands[idx].number)
     child = normalise_number(cands[idx + 1].number)
     if not child.startswith(parent + "."):
         return False
-    return bool(cands[idx + 1].rest) or not is_toc_body(body_lines(idx + 1, cands))
+    if cands[idx + 1].rest or not is_toc_body(body_lines(idx + 1, cands)):
+        return True
+    return _opens_its_child(idx + 1, cands, body_lines)
 
 
 def _first_section_follows(cands: list[HeadingCandidate], appendix: HeadingCandidate) -> bool:

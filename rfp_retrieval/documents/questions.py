@@ -275,11 +275,12 @@ class _Finder:
         line0: int,
         topic: str | None = None,
         parts: list[str] | None = None,
+        part_labels: list[str | None] | None = None,
         own: Section | None = None,
     ) -> Question:
         text = re.sub(r"\s+", " ", text).strip()
         if not parts:
-            text, parts = inline_items(text)
+            text, parts, part_labels = _inline_chain(text)
         q = Question(
             id="",
             label=label,
@@ -291,6 +292,7 @@ class _Finder:
             context=self.context(owner, line0),
             references=self.references(" ".join([text, *(parts or [])]), own),
             parts=list(parts or []),
+            part_labels=_aligned(part_labels, parts),
             line=line0 + 1,
             page=self.page(line0),
         )
@@ -343,9 +345,10 @@ class _Finder:
                 # prose (a proposal manager shreds "2.5 Offerors are required to ... For each
                 # title, offeror must provide ..." into two lines of the matrix)
                 last = self.walk_sentences(head, owner, label=section.number, own=section)
-                if last is not None and last.text.endswith(":") and not last.parts:
+                if last is not None and introduces_list(last.text) and not last.parts:
                     parts, used = self.parts_after(last.text, rest)
                     last.parts = parts
+                    last.part_labels = _block_labels(rest[:used])
                     if parts:
                         last.references = self.references(
                             " ".join([last.text, *parts]), own=section
@@ -360,6 +363,7 @@ class _Finder:
                     kind=kind,
                     line0=head.start,
                     parts=parts,
+                    part_labels=_block_labels(rest[:used]),
                     own=section,
                 )
                 rest = rest[used:]
@@ -437,15 +441,24 @@ class _Finder:
         text = block.text
         return 2 <= len(text.split()) <= CONTENT_ITEM_WORDS and not text.endswith(":")
 
-    def parts_after(self, text: str, rest: list[_Block]) -> tuple[list[str], int]:
-        """List items completing a prompt that ends with ':' -> (parts, blocks used)."""
-        if not text.rstrip().endswith(":"):
+    def parts_after(
+        self,
+        text: str,
+        rest: list[_Block],
+    ) -> tuple[list[str], int]:
+        """List items completing a prompt that ends with ':' (or a question ending on "the
+        following ...?", ``introduces_list``, whose list ends at the next item that asks or
+        holds a question) -> (parts, blocks used)."""
+        if not introduces_list(text):
             return [], 0
         parts: list[str] = []
         used = 0
+        question = text.rstrip().endswith("?")
         for block in rest:
             if block.kind != "item":
                 break
+            if question and ("?" in block.text or is_ask(block.text)):
+                break  # the next checklist question, a sibling of the prompt
             parts.append(block.text)
             used += 1
         return parts, used
@@ -505,6 +518,7 @@ class _Finder:
                     kind=kind,
                     line0=block.start,
                     parts=parts,
+                    part_labels=_block_labels(blocks[i + 1 : i + 1 + used]),
                     own=own,
                 )
                 i += 1 + used
@@ -532,10 +546,11 @@ class _Finder:
     ) -> int:
         """When ``last`` (the last ask of a block) ends with ":", give it the list items of
         ``following`` as its parts (and their cross-references); the number of blocks used."""
-        if last is None or not last.text.endswith(":") or last.parts:
+        if last is None or not introduces_list(last.text) or last.parts:
             return 0  # no prompt, or one whose list ran inline (``inline_items``)
         parts, used = self.parts_after(last.text, following)
         last.parts = parts
+        last.part_labels = _block_labels(following[:used])
         if parts:
             last.references = self.references(" ".join([last.text, *parts]), own)
         return used
@@ -735,6 +750,40 @@ _INLINE_MARKER = re.compile(
 )
 
 
+_LIST_QUESTION = re.compile(r"\bthe following\b[^.;:?]{0,40}\?$", re.I)
+
+
+def introduces_list(text: str) -> bool:
+    """True when ``text`` is a prompt whose list items follow it: it ends with ``:``, or it is
+    a question ending on the list it points at (``Did the team have experience in at least
+    ten of the following areas?``, an evaluator's checklist question): the items are its
+    parts, not asks of their own."""
+    text = text.rstrip()
+    return text.endswith(":") or bool(_LIST_QUESTION.search(text))
+
+
+def part_label(marker: str | None) -> str | None:
+    """The number of a list item as the document prints it, without its punctuation: ``1.``
+    -> ``1``, ``(a)`` -> ``a``, ``iv)`` -> ``iv``, ``A.`` -> ``A``; None for a bullet, for no
+    marker and for a requirement ID (``R-01``: the row's own label, not a list number)."""
+    if not marker:
+        return None
+    m = re.fullmatch(r"\(?([0-9]{1,3}|[A-Za-z]{1,4})[.)]?", marker.strip())
+    return m.group(1) if m else None
+
+
+def _block_labels(blocks: list[_Block]) -> list[str | None]:
+    """``part_label`` of each list-item block (the parts of ``_Finder.parts_after``)."""
+    return [part_label(b.marker) for b in blocks]
+
+
+def _aligned(labels: list[str | None] | None, parts: list[str] | None) -> list[str | None]:
+    """``labels`` cut or padded with None to one per part."""
+    n = len(parts or [])
+    labels = list(labels or [])[:n]
+    return labels + [None] * (n - len(labels))
+
+
 def _marker_value(m: re.Match[str]) -> str:
     return m.group("a") or m.group("b")
 
@@ -745,8 +794,16 @@ def _next_marker(value: str) -> str:
 
 def inline_items(text: str) -> tuple[str, list[str]]:
     """``(prompt, items)`` of an ask that runs its list inline after a colon (``... address the
-    following: 1) Assurance that ...; 2) The Offeror's recommended ...; 3) ...``), else
-    ``(text, [])``.
+    following: 1) Assurance that ...; 2) ...``), else ``(text, [])``; the rules are
+    ``_inline_chain``'s, which also gives the items' markers."""
+    prompt, items, _labels = _inline_chain(text)
+    return prompt, items
+
+
+def _inline_chain(text: str) -> tuple[str, list[str], list[str | None]]:
+    """``(prompt, items, markers)`` of an ask that runs its list inline after a colon (``...
+    address the following: 1) Assurance that ...; 2) The Offeror's recommended ...; 3) ...``;
+    markers ``["1", "2", "3"]``), else ``(text, [], [])``.
 
     The first marker (``1)``, ``(1)``, ``a)``, ``(a)``) follows the colon; the next ones count
     up in the same style, each after a ``;`` or ``,`` (optionally followed by ``and`` / ``or``).
@@ -759,7 +816,7 @@ def inline_items(text: str) -> tuple[str, list[str]]:
         (k for k, m in enumerate(markers) if text[: m.start()].rstrip().endswith(":")), None
     )
     if start is None or _marker_value(markers[start]) not in ("1", "a"):
-        return text, []
+        return text, [], []
     chain = [markers[start]]
     style = markers[start].group("a") is not None
     for m in markers[start + 1 :]:
@@ -774,7 +831,7 @@ def inline_items(text: str) -> tuple[str, list[str]]:
             continue
         chain.append(m)
     if len(chain) < 2:
-        return text, []
+        return text, [], []
     prompt = text[: chain[0].start()].rstrip()
     items = []
     for k, m in enumerate(chain):
@@ -784,8 +841,8 @@ def inline_items(text: str) -> tuple[str, list[str]]:
             item = re.sub(r"([;,])\s*(?:and|or|and/or),?$", r"\1", item).rstrip()
         items.append(item)
     if any(not item for item in items):
-        return text, []
-    return prompt, items
+        return text, [], []
+    return prompt, items, [_marker_value(m) for m in chain]
 
 
 def _flattened_response_rows(lines: list[str]) -> list[tuple[int, str]] | None:

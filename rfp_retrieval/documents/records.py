@@ -137,6 +137,9 @@ class Question:
     ``topic`` is the table column/row header or questionnaire domain that gives a table row
     its implicit context; ``context`` holds the paragraphs of the section before the question;
     ``references`` holds the keys of sections the question cross-references ("Section 2.2").
+    ``parts`` are the list items of a compound ask (a prompt ending with ``:``) and
+    ``part_labels`` their markers as the document numbers them (``1``, ``a``, ``iv``; None for
+    a bullet), one per part (issue 13: parse, matrix and brief cite the document's numbers).
     ``line``/``page`` locate it (1-based).
     """
 
@@ -150,5 +153,6 @@ class Question:
     context: str = ""
     references: list[str] = field(default_factory=list)
     parts: list[str] = field(default_factory=list)
+    part_labels: list[str | None] = field(default_factory=list)
     line: int | None = None
     page: int | None = None

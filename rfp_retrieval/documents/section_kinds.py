@@ -148,6 +148,17 @@ CLAUSES = re.compile(
 )
 """Clause / definition text, over ``numbered_path``: the general and special conditions a
 state or county solicitation appends are boilerplate the offeror accepts by signing."""
+_CLAUSE_NUMBER = re.compile(r"\b(?:252|52)\.2\d\d-\d")
+"""A FAR / DFARS clause or provision number (``52.212-1``, ``252.204-7012``)."""
+INSTRUCTIONS_PROVISION = re.compile(
+    r"\b(?:252|52)\.2\d\d-\d+\b[^/]*\binstructions to (?:offerors|bidders|quoters|proposers)\b",
+    re.I,
+)
+"""A solicitation provision that instructs the offeror (FAR 52.212-1 "Instructions to
+Offerors -- Commercial Products", 52.215-1 "Instructions to Offerors -- Competitive
+Acquisition"): though numbered as a clause, its text is Section L (what the offer must
+show), so it is not clause text for the question finder. Read on the nearest heading naming
+a clause number (``SectionKinds.is_clauses``)."""
 CONTRACT_TERM_HEADING = re.compile(
     r"^(?:contract (?:period|term)(?: and renewals?)?|renewals?|insurance(?: requirements)?|"
     r"changes|delays(?: and suspensions)?|suspensions?|terminations?(?: for (?:convenience|"
@@ -271,8 +282,14 @@ class SectionKinds:
         return bool(EVALUATION.search(self.numbered_path(section)))
 
     def is_clauses(self, section: Section) -> bool:
-        """Clause, provision or definition text (question finder)."""
-        return bool(CLAUSES.search(self.numbered_path(section)))
+        """Clause, provision or definition text (question finder), unless the nearest heading
+        naming a clause number is an instructions provision (``INSTRUCTIONS_PROVISION``:
+        FAR 52.212-1 is Section L text)."""
+        path = self.numbered_path(section)
+        nearest = next((p for p in path.split(" / ") if _CLAUSE_NUMBER.search(p)), "")
+        if nearest and INSTRUCTIONS_PROVISION.search(nearest):
+            return False
+        return bool(CLAUSES.search(path))
 
     def is_contract_terms(self, section: Section) -> bool:
         """At or under a heading that names a contract term (``CONTRACT_TERM_HEADING``): its

@@ -142,6 +142,7 @@ QUESTION_SCHEMA = {
     "context": pl.String,
     "references": pl.List(pl.String),
     "parts": pl.List(pl.String),
+    "part_labels": pl.List(pl.String),
     "line": pl.Int64,
     "page": pl.Int64,
 }
@@ -176,6 +177,7 @@ def questions_frame(partition: str, questions: list[Question]) -> pl.DataFrame:
             "context": q.context,
             "references": list(q.references),
             "parts": list(q.parts),
+            "part_labels": list(q.part_labels),
             "line": q.line,
             "page": q.page,
         }
@@ -200,6 +202,7 @@ def questions_from_frame(frame: pl.DataFrame) -> list[Question]:
                 context=r["context"] or "",
                 references=list(r["references"] or []),
                 parts=list(r["parts"] or []),
+                part_labels=list(r.get("part_labels") or []),
                 line=r["line"],
                 page=r["page"],
             )

@@ -356,6 +356,8 @@ def brief_markdown(
             lines.append(f"### {_md(q.get('label') or q.get('question_id'))}{flag}")
             lines.append("")
             lines.append(f"> {_md(q.get('question'))}")
+            for item in q.get("items") or []:
+                lines.append(f">  - {_md(item.get('label'))} {_md(item.get('text'))}")
             lines.append("")
             if q.get("section_path"):
                 lines.append("- Section: " + _md(" > ".join(q["section_path"])))
@@ -524,6 +526,14 @@ def brief_html(
                 f'<div class="question ref"><h3>{_e(q.get("label") or q.get("question_id"))}'
                 f"{flag}</h3><p>{_e(q.get('question'))}</p>"
             )
+            if q.get("items"):
+                h.append(
+                    "<ul>"
+                    + "".join(
+                        f"<li>{_e(i.get('label'))} {_e(i.get('text'))}</li>" for i in q["items"]
+                    )
+                    + "</ul>"
+                )
             if q.get("section_path"):
                 h.append(f'<p class="muted">{_e(" > ".join(q["section_path"]))}</p>')
             rewrite = "skipped (specific enough)" if q.get("skipped") else q.get("rewrite")

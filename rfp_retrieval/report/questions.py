@@ -43,6 +43,22 @@ def full_label(label: str | None, section_path: list[str], repeated: bool = Fals
     return label
 
 
+def compound_items(questions: pl.DataFrame | None, question_id: str) -> list[dict[str, str]]:
+    """The list items of question ``question_id`` in the ``rfp_questions`` frame
+    (``documents.tables.questions_frame``) as ``[{label, text}]`` with the compliance
+    matrix's labels (``matrix.part_label_of``); [] when the frame or the row is missing."""
+    from rfp_retrieval.documents.matrix import part_label_of
+    from rfp_retrieval.documents.tables import questions_from_frame
+
+    if questions is None or "id" not in questions.columns or "parts" not in questions.columns:
+        return []
+    rows = questions.filter(pl.col("id") == question_id)
+    if rows.is_empty():
+        return []
+    q = questions_from_frame(rows)[0]
+    return [{"label": part_label_of(q, k), "text": part} for k, part in enumerate(q.parts)]
+
+
 def meaningful_queries(queries: list[str]) -> list[str]:
     """The query variants worth showing a writer, in order: duplicates (case and spacing
     ignored), keyword-only forms (no function word left: "caseworkers training metrics
@@ -67,7 +83,9 @@ def meaningful_queries(queries: list[str]) -> list[str]:
 
 
 def question_views(
-    rewritten: pl.DataFrame | None, answers: pl.DataFrame | None
+    rewritten: pl.DataFrame | None,
+    answers: pl.DataFrame | None,
+    questions: pl.DataFrame | None = None,
 ) -> list[dict[str, Any]] | None:
     """Per question: label, text, section path, rewrite, query set, status and passages.
 
@@ -77,7 +95,10 @@ def question_views(
     Each passage is ``{rank, block_id, title, score}``; ``needs_sme`` is True when the
     retrieval status says so. ``label`` is the citation label (``full_label``: "III.B (ii)"),
     ``item_label`` the label as printed; ``queries`` the variants worth showing
-    (``meaningful_queries``), ``all_queries`` the whole query set.
+    (``meaningful_queries``), ``all_queries`` the whole query set. ``questions`` is the
+    ``rfp_questions`` frame (optional): a compound ask's list items become ``items``
+    (``[{label, text}]``, labelled with the document's own numbers as in the compliance
+    matrix, ``matrix.part_label_of``; issue 13), else ``items`` is [].
     """
     if rewritten is None and answers is None:
         return None
@@ -100,6 +121,7 @@ def question_views(
                 "confidence": None,
                 "needs_sme": False,
                 "passages": [],
+                "items": [],
             },
         )
 
@@ -137,6 +159,8 @@ def question_views(
                     "score": row.get("score"),
                 }
             )
+    for v in views.values():
+        v["items"] = compound_items(questions, v["question_id"])
     printed = [v["item_label"] for v in views.values() if v["item_label"]]
     for v in views.values():
         if v["item_label"] and printed.count(v["item_label"]) > 1:
