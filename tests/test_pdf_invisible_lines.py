@@ -13,7 +13,7 @@ from rfp_retrieval.documents.pages import clean_pages
 from tests.conftest import SHARED_DATA
 
 
-def test_a_line_of_invisible_characters_is_dropped_and_a_blank_line_kept():
+def test_a_line_of_invisible_characters_inside_a_sentence_is_dropped():
     page = [
         "Technical submissions must consist of a technical proposal of no more than four (4)",
         "\u200b \u200b",
@@ -24,6 +24,24 @@ def test_a_line_of_invisible_characters_is_dropped_and_a_blank_line_kept():
     lines, page_of_line, _, styles = clean_pages([page], [[None] * len(page)])
     assert lines == [page[0], page[2], "", page[4]]
     assert page_of_line == [1, 1, 1, 1] and styles == [None] * 4
+
+
+def test_before_a_heading_or_a_new_sentence_it_stays_a_paragraph_break():
+    page = [
+        "Letting grantees upload and view their data will reduce the burden",
+        "\u200b",
+        "2.0 Scope",
+        "",
+        "Quotes are due Friday.",
+        "\u200b \u200b",
+        "Late quotes will not be read.",
+        "\u200b",
+        "Key Personnel - The Contractor must designate both a Project Manager (PM) and a",
+        "\u200b",
+        "Technical Lead as Key Personnel.",
+    ]
+    lines, _, _, _ = clean_pages([page], [[None] * len(page)])
+    assert lines == [page[0], "", page[2], "", page[4], "", page[6], "", page[8], page[10]]
 
 
 def test_the_asks_of_a_pdf_with_zero_width_lines_stay_whole(shared_data):

@@ -9,7 +9,9 @@ import math
 import re
 from collections import Counter
 
+from rfp_retrieval.documents.ask_patterns import BULLET
 from rfp_retrieval.documents.layout import LineStyle
+from rfp_retrieval.documents.numbering import match_number
 from rfp_retrieval.documents.text import normalise_line
 from rfp_retrieval.quantities.dates import find_dates
 
@@ -56,19 +58,41 @@ def furniture_key(line: str, edge: str) -> str:
     return text
 
 
+def _continues(before: str, after: str) -> bool:
+    """Whether the sentence of line ``before`` goes on in line ``after``: ``after`` opens in
+    lower case, or ``before`` ends without closing punctuation and ``after`` opens with no
+    section number or bullet (a new numbered or bulleted line starts a block of its own)."""
+    if not before or not after:
+        return False
+    if after[:1].islower():
+        return True
+    if before[-1] in ".:;?!":
+        return False
+    head = after.split(maxsplit=1)[0]
+    return not BULLET.match(head) and match_number(after, "plain", "plain") is None
+
+
 def _drop_invisible_lines(
     pages: list[list[str]], styles: list[list[LineStyle | None]]
 ) -> tuple[list[list[str]], list[list[LineStyle | None]]]:
     """``pages`` (and their parallel ``styles``) without the lines that hold only invisible
-    characters (``\u200b \u200b``: PDF text layers put them around bold or underlined
-    words). Once cleaned such a line would be blank, and a blank line ends a paragraph: the
-    sentence around it would be cut in two ("no more than four (4)" / "pages, ...").
-    A line blank as written stays: it is a real paragraph break."""
+    characters (``\u200b \u200b``: PDF text layers put them around bold or underlined words)
+    inside a sentence. Once cleaned such a line is blank, and a blank line ends a paragraph:
+    the sentence around it was cut in two ("no more than four (4)" / "pages, ..."). Rule: the
+    line is dropped when the sentence goes on across it (``_continues``); before a numbered
+    heading ("2.0 Scope"), a bullet, or after a closed sentence it stays a paragraph break,
+    as the layout meant. A line blank as written always stays."""
     kept_pages, kept_styles = [], []
     for page, pstyles in zip(pages, styles, strict=True):
-        keep = [
-            i for i, line in enumerate(page) if not line.strip() or normalise_line(line).strip()
-        ]
+        visible = [normalise_line(line).strip() for line in page]
+        keep = []
+        for i, line in enumerate(page):
+            if line.strip() and not visible[i]:
+                before = next((v for v in reversed(visible[:i]) if v), "")
+                after = next((v for v in visible[i + 1 :] if v), "")
+                if _continues(before, after):
+                    continue
+            keep.append(i)
         kept_pages.append([page[i] for i in keep])
         kept_styles.append([pstyles[i] if i < len(pstyles) else None for i in keep])
     return kept_pages, kept_styles
