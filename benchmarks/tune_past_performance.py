@@ -51,6 +51,7 @@ COMPONENTS: dict[str, tuple[str, float]] = {
     "outcome": ("default_weight_outcome", 1.0),
     "section_max": ("default_weight_section", 1.0),
     "domain_match": ("domain_weight", 1.0),
+    "lexical_match": ("lexical_weight", 1.0),
     "recency_bump": ("default_recent_bump", 1.0),
     "age_penalty": ("default_old_penalty", -1.0),
     "agency_bump": ("default_agency_bump", 1.0),
@@ -65,10 +66,11 @@ C_GRID = (1.0, 3.0, 10.0, 30.0, 100.0)
 """Inverse L2 strengths tried (smaller = stronger regularisation)."""
 
 # Every component at unit scale: a bump is 1 when it applies, a penalty -1, the domain
-# component the RFP-weighted share of the entry's tags.
+# component the RFP-weighted share of the entry's tags, the lexical one the BM25 match in [0, 1].
 UNIT = replace(
     PRODUCT_DEFAULT,
     domain_weight=1.0,
+    lexical_weight=1.0,
     default_recent_bump=1.0,
     default_old_penalty=-1.0,
     default_agency_bump=1.0,

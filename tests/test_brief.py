@@ -286,3 +286,13 @@ def test_filter_trace_says_a_soft_constraint_is_scored_not_filtered():
     page = brief_html(SCOPE, refs)
     assert "<td>82 (scored, not filtered)</td>" in page
     assert "<td>31</td>" in page
+
+
+def test_every_positive_part_a_mode_sums_has_a_bar_in_the_chart():
+    # a summed bonus without a bar would leave the chart short of the score (lexical_match)
+    from rfp_retrieval.report.chart import BAR_COLOURS
+    from rfp_retrieval.retrieval.components import COMPONENT, SUMMED_COMPONENTS
+
+    positive = {n for n in SUMMED_COMPONENTS if COMPONENT[n].kind != "penalty"}
+    assert positive - {"whole"} <= set(BAR_COLOURS)
+    assert "lexical_match" in BAR_COLOURS

@@ -131,6 +131,7 @@ def test_references_have_every_component_and_a_trace(pipeline):
         "weighted_outcome",
         "weighted_section_max",
         "domain_match",
+        "lexical_match",
         "recency_bump",
         "age_penalty",
         "agency_bump",

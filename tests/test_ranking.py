@@ -268,10 +268,10 @@ def test_config_fingerprint_names_the_weights_that_ranked():
 @pytest.mark.parametrize(
     "mode, fingerprint",
     [
-        ("naive", "naive-7e0de8a4ed"),
-        ("facet", "facet-44ac93d55d"),
-        ("facet+bumps", "facet+bumps-7b772b3e22"),
-        ("default", "default-b289db1468"),
+        ("naive", "naive-97eae266de"),
+        ("facet", "facet-58b357def3"),
+        ("facet+bumps", "facet+bumps-62181681dc"),
+        ("default", "default-50fdd62282"),
     ],
 )
 def test_each_modes_default_fingerprint_is_pinned(mode, fingerprint):

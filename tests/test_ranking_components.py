@@ -360,3 +360,43 @@ def test_ranked_components_are_the_presets_components_in_order():
         assert result.references
         for ref in result.references:
             assert tuple(ref.components) == config.preset.components, mode
+
+
+# ---------------------------------------------------------------- lexical (BM25) match
+
+
+def test_lexical_match_is_the_weight_times_bm25_relative_to_the_librarys_best():
+    entries = _frame(
+        [
+            {"id": "PP-A", "narrative": "Grants management system modernization for awards."},
+            {"id": "PP-B", "narrative": "Payroll processing and time keeping for staff."},
+            {"id": "PP-C", "narrative": "Grants reporting help desk."},
+            {"id": "PP-D", "narrative": None},
+        ]
+    ).with_columns(value_min=pl.lit(2e7), value_max=pl.lit(2e7))
+    vectors = _vectors({"PP-A": 0.5, "PP-B": 0.5, "PP-C": 0.5, "PP-D": 0.5})
+    config = RankingConfig(lexical_weight=0.1)
+    scope = _query(BAND, text="Modernize the grants management system.")
+    result = rank_references(entries, vectors, scope, config, depth=4)
+    comps = {r.id: r.components["lexical_match"] for r in result.references}
+    # PP-A shares every stemmed word (grant, manag, system, modern): the best, so 1 x weight;
+    # PP-C shares one word (grant), PP-B and the entry with no narrative none
+    assert comps["PP-A"] == pytest.approx(0.1)
+    assert 0.0 < comps["PP-C"] < 0.05
+    assert comps["PP-B"] == comps["PP-D"] == 0.0
+    assert [r.id for r in result.references][:2] == ["PP-A", "PP-C"]
+    # an RFP text that shares no word with the library (or none at all) adds nothing
+    for text in ("", "Bridge inspection drones."):
+        other = rank_references(entries, vectors, _query(BAND, text=text), config, depth=4)
+        assert {r.components["lexical_match"] for r in other.references} == {0.0}
+    # the shipped default sums it; the seed preset does not
+    assert "lexical_match" in RankingConfig().preset.components
+    assert "lexical_match" not in RankingConfig("facet+bumps").preset.components
+
+
+def test_the_scope_query_row_gives_the_lexical_text_title_background_and_units():
+    from rfp_retrieval.retrieval.scope_query import lexical_text
+
+    row = {"text_whole": "Grants portal\nBackground.", "text_technical": "Unit one."}
+    assert lexical_text(row) == "Grants portal\nBackground.\nUnit one."
+    assert lexical_text({"text_whole": None, "text_technical": ""}) == ""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+from dataclasses import replace
 
 import numpy as np
 import polars as pl
@@ -266,13 +267,18 @@ def test_prescreen_equals_exact_scoring_on_random_libraries_with_ties_and_filter
     prepared = PreparedLibrary(entries, vectors)
     prepared.compact()
     config = RankingConfig()
-    for scope in _scopes(vectors, 4, seed=300 + seed, dyadic=bool(seed % 2)):
+    for k, scope in enumerate(_scopes(vectors, 4, seed=300 + seed, dyadic=bool(seed % 2))):
         depth = int(rng.choice([3, 3, 7]))
+        if k % 2:  # a scope text naming some entries' words: the lexical component varies
+            named = rng.choice(size, size=40)
+            scope = replace(scope, text=" ".join(f"Entry {n}" for n in named))
         with paths(prescreen=False):
             exact = rank_references(entries, vectors, scope, config, prepared, depth=depth)
         with paths(prescreen=True):
             fast = rank_references(entries, vectors, scope, config, prepared, depth=depth)
         assert _outcome(fast) == _outcome(exact)
         assert len(fast.references) == min(depth, exact.candidate_count)
+        if scope.text:
+            assert any(r.components["lexical_match"] > 0 for r in exact.references)
     prepared.close()
     assert paths.kept  # the prescreen ran (not every scope fell below 2 * depth)

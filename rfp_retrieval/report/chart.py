@@ -26,6 +26,7 @@ BAR_COLOURS: dict[str, str] = {
     "weighted_section_max": "#9c755f",
     "weighted_outcome": "#f28e2b",
     "domain_match": "#b07aa1",
+    "lexical_match": "#86bcb6",
     "recency_bump": "#edc948",
     "agency_bump": "#ff9da7",
     "sector_bump": "#bab0ac",

@@ -142,6 +142,15 @@ MISSING_FACET_RULE = (
 )
 """The one rule for missing facets (issue 18, defect 6); not under the seed's rules."""
 
+LEXICAL_RULE = (
+    "Lexical match: the BM25 relevance of the entry's own words (title, narrative, domains, "
+    "technologies, technical approach, outcomes) to the RFP's ranking text (title, "
+    "background, outcomes, units of the work), stemmed content words, divided by the best "
+    "entry of the library for this RFP, so it is in [0, 1]; 0 when the RFP shares no word "
+    "with the library. It reads no cosine (the int8 prescreen computes it exactly)."
+)
+"""The one rule of the lexical component (issue 18: hybrid dense + lexical ranking)."""
+
 COSINE_FACET: dict[str, str] = {
     "narrative": "narrative",
     "technical": "technical",
@@ -233,6 +242,12 @@ class Candidates:
         for tag, weight in scope_domain_weights(self.scope).items():
             share[self.library.domain_ranks.get(tag, np.zeros(0, dtype=np.int64))] += weight
         return share[self.ranks]
+
+    @functools.cached_property
+    def lexical(self) -> np.ndarray:
+        """``PreparedLibrary.lexical_scores`` of the scope's text for each candidate, float64
+        (len,) in [0, 1] (``LEXICAL_RULE``)."""
+        return self.library.lexical_scores(self.scope.text)[self.ranks]
 
     @functools.cached_property
     def same_agency(self) -> np.ndarray:
@@ -364,6 +379,14 @@ REGISTRY: tuple[ScoreComponent, ...] = (
         "Its weight times the share of the RFP's domain emphasis that the entry's own domain "
         "tags carry.",
         lambda c, a: a * c.domain_share,
+    ),
+    ScoreComponent(
+        "lexical_match",
+        "lexical match",
+        "bonus",
+        "Its weight times the BM25 relevance of the entry's words to the RFP's scope text, "
+        "relative to the library's best match for this RFP (in [0, 1]).",
+        lambda c, a: a * c.lexical,
     ),
     _when(
         "recency_bump",

@@ -15,7 +15,7 @@ import duckdb
 import numpy as np
 import polars as pl
 
-from rfp_retrieval.retrieval.facets import missing_facets_frame
+from rfp_retrieval.retrieval.facets import entry_facet_texts, missing_facets_frame
 from rfp_retrieval.retrieval.filters import (
     CONSTRAINT,
     FilterColumns,
@@ -113,6 +113,9 @@ class PreparedLibrary:
         self.vector_rows: np.ndarray | None = None
         self._whole_mean: np.ndarray | None = None
         self._compact: CompactVectors | None = None
+        self._ordered = ordered
+        self._lexical: Any = None
+        self._lexical_vocab: set[str] = set()
         if vectors is not None:
             self.vector_rows = vectors.rows_of(self.ids, allow_missing=True)
         n = entries.height
@@ -201,6 +204,38 @@ class PreparedLibrary:
             if self._compact is None and build:
                 self._compact = compact_vectors(matrices, COMPACT_FACETS)
             return self._compact
+
+    def lexical_scores(self, text: str) -> np.ndarray:
+        """BM25 relevance of every entry to ``text``, divided by the best entry's, float64 (n,)
+        in [0, 1], rows in id order (``components.LEXICAL_RULE``); all 0 when ``text`` shares
+        no word with the library.
+
+        Each entry's text is its title, narrative, domains, technologies, technical approach
+        and outcomes (``facets.entry_facet_texts`` without the customer), tokenised as the
+        answer index does (``rewrite.terms.index_tokens``: stemmed content words). The BM25
+        index (``bm25s``, its Lucene defaults) is built on the first call and kept.
+        """
+        from rfp_retrieval.rewrite.terms import index_tokens
+
+        n = len(self)
+        with self._lock:
+            if self._lexical is None and n:
+                import bm25s
+
+                index = bm25s.BM25()
+                corpus = []
+                for row in self._ordered.iter_rows(named=True):
+                    texts = entry_facet_texts(row)
+                    joined = "\n".join(texts[f] for f in ("narrative", "technical", "outcome"))
+                    corpus.append(index_tokens(joined) or ["_empty_"])
+                index.index(corpus, show_progress=False)
+                self._lexical, self._lexical_vocab = index, set(index.vocab_dict)
+        tokens = [t for t in index_tokens(text or "") if t in self._lexical_vocab]
+        if not tokens or not n:
+            return np.zeros(n, dtype=np.float64)
+        scores = np.asarray(self._lexical.get_scores(tokens), dtype=np.float64)
+        best = scores.max()
+        return scores / best if best > 0 else np.zeros(n, dtype=np.float64)
 
     def __len__(self) -> int:
         return len(self.ids)

@@ -58,7 +58,9 @@ class ScopeQuery:
     the issuer's customer type (``federal-civilian``, ``federal-defense``, ``state``, ``local``,
     ``commercial``, ...; None when not read). ``model`` is the id of the model that made
     ``vectors`` and ``section_vectors`` (None: not recorded); ``rfp_partition`` the stored row's
-    partition key (or golden ``scope_id``), named in errors.
+    partition key (or golden ``scope_id``), named in errors. ``text`` is the RFP's ranking
+    text the lexical component matches word for word (``components.LEXICAL_RULE``: title,
+    background, outcomes and the units of the work); "" when not known (the component is 0).
     """
 
     filters: ScopeFilters
@@ -72,6 +74,7 @@ class ScopeQuery:
     domain_weights: dict[str, float] = field(default_factory=dict)
     model: str | None = None
     rfp_partition: str = ""
+    text: str = ""
 
 
 class MixedModelsError(ValueError):

@@ -189,6 +189,14 @@ def scope_query_frame(
     return pl.DataFrame([row], schema=SCOPE_QUERY_SCHEMA)
 
 
+def lexical_text(row: dict[str, Any]) -> str:
+    """The scope's text for the lexical (BM25) component: the stored ``whole`` text (title,
+    background, outcomes) and the ``technical`` text (the units of the work), "" when the row
+    has neither (``ScopeQuery.text``)."""
+    parts = [row.get("text_whole") or "", row.get("text_technical") or ""]
+    return "\n".join(p for p in parts if p)
+
+
 def scope_query_from_row(row: dict[str, Any]) -> ScopeQuery:
     """Rebuild the ScopeQuery (filters, issuer, as-of date, vectors) from a stored row."""
     filters = ScopeFilters(
@@ -219,6 +227,7 @@ def scope_query_from_row(row: dict[str, Any]) -> ScopeQuery:
         },
         model=row.get("model"),
         rfp_partition=row.get("rfp_partition") or "",
+        text=lexical_text(row),
     )
 
 
