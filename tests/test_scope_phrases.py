@@ -362,6 +362,40 @@ def test_customer_rules_read_exclusions_and_vocabulary(tmp_path, sentence, types
     assert r.customer_types_required == types
 
 
+@pytest.mark.parametrize(
+    ("sentence", "types"),
+    [  # a kind written as the adjective of "references" names a customer with no customer noun
+        (
+            "Commercial references will not be accepted.",
+            ["federal-civilian", "federal-defense", "state", "local"],
+        ),
+        (
+            "Submit three (3) references. Commercial references will not be considered.",
+            ["federal-civilian", "federal-defense", "state", "local"],
+        ),
+        (
+            "Commercial references will not be evaluated.",
+            ["federal-civilian", "federal-defense", "state", "local"],
+        ),
+        ("Federal references will not be accepted.", ["state", "local", "commercial"]),
+        (
+            "State references will not be considered.",
+            ["federal-civilian", "federal-defense", "local", "commercial"],
+        ),
+        (
+            "Local government contracts will not be accepted.",
+            ["federal-civilian", "federal-defense", "state", "commercial"],
+        ),
+        ("Federal contracts only.", ["federal-civilian", "federal-defense"]),
+        # the library has no non-profit customer kind: excluding it filters nothing
+        ("Non-profit references will not be accepted.", []),
+    ],
+)
+def test_a_customer_kind_before_references_is_a_customer_rule(tmp_path, sentence, types):
+    r = scope_of(tmp_path, sentence)
+    assert r.customer_types_required == types
+
+
 def test_an_exclusion_is_traced_to_its_sentence(tmp_path):
     sentence = "Public sector references only; commercial references will not be considered."
     r = scope_of(tmp_path, f"Submit three (3) references. {sentence}")
