@@ -304,6 +304,19 @@ def test_why_cite_on_the_sample_library_and_the_miami_rfp():
             "about $5.0M per year, read as this band",
         ),
         (
+            {
+                "filter": "value",
+                "reading": {
+                    "min": 1_000_000,
+                    "max": None,
+                    "basis": "annual",
+                    "unknown": "annual value: not compared with total contract values",
+                },
+            },
+            "contract value at least $1.0M per year; annual value: not compared with total "
+            "contract values (no value filter)",
+        ),
+        (
             {"filter": "value", "reading": "no value constraint"},
             "no value constraint (the RFP says any size)",
         ),

@@ -609,3 +609,38 @@ def test_reference_counts_other_than_three(tmp_path, sentence, count, most):
 )
 def test_the_offerors_addressed_are_not_a_commercial_customer_rule(tmp_path, sentence, types):
     assert scope_of(tmp_path, sentence).customer_types_required == types
+
+
+@pytest.mark.parametrize(
+    ("sentence", "annual"),
+    [
+        (
+            "Each reference must have an annual value of $1 million or more.",
+            {"min": 1_000_000, "max": None, "approx": None},
+        ),
+        (
+            "References must be contracts worth at least $2 million per year.",
+            {"min": 2_000_000, "max": None, "approx": None},
+        ),
+    ],
+)
+def test_an_annual_value_is_stated_but_not_a_total_value_filter(tmp_path, sentence, annual):
+    r = scope_of(tmp_path, f"Submit three (3) references. {sentence}")
+    assert (r.value_min, r.value_max, r.value_basis, r.value_annual) == (
+        None,
+        None,
+        "annual",
+        annual,
+    )
+    (trace,) = [t for t in r.trace if t["filter"] == "value"]
+    assert trace["sentence"] == sentence
+    assert trace["reading"]["unknown"] == "annual value: not compared with total contract values"
+
+
+def test_a_year_in_a_value_sentence_is_not_an_annual_value(tmp_path):
+    r = scope_of(
+        tmp_path,
+        "Submit three (3) references for contracts of at least $5 million completed within a "
+        "year of this RFP.",
+    )
+    assert (r.value_min, r.value_basis, r.value_annual) == (5_000_000, "total", None)
