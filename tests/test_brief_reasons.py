@@ -21,7 +21,13 @@ from rfp_retrieval.report.caveats import (
 )
 from rfp_retrieval.report.chart import score_chart_svg
 from rfp_retrieval.report.filters import filter_sentence
-from rfp_retrieval.report.reasons import best_metric, short_section, why_cite
+from rfp_retrieval.report.reasons import (
+    best_metric,
+    entry_text,
+    shared_phrases,
+    short_section,
+    why_cite,
+)
 from tests.small_project import MIAMI_RFP, SAMPLE_LIBRARY
 
 SCOPE = {
@@ -183,7 +189,7 @@ def test_why_cite_quotes_the_criterion_the_section_the_domains_and_a_metric():
         "Meets the RFP's relevance criterion \"Relevant projects show implementation of "
         'government contact center platforms and CRM for service requests." (3. References): '
         "contact center, service requests.",
-        'Matches the RFP\'s scope section "Service Request CRM": service request, request crm.',
+        'Matches the RFP\'s scope section "Service Request CRM": service request crm.',
         "Covers the domains the RFP emphasises: contact-center.",
         'Outcome to quote: "Self-service adoption rose to 35% of requests" (shares self, '
         "service, adoption, requests with the RFP's scope).",
@@ -506,3 +512,52 @@ def test_why_cite_ignores_buyer_background_number_words_and_common_single_words(
     ]
     only_background = sections[:1]
     assert why_cite(entry | {"outcome_metrics": []}, scope, (), only_background) == []
+
+
+# issue 18 new-user trial: "why cite" scope reasons were word pairs no writer would quote
+# ("management case", "system using", "subject matter, matter expert", "federal re, re
+# review", "week sprint", "two weeks" from an "RFP Process" section)
+WORK_SECTION = (
+    "Case Management",
+    "Case Management. The contractor shall modernize the benefits case management system "
+    "using cloud services. The work covers records management, case intake and federal "
+    "re-review of denied claims. Subject matter experts shall deliver in two-week sprints.",
+)
+TRIAL_ENTRY = {
+    "title": "Benefits Case Management Modernization",
+    "technical_description": "Rebuilt the case management system using a cloud platform. "
+    "Records management, case intake and federal re-review workflows. Subject matter experts "
+    "ran two-week sprints.",
+    "narrative": "Answered questions for the first two weeks of each release.",
+    "domains": ["case-management"],
+    "stack_tags": [],
+    "outcome_metrics": [],
+}
+
+
+def test_reason_phrases_are_topics_of_the_work_not_word_pairs():
+    assert shared_phrases(WORK_SECTION[1], entry_text(TRIAL_ENTRY)) == [
+        "case management",
+        "benefits case management system",
+        "records management",
+        "case intake",
+    ]
+
+
+def test_a_procurement_section_gives_no_scope_reason():
+    process = (
+        "5. RFP Process",
+        "The agency will answer questions on the case management system for the first two "
+        "weeks after release.",
+    )
+    scope = {"emphasized_domains": []}
+    assert why_cite(TRIAL_ENTRY, scope, [], [process]) == []
+    assert why_cite(TRIAL_ENTRY, scope, [], [process, WORK_SECTION]) == [
+        'Matches the RFP\'s scope section "Case Management": case management, benefits case '
+        "management system, records management, case intake."
+    ]
+    # a work heading keeping a process word is still work
+    work = ("Claims Process Improvement", "Improve the case management system.")
+    assert why_cite(TRIAL_ENTRY, scope, [], [work]) == [
+        'Matches the RFP\'s scope section "Claims Process Improvement": case management system.'
+    ]
