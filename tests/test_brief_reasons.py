@@ -561,3 +561,23 @@ def test_a_procurement_section_gives_no_scope_reason():
     assert why_cite(TRIAL_ENTRY, scope, [], [work]) == [
         'Matches the RFP\'s scope section "Claims Process Improvement": case management system.'
     ]
+
+
+def test_a_two_amount_value_across_the_rfps_ceiling_or_floor_is_a_caveat():
+    # "$12.7M (our share) of $34M ceiling" is read as 12.7M..34M; the filter passes it for
+    # "not more than $15 million" because the range overlaps
+    share = ENTRY | {"value_min": 12_700_000, "value_max": 34_000_000, "value_funded": None}
+    assert value_caveat(share, {"value_min": None, "value_max": 15_000_000}) == Caveat(
+        "value",
+        "Value $12.7M–$34.0M runs past the RFP's ceiling of $15.0M: only the lower amount is "
+        "within it; check which amount the RFP counts (our share or the whole contract).",
+    )
+    assert value_caveat(share, {"value_min": 20_000_000, "value_max": None}) == Caveat(
+        "value",
+        "Value $12.7M–$34.0M starts below the RFP's floor of $20.0M: only the upper amount "
+        "reaches it; check which amount the RFP counts (our share or the whole contract).",
+    )
+    # the whole range inside the band, or one amount: no caveat
+    assert value_caveat(share, {"value_min": 10_000_000, "value_max": 40_000_000}) is None
+    one = share | {"value_min": 34_000_000}
+    assert value_caveat(one, {"value_min": None, "value_max": 15_000_000}) is None
