@@ -28,6 +28,7 @@ def parse(
     from rfp_retrieval.documents.extract import load_document
     from rfp_retrieval.documents.questions import find_questions
     from rfp_retrieval.documents.records import DocumentError
+    from rfp_retrieval.report.filters import filter_sentence
     from rfp_retrieval.scope import as_of_for, read_scope
     from rfp_retrieval.scope.section_lm import find_pp_requirements
 
@@ -63,6 +64,7 @@ def parse(
             "value_min": g("value_min"),
             "value_max": g("value_max"),
             "customer_types": g("customer_types_required") or [],
+            "require_prime": bool(g("require_prime")),
         },
         "issuer": {"name": g("issuer"), "type": g("issuer_type")},
         "summary": doc.summary,
@@ -101,4 +103,6 @@ def parse(
         out.print(escape(f"  relevance: {rel.sentence[:160]} [{rel.section}]"))
     for t in reading.trace:
         if t["section"]:
-            out.print(escape(f"  {t['filter']} stated in: {t['section']}"))
+            out.print(
+                escape(f"  {t['filter']} stated in: {t['section']} ({filter_sentence(t)})")
+            )
