@@ -581,3 +581,30 @@ def test_a_two_amount_value_across_the_rfps_ceiling_or_floor_is_a_caveat():
     assert value_caveat(share, {"value_min": 10_000_000, "value_max": 40_000_000}) is None
     one = share | {"value_min": 34_000_000}
     assert value_caveat(one, {"value_min": None, "value_max": 15_000_000}) is None
+
+
+def test_the_brief_says_an_annual_value_is_stated_but_not_a_filter():
+    annual = {
+        "filter": "value",
+        "section": "311 RFP > 3. References",
+        "sentence": "Each reference must have an annual value of $1 million or more.",
+        "reading": {
+            "min": 1_000_000,
+            "max": None,
+            "approx": None,
+            "basis": "annual",
+            "unknown": "annual value: not compared with total contract values",
+        },
+    }
+    scope = SCOPE | {"value_min": None, "value_max": None, "trace": json.dumps([annual])}
+    text = brief_markdown(scope, [], set()).splitlines()
+    assert (
+        "- **Value at least (USD):** no filter (annual value stated: not compared with total "
+        "values)"
+    ) in text
+    assert "- **Value at most (USD):** not stated" in text
+    assert (
+        "| value | contract value at least $1.0M per year; annual value: not compared with "
+        "total contract values (no value filter) | 311 RFP \\> 3. References | Each reference "
+        "must have an annual value of $1 million or more. |"
+    ) in text
