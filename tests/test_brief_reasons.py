@@ -608,3 +608,36 @@ def test_the_brief_says_an_annual_value_is_stated_but_not_a_filter():
         "total contract values (no value filter) | 311 RFP \\> 3. References | Each reference "
         "must have an annual value of $1 million or more. |"
     ) in text
+
+
+@pytest.mark.parametrize(
+    ("heading", "procurement"),
+    [
+        ("5. RFP Process", True),
+        ("Submission of Proposals", True),
+        ("Questions and Answers", True),
+        ("Schedule of Events", True),
+        ("Evaluation Criteria", True),
+        ("Procurement Process", True),
+        # work headings that keep a process word
+        ("Claim Submission Service", False),
+        ("Program Evaluation Support", False),
+        ("Procurement System Modernization", False),
+        ("Claims Process Improvement", False),
+    ],
+)
+def test_procurement_headings_give_no_scope_reason(heading, procurement):
+    section = (heading, "Modernize the case management system.")
+    lines = why_cite(TRIAL_ENTRY, {"emphasized_domains": []}, [], [section])
+    assert lines == (
+        []
+        if procurement
+        else [f'Matches the RFP\'s scope section "{heading}": case management system.']
+    )
+
+
+def test_a_compound_word_is_not_cut_and_a_task_order_is_no_topic():
+    assert shared_phrases(
+        "Near real-time fee reporting under each task order.",
+        "Built near real-time fee reporting; delivered under a task order.",
+    ) == ["near real time fee reporting"]

@@ -48,15 +48,24 @@ _BACKGROUND_HEADING = re.compile(
 # Proposals", "Questions", "Schedule of Events", "Evaluation Criteria"): a phrase shared with
 # them is no reason to cite. A longer work heading keeps a process word ("Claims Process
 # Improvement", "Program Evaluation Support").
+_PROCESS_WORDS = (
+    r"(?:process|procedures?|schedule|timeline|information|instructions|requirements|"
+    r"submissions?|format|preparation|evaluation|questions|overview)"
+)
 _PROCESS_HEADING = re.compile(
     r"^\W*(?:(?:section\s+)?[\dA-Z]{1,4}[.)]?(?:\d+[.)]?)*\s+)?(?:"
-    r"(?:rfp|rfq|rfi|rfx|solicitation|procurement|acquisition|proposal|bid|quotation|quote|"
-    r"offer|selection)s?\b|"
+    r"(?:rfp|rfq|rfi|rfx|solicitation)s?\b|"
+    r"(?:procurement|acquisition|proposal|bid|quotation|quote|offer|selection)s?"
+    rf"(?:\s+(?:and\s+)?{_PROCESS_WORDS})*\W*$|"
     r"(?:questions?|inquiries|clarifications?)(?:\s+and\s+answers)?\W*$|"
     r"(?:schedule|timeline|calendar)(?:\s+of\s+events)?\W*$|(?:key|important)\s+dates\W*$|"
-    r"submissions?\b|(?:proposal\s+)?evaluation\b|instructions\b|terms(?:\s+and\s+"
-    r"conditions)?\W*$|contacts?\W*$|points?\s+of\s+contact\b|general\s+information\W*$|"
-    r"award\b|pricing\W*$|price\W*$|cost\W*$)",
+    r"submissions?(?:\s+(?:of\s+(?:proposals|offers|quotes|quotations|responses)|"
+    r"instructions|requirements|deadline|process))?\W*$|"
+    r"evaluation(?:\s+(?:criteria|factors?|process|and\s+award|of\s+(?:proposals|offers|"
+    r"quotes|quotations|responses)))?\W*$|instructions\b|terms(?:\s+and\s+conditions)?\W*$|"
+    r"contacts?\W*$|points?\s+of\s+contact\b|general\s+information\W*$|"
+    r"award(?:\s+(?:criteria|process|basis))?\W*$|basis\s+(?:of|for)\s+award\b|"
+    r"pricing\W*$|price\W*$|cost\W*$)",
     re.IGNORECASE,
 )
 # Words that break a phrase though they are no stopword: time units and counts ("two
@@ -65,15 +74,18 @@ _BREAK_WORDS = frozenset(
     index_tokens(
         """second seconds minute minutes hour hours hourly day days daily week weeks weekly
         biweekly month months monthly quarter quarters quarterly annual annually period
-        periods time times one two three four five six seven eight nine ten eleven twelve
+        periods one two three four five six seven eight nine ten eleven twelve
         first third fourth fifth sixth several few many multiple various using use used uses
         via per based related associated following new current existing additional overall
         ongoing approximately approximate within across throughout expert experts staff
         staffing personnel"""
     )
 )
-# "subject matter expert(s)" / "SME" is a staffing idiom, not a topic of the work
-_IDIOM = re.compile(r"\bsubject[- ]matter[- ]experts?\b|\bSMEs?\b", re.IGNORECASE)
+# "subject matter expert(s)" / "SME" is a staffing idiom and "task order" a contract vehicle,
+# not topics of the work
+_IDIOM = re.compile(
+    r"\bsubject[- ]matter[- ]experts?\b|\bSMEs?\b|\btask[- ]orders?\b", re.IGNORECASE
+)
 # a phrase never spans these marks (clause and list boundaries)
 _CLAUSE_BREAK = re.compile(r"[,;:!?()\[\]{}\"\u201c\u201d|]|\.(?=\s|$)|\s[-\u2013\u2014]+\s")
 MAX_CRITERIA = 2
