@@ -21,7 +21,13 @@ from rfp_retrieval.report.caveats import (
 )
 from rfp_retrieval.report.chart import score_chart_svg
 from rfp_retrieval.report.filters import filter_sentence
-from rfp_retrieval.report.reasons import best_metric, short_section, why_cite
+from rfp_retrieval.report.reasons import (
+    best_metric,
+    entry_text,
+    shared_phrases,
+    short_section,
+    why_cite,
+)
 from tests.small_project import MIAMI_RFP, SAMPLE_LIBRARY
 
 SCOPE = {
@@ -183,7 +189,7 @@ def test_why_cite_quotes_the_criterion_the_section_the_domains_and_a_metric():
         "Meets the RFP's relevance criterion \"Relevant projects show implementation of "
         'government contact center platforms and CRM for service requests." (3. References): '
         "contact center, service requests.",
-        'Matches the RFP\'s scope section "Service Request CRM": service request, request crm.',
+        'Matches the RFP\'s scope section "Service Request CRM": service request crm.',
         "Covers the domains the RFP emphasises: contact-center.",
         'Outcome to quote: "Self-service adoption rose to 35% of requests" (shares self, '
         "service, adoption, requests with the RFP's scope).",
@@ -302,6 +308,19 @@ def test_why_cite_on_the_sample_library_and_the_miami_rfp():
             },
             "contract value between $4.0M and $6.0M per year; approximation: the RFP states "
             "about $5.0M per year, read as this band",
+        ),
+        (
+            {
+                "filter": "value",
+                "reading": {
+                    "min": 1_000_000,
+                    "max": None,
+                    "basis": "annual",
+                    "unknown": "annual value: not compared with total contract values",
+                },
+            },
+            "contract value at least $1.0M per year; annual value: not compared with total "
+            "contract values (no value filter)",
         ),
         (
             {"filter": "value", "reading": "no value constraint"},
@@ -493,3 +512,132 @@ def test_why_cite_ignores_buyer_background_number_words_and_common_single_words(
     ]
     only_background = sections[:1]
     assert why_cite(entry | {"outcome_metrics": []}, scope, (), only_background) == []
+
+
+# issue 18 new-user trial: "why cite" scope reasons were word pairs no writer would quote
+# ("management case", "system using", "subject matter, matter expert", "federal re, re
+# review", "week sprint", "two weeks" from an "RFP Process" section)
+WORK_SECTION = (
+    "Case Management",
+    "Case Management. The contractor shall modernize the benefits case management system "
+    "using cloud services. The work covers records management, case intake and federal "
+    "re-review of denied claims. Subject matter experts shall deliver in two-week sprints.",
+)
+TRIAL_ENTRY = {
+    "title": "Benefits Case Management Modernization",
+    "technical_description": "Rebuilt the case management system using a cloud platform. "
+    "Records management, case intake and federal re-review workflows. Subject matter experts "
+    "ran two-week sprints.",
+    "narrative": "Answered questions for the first two weeks of each release.",
+    "domains": ["case-management"],
+    "stack_tags": [],
+    "outcome_metrics": [],
+}
+
+
+def test_reason_phrases_are_topics_of_the_work_not_word_pairs():
+    assert shared_phrases(WORK_SECTION[1], entry_text(TRIAL_ENTRY)) == [
+        "case management",
+        "benefits case management system",
+        "records management",
+        "case intake",
+    ]
+
+
+def test_a_procurement_section_gives_no_scope_reason():
+    process = (
+        "5. RFP Process",
+        "The agency will answer questions on the case management system for the first two "
+        "weeks after release.",
+    )
+    scope = {"emphasized_domains": []}
+    assert why_cite(TRIAL_ENTRY, scope, [], [process]) == []
+    assert why_cite(TRIAL_ENTRY, scope, [], [process, WORK_SECTION]) == [
+        'Matches the RFP\'s scope section "Case Management": case management, benefits case '
+        "management system, records management, case intake."
+    ]
+    # a work heading keeping a process word is still work
+    work = ("Claims Process Improvement", "Improve the case management system.")
+    assert why_cite(TRIAL_ENTRY, scope, [], [work]) == [
+        'Matches the RFP\'s scope section "Claims Process Improvement": case management system.'
+    ]
+
+
+def test_a_two_amount_value_across_the_rfps_ceiling_or_floor_is_a_caveat():
+    # "$12.7M (our share) of $34M ceiling" is read as 12.7M..34M; the filter passes it for
+    # "not more than $15 million" because the range overlaps
+    share = ENTRY | {"value_min": 12_700_000, "value_max": 34_000_000, "value_funded": None}
+    assert value_caveat(share, {"value_min": None, "value_max": 15_000_000}) == Caveat(
+        "value",
+        "Value $12.7M–$34.0M runs past the RFP's ceiling of $15.0M: only the lower amount is "
+        "within it; check which amount the RFP counts (our share or the whole contract).",
+    )
+    assert value_caveat(share, {"value_min": 20_000_000, "value_max": None}) == Caveat(
+        "value",
+        "Value $12.7M–$34.0M starts below the RFP's floor of $20.0M: only the upper amount "
+        "reaches it; check which amount the RFP counts (our share or the whole contract).",
+    )
+    # the whole range inside the band, or one amount: no caveat
+    assert value_caveat(share, {"value_min": 10_000_000, "value_max": 40_000_000}) is None
+    one = share | {"value_min": 34_000_000}
+    assert value_caveat(one, {"value_min": None, "value_max": 15_000_000}) is None
+
+
+def test_the_brief_says_an_annual_value_is_stated_but_not_a_filter():
+    annual = {
+        "filter": "value",
+        "section": "311 RFP > 3. References",
+        "sentence": "Each reference must have an annual value of $1 million or more.",
+        "reading": {
+            "min": 1_000_000,
+            "max": None,
+            "approx": None,
+            "basis": "annual",
+            "unknown": "annual value: not compared with total contract values",
+        },
+    }
+    scope = SCOPE | {"value_min": None, "value_max": None, "trace": json.dumps([annual])}
+    text = brief_markdown(scope, [], set()).splitlines()
+    assert (
+        "- **Value at least (USD):** no filter (annual value stated: not compared with total "
+        "values)"
+    ) in text
+    assert "- **Value at most (USD):** not stated" in text
+    assert (
+        "| value | contract value at least $1.0M per year; annual value: not compared with "
+        "total contract values (no value filter) | 311 RFP \\> 3. References | Each reference "
+        "must have an annual value of $1 million or more. |"
+    ) in text
+
+
+@pytest.mark.parametrize(
+    ("heading", "procurement"),
+    [
+        ("5. RFP Process", True),
+        ("Submission of Proposals", True),
+        ("Questions and Answers", True),
+        ("Schedule of Events", True),
+        ("Evaluation Criteria", True),
+        ("Procurement Process", True),
+        # work headings that keep a process word
+        ("Claim Submission Service", False),
+        ("Program Evaluation Support", False),
+        ("Procurement System Modernization", False),
+        ("Claims Process Improvement", False),
+    ],
+)
+def test_procurement_headings_give_no_scope_reason(heading, procurement):
+    section = (heading, "Modernize the case management system.")
+    lines = why_cite(TRIAL_ENTRY, {"emphasized_domains": []}, [], [section])
+    assert lines == (
+        []
+        if procurement
+        else [f'Matches the RFP\'s scope section "{heading}": case management system.']
+    )
+
+
+def test_a_compound_word_is_not_cut_and_a_task_order_is_no_topic():
+    assert shared_phrases(
+        "Near real-time fee reporting under each task order.",
+        "Built near real-time fee reporting; delivered under a task order.",
+    ) == ["near real time fee reporting"]

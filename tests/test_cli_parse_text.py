@@ -3,6 +3,8 @@ a heading or a question are not Rich markup, and every ask shows its kind."""
 
 from __future__ import annotations
 
+import json
+
 from typer.testing import CliRunner
 
 from rfp_retrieval.cli import app
@@ -25,3 +27,39 @@ def test_parse_text_keeps_brackets_and_shows_each_asks_kind(tmp_path):
         "  q-001 [question] - (l.5) Describe your approach to migrating [legacy] case records.",
         "  q-002 [requirement] - (l.7) The Offeror shall submit three past performance references.",
     ]
+
+
+PRIME_RFP = (
+    "# Test RFP\n\n**Issuing Agency:** Department of Labor\n\n## 2. Scope of Work\n\n"
+    "Migrate the claims system to the cloud.\n\n## 3. Past Performance\n\n"
+    "Submit three (3) references. References must be for work performed as the prime "
+    "contractor. Commercial references will not be accepted.\n"
+)
+
+
+def test_parse_shows_whether_prime_only_applies_and_each_filters_reading(tmp_path):
+    rfp = tmp_path / "rfp.md"
+    rfp.write_text(PRIME_RFP)
+    result = CliRunner().invoke(app, ["parse", str(rfp)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "  require_prime: True" in lines
+    assert (
+        "  require_prime stated in: Test RFP > 3. Past Performance (prime contractor only)" in lines
+    )
+    assert (
+        "  customer_types stated in: Test RFP > 3. Past Performance (customer type "
+        "federal-civilian or federal-defense or state or local)" in lines
+    )
+    result = CliRunner().invoke(app, ["parse", "--json", str(rfp)])
+    assert result.exit_code == 0, result.output
+    pp = json.loads(result.output)["past_performance"]
+    assert (pp["require_prime"], pp["customer_types"]) == (
+        True,
+        ["federal-civilian", "federal-defense", "state", "local"],
+    )
+    rfp.write_text(
+        PRIME_RFP.replace("References must be for work performed as the prime contractor. ", "")
+    )
+    result = CliRunner().invoke(app, ["parse", "--json", str(rfp)])
+    assert json.loads(result.output)["past_performance"]["require_prime"] is False

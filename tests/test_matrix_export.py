@@ -185,8 +185,11 @@ def test_parse_json_has_the_issue_shape_with_questions():
         "recency_years": 3,
         "ended_after": "2023-09-04",
         "started_after": None,
-        "value_min": 2_000_000,
-        "value_max": 15_000_000,
+        # "an annual value between $2 million and $15 million": per year, not a total-value
+        # filter (the library states total contract values)
+        "value_min": None,
+        "value_max": None,
         "customer_types": [],
+        "require_prime": False,
     }
     assert payload["issuer"]["type"] == "federal-civilian"

@@ -72,7 +72,9 @@ def test_treasury_synthetic_annual_value_and_quotation_due_date():
     # 2026); "contracts with an annual value between $2 million and $15 million"; "up to two
     # (2) past performance summaries"
     assert (r.ended_after, r.recency_anchor) == ("2023-09-04", "proposal due date")
-    assert (r.value_min, r.value_max, r.value_basis) == (2_000_000, 15_000_000, "annual")
+    # an annual value is not a total: stated, not compared with the library's total values
+    assert (r.value_min, r.value_max, r.value_basis) == (None, None, "annual")
+    assert r.value_annual == {"min": 2_000_000, "max": 15_000_000, "approx": None}
     assert r.references_required == 2
     # "state governments or regulated commercial customers ... will be considered relevant"
     # ranks references; it is not a customer-type filter

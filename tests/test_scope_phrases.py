@@ -362,6 +362,40 @@ def test_customer_rules_read_exclusions_and_vocabulary(tmp_path, sentence, types
     assert r.customer_types_required == types
 
 
+@pytest.mark.parametrize(
+    ("sentence", "types"),
+    [  # a kind written as the adjective of "references" names a customer with no customer noun
+        (
+            "Commercial references will not be accepted.",
+            ["federal-civilian", "federal-defense", "state", "local"],
+        ),
+        (
+            "Submit three (3) references. Commercial references will not be considered.",
+            ["federal-civilian", "federal-defense", "state", "local"],
+        ),
+        (
+            "Commercial references will not be evaluated.",
+            ["federal-civilian", "federal-defense", "state", "local"],
+        ),
+        ("Federal references will not be accepted.", ["state", "local", "commercial"]),
+        (
+            "State references will not be considered.",
+            ["federal-civilian", "federal-defense", "local", "commercial"],
+        ),
+        (
+            "Local government contracts will not be accepted.",
+            ["federal-civilian", "federal-defense", "state", "commercial"],
+        ),
+        ("Federal contracts only.", ["federal-civilian", "federal-defense"]),
+        # the library has no non-profit customer kind: excluding it filters nothing
+        ("Non-profit references will not be accepted.", []),
+    ],
+)
+def test_a_customer_kind_before_references_is_a_customer_rule(tmp_path, sentence, types):
+    r = scope_of(tmp_path, sentence)
+    assert r.customer_types_required == types
+
+
 def test_an_exclusion_is_traced_to_its_sentence(tmp_path):
     sentence = "Public sector references only; commercial references will not be considered."
     r = scope_of(tmp_path, f"Submit three (3) references. {sentence}")
@@ -575,3 +609,38 @@ def test_reference_counts_other_than_three(tmp_path, sentence, count, most):
 )
 def test_the_offerors_addressed_are_not_a_commercial_customer_rule(tmp_path, sentence, types):
     assert scope_of(tmp_path, sentence).customer_types_required == types
+
+
+@pytest.mark.parametrize(
+    ("sentence", "annual"),
+    [
+        (
+            "Each reference must have an annual value of $1 million or more.",
+            {"min": 1_000_000, "max": None, "approx": None},
+        ),
+        (
+            "References must be contracts worth at least $2 million per year.",
+            {"min": 2_000_000, "max": None, "approx": None},
+        ),
+    ],
+)
+def test_an_annual_value_is_stated_but_not_a_total_value_filter(tmp_path, sentence, annual):
+    r = scope_of(tmp_path, f"Submit three (3) references. {sentence}")
+    assert (r.value_min, r.value_max, r.value_basis, r.value_annual) == (
+        None,
+        None,
+        "annual",
+        annual,
+    )
+    (trace,) = [t for t in r.trace if t["filter"] == "value"]
+    assert trace["sentence"] == sentence
+    assert trace["reading"]["unknown"] == "annual value: not compared with total contract values"
+
+
+def test_a_year_in_a_value_sentence_is_not_an_annual_value(tmp_path):
+    r = scope_of(
+        tmp_path,
+        "Submit three (3) references for contracts of at least $5 million completed within a "
+        "year of this RFP.",
+    )
+    assert (r.value_min, r.value_basis, r.value_annual) == (5_000_000, "total", None)

@@ -90,12 +90,20 @@ def test_synthetic_rfp_recency_window_and_value_range_are_read(name: str) -> Non
         reading.ended_after,
         reading.started_after,
     ) == (refs, text, months, "proposal due date", ended, None)
-    assert (reading.value_text, reading.value_min, reading.value_max, reading.value_basis) == (
+    annual = reading.value_annual or {}
+    stated_lo, stated_hi = (
+        (annual.get("min"), annual.get("max"))
+        if basis == "annual"
+        else (reading.value_min, reading.value_max)
+    )
+    assert (reading.value_text, stated_lo, stated_hi, reading.value_basis) == (
         value_text,
         lo,
         hi,
         basis,
     )
+    if basis == "annual":  # an annual bound is not a filter on total contract values
+        assert (reading.value_min, reading.value_max) == (None, None)
     req = find_pp_requirements(doc)
     assert req.recency.due_date_anchor is True
     assert req.recency.stated.section.split(" > ")[-1] == section

@@ -29,6 +29,7 @@ def parse(
     from rfp_retrieval.documents.matrix import part_label_of
     from rfp_retrieval.documents.questions import find_questions
     from rfp_retrieval.documents.records import DocumentError
+    from rfp_retrieval.report.filters import filter_sentence
     from rfp_retrieval.scope import as_of_for, read_scope
     from rfp_retrieval.scope.section_lm import find_pp_requirements
 
@@ -72,6 +73,7 @@ def parse(
             "value_min": g("value_min"),
             "value_max": g("value_max"),
             "customer_types": g("customer_types_required") or [],
+            "require_prime": bool(g("require_prime")),
         },
         "issuer": {"name": g("issuer"), "type": g("issuer_type")},
         "summary": doc.summary,
@@ -112,4 +114,6 @@ def parse(
         out.print(escape(f"  relevance: {rel.sentence[:160]} [{rel.section}]"))
     for t in reading.trace:
         if t["section"]:
-            out.print(escape(f"  {t['filter']} stated in: {t['section']}"))
+            out.print(
+                escape(f"  {t['filter']} stated in: {t['section']} ({filter_sentence(t)})")
+            )

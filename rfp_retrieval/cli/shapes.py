@@ -223,6 +223,7 @@ class ParsePastPerformance(TypedDict):
     value_min: int | None  # USD
     value_max: int | None  # USD
     customer_types: list[str]
+    require_prime: bool  # prime contractor only (False: not stated)
 
 
 class ParseIssuer(TypedDict):

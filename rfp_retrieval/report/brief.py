@@ -87,6 +87,20 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+def _scope_field(scope: Mapping[str, Any], key: str) -> str:
+    """The brief's text for one ``SCOPE_FIELDS`` key: ``_fmt`` of the value; a value bound
+    left unset because the RFP states it per year reads "no filter (annual value stated)"
+    rather than "not stated" (``scope.reading.ANNUAL_NOT_COMPARED``)."""
+    value = scope.get(key)
+    if value is None and key in ("value_min", "value_max"):
+        for t in _trace(scope):
+            reading = t.get("reading")
+            if t.get("filter") == "value" and isinstance(reading, Mapping):
+                if reading.get("unknown") and reading.get(key[len("value_") :]) is not None:
+                    return "no filter (annual value stated: not compared with total values)"
+    return _fmt(value)
+
+
 def reference_facts(entries: pl.DataFrame, ids: Collection[str]) -> dict[str, str]:
     """One line of facts per library entry a writer checks before citing it.
 
@@ -286,7 +300,7 @@ def brief_markdown(
     lines = [f"# Response brief: {_md(scope.get('title') or scope.get('rfp_partition'))}", ""]
     lines += ["## ScopeQuery as read from the RFP", ""]
     for key, label in SCOPE_FIELDS:
-        lines.append(f"- **{label}:** {_md(_fmt(scope.get(key)))}")
+        lines.append(f"- **{label}:** {_md(_scope_field(scope, key))}")
     lines.append(
         f"- **As-of date:** {_md(_fmt(scope.get('as_of')))} ({_md(scope.get('as_of_source'))})"
     )
@@ -428,7 +442,7 @@ def brief_html(
         "<h2>ScopeQuery as read from the RFP</h2><table>",
     ]
     for key, label in SCOPE_FIELDS:
-        h.append(f"<tr><th>{_e(label)}</th><td>{_e(_fmt(scope.get(key)))}</td></tr>")
+        h.append(f"<tr><th>{_e(label)}</th><td>{_e(_scope_field(scope, key))}</td></tr>")
     h.append(
         f"<tr><th>As-of date</th><td>{_e(_fmt(scope.get('as_of')))} "
         f'<span class="muted">({_e(scope.get("as_of_source"))})</span></td></tr></table>'

@@ -63,8 +63,10 @@ def role_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat | 
 
 
 def value_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat | None:
-    """Funded value below the RFP's floor while the ceiling is inside the band (USD); the
-    value unknown when the RFP states a bound and the library no value."""
+    """Funded value below the RFP's floor while the ceiling is inside the band (USD); a value
+    given as two amounts (lower and ceiling, no funded amount) that runs across the RFP's
+    ceiling or floor (the value filter passes any overlap, so the writer checks which amount
+    counts); the value unknown when the RFP states a bound and the library no value."""
     floor, top = scope.get("value_min"), scope.get("value_max")
     if floor is None and top is None:
         return None
@@ -74,6 +76,25 @@ def value_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat |
             f"{word} {usd(v)}" for word, v in (("floor", floor), ("ceiling", top)) if v is not None
         )
         return Caveat("unknown", f"Value unknown: the library states no value ({bounds}).")
+    low = entry.get("value_min")
+    if funded is None and low is not None and ceiling is not None and low < ceiling:
+        # two amounts ("$12.7M (our share) of $34M ceiling", "$8M-$14M"): the value filter
+        # passes a range that overlaps the band, so a range across a bound needs a look
+        shown = f"{usd(low)}–{usd(ceiling)}"
+        if top is not None and low <= top < ceiling:
+            return Caveat(
+                "value",
+                f"Value {shown} runs past the RFP's ceiling of {usd(top)}: only the lower "
+                "amount is within it; check which amount the RFP counts (our share or the "
+                "whole contract).",
+            )
+        if floor is not None and low < floor <= ceiling:
+            return Caveat(
+                "value",
+                f"Value {shown} starts below the RFP's floor of {usd(floor)}: only the upper "
+                "amount reaches it; check which amount the RFP counts (our share or the whole "
+                "contract).",
+            )
     if floor is None or funded is None or ceiling is None:
         return None
     in_band = ceiling >= floor and (top is None or ceiling <= top)

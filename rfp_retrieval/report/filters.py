@@ -90,6 +90,9 @@ def _value(reading: Mapping[str, Any]) -> str:
         text = "contract value not bounded"
     if approx is not None:
         text += f"; approximation: the RFP states about {usd(approx)}{per}, read as this band"
+    if reading.get("unknown"):
+        # an annual bound is stated but not compared (scope.reading.ANNUAL_NOT_COMPARED)
+        text += f"; {reading['unknown']} (no value filter)"
     return text
 
 

@@ -5,6 +5,15 @@ stemmed content words (``rewrite.terms.index_tokens``: stopwords dropped, Snowba
 "contact centers" matches "Contact Center"), leaving out numbers and the words every
 past-performance sentence uses ("reference", "contract", "similar", ...). Single shared
 words are too common to mean a match ("systems", "services"); a phrase is not.
+
+A reason phrase is a topic of the work, as a writer would quote it: it never spans a
+punctuation mark ("records management, case intake" holds no "management case"), holds no
+time span or count ("two weeks", "two-week sprint"), no function word ("system using"), no
+cut word ("re" of "re-review") and no staffing idiom ("subject matter expert"); shared
+phrases that overlap in the text are quoted as one ("subject matter expert", not "subject
+matter, matter expert"). Scope reasons come from the work sections only: a section about the
+buyer or about the procurement itself (RFP process, submission, evaluation, questions,
+schedule) gives none.
 """
 
 from __future__ import annotations
@@ -35,6 +44,50 @@ _BACKGROUND_HEADING = re.compile(
     r"agency|corporate)\s+(?:overview|profile|background|information)\b)",
     re.IGNORECASE,
 )
+# Headings of sections about the procurement, not the work ("RFP Process", "Submission of
+# Proposals", "Questions", "Schedule of Events", "Evaluation Criteria"): a phrase shared with
+# them is no reason to cite. A longer work heading keeps a process word ("Claims Process
+# Improvement", "Program Evaluation Support").
+_PROCESS_WORDS = (
+    r"(?:process|procedures?|schedule|timeline|information|instructions|requirements|"
+    r"submissions?|format|preparation|evaluation|questions|overview)"
+)
+_PROCESS_HEADING = re.compile(
+    r"^\W*(?:(?:section\s+)?[\dA-Z]{1,4}[.)]?(?:\d+[.)]?)*\s+)?(?:"
+    r"(?:rfp|rfq|rfi|rfx|solicitation)s?\b|"
+    r"(?:procurement|acquisition|proposal|bid|quotation|quote|offer|selection)s?"
+    rf"(?:\s+(?:and\s+)?{_PROCESS_WORDS})*\W*$|"
+    r"(?:questions?|inquiries|clarifications?)(?:\s+and\s+answers)?\W*$|"
+    r"(?:schedule|timeline|calendar)(?:\s+of\s+events)?\W*$|(?:key|important)\s+dates\W*$|"
+    r"submissions?(?:\s+(?:of\s+(?:proposals|offers|quotes|quotations|responses)|"
+    r"instructions|requirements|deadline|process))?\W*$|"
+    r"evaluation(?:\s+(?:criteria|factors?|process|and\s+award|of\s+(?:proposals|offers|"
+    r"quotes|quotations|responses)))?\W*$|instructions\b|terms(?:\s+and\s+conditions)?\W*$|"
+    r"contacts?\W*$|points?\s+of\s+contact\b|general\s+information\W*$|"
+    r"award(?:\s+(?:criteria|process|basis))?\W*$|basis\s+(?:of|for)\s+award\b|"
+    r"pricing\W*$|price\W*$|cost\W*$)",
+    re.IGNORECASE,
+)
+# Words that break a phrase though they are no stopword: time units and counts ("two
+# weeks", "two-week sprint"), function words ("system using"), staffing words.
+_BREAK_WORDS = frozenset(
+    index_tokens(
+        """second seconds minute minutes hour hours hourly day days daily week weeks weekly
+        biweekly month months monthly quarter quarters quarterly annual annually period
+        periods one two three four five six seven eight nine ten eleven twelve
+        first third fourth fifth sixth several few many multiple various using use used uses
+        via per based related associated following new current existing additional overall
+        ongoing approximately approximate within across throughout expert experts staff
+        staffing personnel"""
+    )
+)
+# "subject matter expert(s)" / "SME" is a staffing idiom and "task order" a contract vehicle,
+# not topics of the work
+_IDIOM = re.compile(
+    r"\bsubject[- ]matter[- ]experts?\b|\bSMEs?\b|\btask[- ]orders?\b", re.IGNORECASE
+)
+# a phrase never spans these marks (clause and list boundaries)
+_CLAUSE_BREAK = re.compile(r"[,;:!?()\[\]{}\"\u201c\u201d|]|\.(?=\s|$)|\s[-\u2013\u2014]+\s")
 MAX_CRITERIA = 2
 """At most this many relevance criteria are quoted per reference (most shared phrases first)."""
 
@@ -43,12 +96,20 @@ def _tokens(text: str) -> list[tuple[str, str]]:
     """``(stem, word)`` per word of ``text`` in order; stopwords, numbers and boilerplate
     are kept as breaks (empty stem) so a phrase never spans them ("eligibility or case")."""
     out: list[tuple[str, str]] = []
-    for word in words(text.replace("-", " ")):
-        stem = index_tokens(word)
-        if not stem or stem[0] in _BOILERPLATE or any(ch.isdigit() for ch in word):
-            out.append(("", word))
-        else:
-            out.append((stem[0], word))
+    for clause in _CLAUSE_BREAK.split(_IDIOM.sub(" , ", text or "")):
+        for word in words(clause.replace("-", " ")):
+            stem = index_tokens(word)
+            if (
+                not stem
+                or stem[0] in _BOILERPLATE
+                or stem[0] in _BREAK_WORDS
+                or any(ch.isdigit() for ch in word)
+                or (len(word) < 3 and not word.isupper())  # a cut word: "re" of "re-review"
+            ):
+                out.append(("", word))
+            else:
+                out.append((stem[0], word))
+        out.append(("", ","))
     return out
 
 
@@ -63,9 +124,25 @@ def _phrases(text: str) -> dict[tuple[str, str], str]:
 
 
 def shared_phrases(text: str, other: str) -> list[str]:
-    """The two-word phrases of ``text`` (as written there) that ``other`` also holds."""
+    """The phrases of ``text`` (as written there, lower case) whose two-word phrases
+    ``other`` also holds; shared two-word phrases that overlap in ``text`` are one phrase
+    ("records management system", not "records management, management system"). In the
+    order of first appearance in ``text``, each once."""
     theirs = _phrases(other)
-    return [phrase for key, phrase in _phrases(text).items() if key in theirs]
+    tokens = _tokens(text)
+    out: list[str] = []
+    run: list[str] = []
+    for (s1, w1), (s2, w2) in [*zip(tokens, tokens[1:], strict=False), (("", ""), ("", ""))]:
+        if s1 and s2 and s1 != s2 and (s1, s2) in theirs:
+            run = run or [w1.lower()]
+            run.append(w2.lower())
+            continue
+        if run:
+            phrase = " ".join(run)
+            if phrase not in out:
+                out.append(phrase)
+            run = []
+    return out
 
 
 def entry_text(entry: Mapping[str, Any]) -> str:
@@ -140,7 +217,8 @@ def why_cite(
     ``MAX_CRITERIA``), the scope section sharing most phrases, the emphasised domains the
     entry covers and the outcome metric to quote (its shared words named only when they hold
     a phrase or a capitalised acronym). Sections about the buyer ("About ...", "Company
-    Overview") give no scope reason. [] when nothing matches and the entry has no metric.
+    Overview") or the procurement ("RFP Process", "Submission", "Questions", "Schedule")
+    give no scope reason. [] when nothing matches and the entry has no metric.
     """
     own = entry_text(entry)
     lines: list[str] = []
@@ -162,7 +240,9 @@ def why_cite(
     matched = [
         (len(shared), -i, heading, shared)
         for i, (heading, text) in enumerate(sections)
-        if not _BACKGROUND_HEADING.match(heading or "") and (shared := shared_phrases(text, own))
+        if not _BACKGROUND_HEADING.match(heading or "")
+        and not _PROCESS_HEADING.match(heading or "")
+        and (shared := shared_phrases(text, own))
     ]
     if matched:
         _, _, heading, shared = max(matched)

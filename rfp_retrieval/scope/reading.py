@@ -18,17 +18,23 @@ from rfp_retrieval.scope.section_lm import (
     find_pp_requirements,
 )
 
+ANNUAL_NOT_COMPARED = "annual value: not compared with total contract values"
+"""Trace note of an annual value bound (the library states total contract values only)."""
+
 
 @dataclass
 class ScopeReading:
     """The ScopeQuery read from one RFP (field names of ``pp_golden_dev/scopes_truth.jsonl``).
 
     Dates are ISO strings; ``value_min``/``value_max``/``value_approx`` are USD whole dollars;
-    ``value_basis`` is ``"total"`` or ``"annual"`` (per-year value stated). ``recency_years`` is
-    the window in years (``recency_months / 12``; an int when whole), None when the RFP states a
-    fixed date instead ("since FY2021"). ``recency_anchor`` names the date the window counts back
-    from: ``issue date``, ``proposal due date``, ``as_of`` or ``today``. ``customer_types_required``
-    holds ``CUSTOMER_TYPES`` values in the order the RFP names them ([] = any).
+    ``value_basis`` is ``"total"`` or ``"annual"`` (per-year value stated). An annual bound is
+    not a filter: the library states total contract values, so ``value_min``/``value_max`` stay
+    None and ``value_annual`` holds the stated ``{"min", "max", "approx"}`` per year (USD).
+    ``recency_years`` is the window in years (``recency_months / 12``; an int when whole), None
+    when the RFP states a fixed date instead ("since FY2021"). ``recency_anchor`` names the
+    date the window counts back from: ``issue date``, ``proposal due date``, ``as_of`` or
+    ``today``. ``customer_types_required`` holds ``CUSTOMER_TYPES`` values
+    in the order the RFP names them ([] = any).
     ``industries_preferred``: industries the RFP prefers but does not require (rank only).
     ``references_required`` is the number of references required (the lower end of a range such
     as "two (2) to three (3)"; ``references_max`` its upper end, None without a range).
@@ -57,6 +63,7 @@ class ScopeReading:
     value_max: int | None = None
     value_approx: int | None = None
     value_basis: str | None = None
+    value_annual: dict | None = None
     customer_types_required: list[str] = field(default_factory=list)
     industries_required: list[str] = field(default_factory=list)
     industries_preferred: list[str] = field(default_factory=list)
@@ -185,14 +192,16 @@ def _apply_requirements(
     elif req.value is not None:
         v = req.value
         reading.value_text = v.stated.text
-        reading.value_min, reading.value_max, reading.value_approx = v.min, v.max, v.approx
         reading.value_basis = v.basis
-        _trace(
-            reading,
-            "value",
-            v.stated,
-            {"min": v.min, "max": v.max, "approx": v.approx, "basis": v.basis},
-        )
+        value_reading: dict = {"min": v.min, "max": v.max, "approx": v.approx, "basis": v.basis}
+        if v.basis == "annual":
+            # the library states total contract values, not values per year: an annual bound
+            # is not compared with them (no value filter), and the trace says so
+            reading.value_annual = {"min": v.min, "max": v.max, "approx": v.approx}
+            value_reading["unknown"] = ANNUAL_NOT_COMPARED
+        else:
+            reading.value_min, reading.value_max, reading.value_approx = v.min, v.max, v.approx
+        _trace(reading, "value", v.stated, value_reading)
     if req.customers is not None:
         c = req.customers
         if c.any_customer:

@@ -241,8 +241,21 @@ _FEDERAL_AGENCIES = re.compile(r"federal (?:government )?(?:agenc(?:y|ies)|depar
 _ANY_FEDERAL = re.compile(r"\b(?:any|all|every)\s+(?:U\.\s?S\.\s+)?federal\b", re.I)
 
 
+# A customer kind written as the adjective of the reference itself names a customer with no
+# customer noun ("Commercial references will not be accepted", "federal contracts only")
+_KIND_OF_REFERENCE = re.compile(
+    r"\b(?:federal|state|local|municipal|county|commercial|private[- ]sector|public[- ]sector|"
+    r"defense|military|civilian|non-?profit|not-for-profit)\s+(?:government\s+)?"
+    r"(?:references?|contracts?|projects?|engagements?|experience|work)\b",
+    re.I,
+)
+
+
 def _names_customers(text: str) -> bool:
-    return bool(_CUSTOMER_CUE.search(text)) or any(rx.search(text) for _, rx in INDUSTRY_PATTERNS)
+    return (
+        bool(_CUSTOMER_CUE.search(text) or _KIND_OF_REFERENCE.search(text))
+        or any(rx.search(text) for _, rx in INDUSTRY_PATTERNS)
+    )
 
 
 def _is_negative(clause: str) -> bool:

@@ -25,6 +25,17 @@ _NO_MINIMUM = re.compile(
 )
 
 
+# the stated amount is a value per year ("an annual value of $1 million or more", "$2 million
+# per year"), not a total; "completed within a year" says nothing of the value
+_ANNUAL = re.compile(
+    r"\bannual(?:ized)? (?:contract |dollar )?(?:value|amount|spend)s?\b|"
+    r"\b(?:value|amount|worth)s? (?:per|a|each) year\b|"
+    r"\$\s?[\d.,]+(?:\s*(?:million|billion|thousand|mm|[MKB])\b)?\s*(?:per year|a year|each year|"
+    r"annually|per annum|/\s?(?:yr|year))\b|\bper annum\b",
+    re.I,
+)
+
+
 def read_value(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
     for s in sentences:
         text = s.text
@@ -39,11 +50,7 @@ def read_value(sentences: list[DocumentSentence], req: PastPerformanceRequiremen
         if found is None:
             continue
         lo, hi, approx, phrase = found
-        basis = (
-            "annual"
-            if re.search(r"\bannual(?:ly)?\b|per year|each year|a year", text, re.I)
-            else "total"
-        )
+        basis = "annual" if _ANNUAL.search(text) else "total"
         req.value = ValueRange(lo, hi, approx, basis, stated(s, phrase))
         return
 
