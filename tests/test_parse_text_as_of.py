@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from rfp_retrieval.cli import app
 from rfp_retrieval.documents.extract import load_document
+from rfp_retrieval.documents.tables import document_frame, document_from_frames, outline_frame
 from rfp_retrieval.scope import as_of_for
 
 
@@ -65,6 +66,8 @@ def test_an_unreadable_issue_date_is_named_not_called_absent(tmp_path, written, 
     os.utime(rfp, (1767225600, 1767225600))  # 2026-01-01 00:00 UTC
     doc = load_document(rfp)
     assert doc.issue_date == read
+    # the scope_query asset reads the document back from its stored table
+    doc = document_from_frames(document_frame("p", doc), outline_frame("p", doc))
     as_of = as_of_for(doc)
     if read is None:
         assert doc.issue_date_unread == written
