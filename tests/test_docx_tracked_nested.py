@@ -59,9 +59,24 @@ def test_a_table_nested_in_a_cell_keeps_its_text(tmp_path: Path) -> None:
     lines = [line for line in docx_lines(path) if line]
     assert lines == [
         "| Requirements |",
-        "| L.1 | The offeror shall provide 3 references. "
-        "L.2 | The offeror shall state its price. |",
+        "| L.1 | The offeror shall provide 3 references. |",
+        "| L.2 | The offeror shall state its price. |",
     ]
+
+
+def test_a_table_nested_beside_other_cells_is_read_into_its_cell(tmp_path: Path) -> None:
+    document = docx.Document()
+    outer = document.add_table(rows=1, cols=2)
+    outer.cell(0, 0).text = "Item 4"
+    inner = outer.cell(0, 1).add_table(rows=2, cols=2)
+    inner.cell(0, 0).text = "a"
+    inner.cell(0, 1).text = "Describe your staffing plan."
+    inner.cell(1, 0).text = "b"
+    inner.cell(1, 1).text = "Describe your transition plan."
+    path = tmp_path / "beside.docx"
+    document.save(str(path))
+    lines = [line for line in docx_lines(path) if line]
+    assert lines == ["| Item 4 | a Describe your staffing plan. b Describe your transition plan. |"]
 
 
 def test_a_requirement_in_a_nested_table_is_a_question(tmp_path: Path) -> None:
@@ -77,3 +92,23 @@ def test_a_requirement_in_a_nested_table_is_a_question(tmp_path: Path) -> None:
     document.save(str(path))
     questions = [(q.label, q.text) for q in find_questions(load_document(path))]
     assert questions == [("1.1", "The offeror shall provide 3 references.")]
+
+
+def test_a_one_cell_frame_around_a_table_gives_the_table_rows(tmp_path: Path) -> None:
+    document = docx.Document()
+    frame = document.add_table(rows=1, cols=1)
+    cell = frame.cell(0, 0)
+    cell.text = "Submission requirements"
+    grid = cell.add_table(rows=2, cols=2)
+    grid.cell(0, 0).text = "L.1"
+    grid.cell(0, 1).text = "The offeror shall provide 3 references."
+    grid.cell(1, 0).text = "L.2"
+    grid.cell(1, 1).text = "The offeror shall state its price."
+    path = tmp_path / "frame.docx"
+    document.save(str(path))
+    lines = [line for line in docx_lines(path) if line]
+    assert lines == [
+        "| Submission requirements |",
+        "| L.1 | The offeror shall provide 3 references. |",
+        "| L.2 | The offeror shall state its price. |",
+    ]

@@ -51,8 +51,9 @@ def _paragraph_text(p_element) -> str:
 
 
 def _cell_text(cell, qn) -> str:
-    """A python-docx cell's text, changes accepted: its paragraphs, and the rows of any table
-    nested in it (cells joined with `` | ``, rows with a space), in document order."""
+    """A python-docx cell's text, changes accepted: its paragraphs and the text of any table
+    nested in it (its cells' texts in reading order, as paragraphs of the cell: no `` | `` is
+    added, which would split the outer row into more columns), in document order."""
     from docx.table import Table
 
     parts: list[str] = []
@@ -63,7 +64,7 @@ def _cell_text(cell, qn) -> str:
             parts.append(_paragraph_text(child))
         elif child.tag == qn("w:tbl"):
             rows = _table_rows(Table(child, cell), qn)
-            parts.extend(" | ".join(row) for row in rows if any(row))
+            parts.extend(" ".join(row) for row in rows if any(row))
         elif child.tag == qn("w:sdt"):
             content = child.find(qn("w:sdtContent"))
             if content is not None:
@@ -74,9 +75,24 @@ def _cell_text(cell, qn) -> str:
 def _table_rows(table, qn) -> list[list[str]]:
     """A python-docx table as rows of whitespace-collapsed cell texts (python-docx repeats a
     merged cell in each grid column it spans; a cell equal to its left neighbour is not
-    repeated)."""
+    repeated). A row that is one cell holding a table (a layout frame around a grid) gives
+    the rows of what it holds: its paragraphs as one-cell rows, its table's rows as rows."""
+    from docx.table import Table
+
     rows: list[list[str]] = []
     for row in table.rows:
+        distinct = {id(cell._tc): cell for cell in row.cells}
+        if len(distinct) == 1:
+            (cell,) = distinct.values()
+            if cell._tc.find(qn("w:tbl")) is not None:
+                for child in cell._tc.iterchildren():
+                    if child.tag == qn("w:p"):
+                        text = re.sub(r"\s+", " ", _paragraph_text(child)).strip()
+                        if text:
+                            rows.append([text])
+                    elif child.tag == qn("w:tbl"):
+                        rows.extend(_table_rows(Table(child, cell), qn))
+                continue
         cells: list[str] = []
         for cell in row.cells:
             text = re.sub(r"\s+", " ", _cell_text(cell, qn)).strip()
