@@ -123,6 +123,31 @@ def test_eval_parse_end_to_end_and_cli(tmp_path):
     assert json.loads(result.output)["documents"][0]["section"]["recall"] == 0.75
 
 
+def test_an_unreadable_document_scores_zero_and_names_its_error(tmp_path):
+    (tmp_path / "tiny.md").write_text(RFP, encoding="utf-8")
+    (tmp_path / "empty.pdf").write_bytes(b"")
+    truth_file = tmp_path / "truth.jsonl"
+    truth_file.write_text(
+        json.dumps(TRUTH) + "\n" + json.dumps({**TRUTH, "doc": "empty.pdf"}) + "\n",
+        encoding="utf-8",
+    )
+    result = evaluate_parse(load_truth(truth_file))
+    good, bad = result["documents"]
+    assert good["error"] is None and good["pp_fields"] == 0.75
+    assert bad["doc"] == "empty.pdf"
+    assert bad["error"] is not None and "empty.pdf" in bad["error"]
+    assert bad["pp_fields"] == 0.0  # its empty reading's nulls do not match the truth's nulls
+    assert (bad["section"]["precision"], bad["section"]["recall"], bad["section"]["f1"]) == (
+        0.0,
+        0.0,
+        0.0,
+    )
+    assert (bad["asks"]["recall"], bad["asks"]["precision"]) == (0.0, 0.0)
+    overall = result["overall"]
+    assert overall["pp_fields"] == 0.375  # 3 of 8 fields: the readable document's 3 of 4
+    assert overall["section"]["recall"] == 0.375  # 3 of 8 labelled sections
+
+
 def test_load_truth_names_the_missing_document(tmp_path):
     truth_file = tmp_path / "truth.jsonl"
     truth_file.write_text(json.dumps({**TRUTH, "doc": "gone.md"}) + "\n", encoding="utf-8")

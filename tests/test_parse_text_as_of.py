@@ -4,11 +4,16 @@ unnoticed until the brief)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 
+import pytest
 from typer.testing import CliRunner
 
 from rfp_retrieval.cli import app
+from rfp_retrieval.documents.extract import load_document
+from rfp_retrieval.documents.tables import document_frame, document_from_frames, outline_frame
+from rfp_retrieval.scope import as_of_for
 
 
 def _parse(path):
@@ -41,3 +46,36 @@ def test_parse_says_when_the_as_of_date_is_the_file_date(tmp_path):
     assert len(as_of) == 1 and as_of[0].endswith("(file date (the RFP states no issue date))")
     assert as_of[0][len("  as-of date: ") :].startswith(("2025-12-31", "2026-01-01"))
     assert "  issuer: not stated (customer type unknown)" in lines
+
+
+@pytest.mark.parametrize(
+    ("written", "read"),
+    [
+        ("30/11/2026", None),  # day first: numeric dates are month first (US)
+        ("31.12.2025", None),  # dots
+        ("November 31, 2026", None),  # no such day
+        ("03/04/2026", dt.date(2026, 3, 4)),  # the stated US rule: March 4
+    ],
+)
+def test_an_unreadable_issue_date_is_named_not_called_absent(tmp_path, written, read):
+    rfp = tmp_path / "rfp.md"
+    rfp.write_text(
+        f"# Request for Proposal\n\nIssue Date: {written}\n\n## 1. Scope\n\n"
+        "The offeror shall provide three references.\n"
+    )
+    os.utime(rfp, (1767225600, 1767225600))  # 2026-01-01 00:00 UTC
+    doc = load_document(rfp)
+    assert doc.issue_date == read
+    # the scope_query asset reads the document back from its stored table
+    doc = document_from_frames(document_frame("p", doc), outline_frame("p", doc))
+    as_of = as_of_for(doc)
+    if read is None:
+        assert doc.issue_date_unread == written
+        assert as_of.date == dt.date.fromtimestamp(1767225600)
+        assert as_of.source == (
+            f"the RFP's issue date '{written}' could not be read (day/month order unclear or "
+            "impossible date); recency counted from the file date"
+        )
+    else:
+        assert doc.issue_date_unread is None
+        assert as_of == (read, "issue date stated in the RFP")

@@ -173,6 +173,9 @@ def test_json_list_of_question_objects_reads_like_a_csv(tmp_path: Path):
     [
         ("bad.json", b"{not json", "is not valid JSON"),
         ("other.json", b'{"a": 1}', "not a questionnaire this reader knows"),
+        pytest.param(
+            "deep.json", b"[" * 100000 + b"]" * 100000, "is JSON nested too deeply", id="deep"
+        ),
         ("old.xls", b"\xd0\xcf\x11\xe0", "old Excel .xls"),
         ("fake.xlsx", b"not a zip", "not an Excel .xlsx workbook"),
         ("empty.csv", b",,\n,,\n", "holds no rows with text"),

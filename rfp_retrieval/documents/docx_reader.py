@@ -35,6 +35,73 @@ def _walk(child, parent, qn, paragraph_cls, table_cls) -> Iterator[object]:
                 yield from _walk(sub, parent, qn, paragraph_cls, table_cls)
 
 
+# The runs of a paragraph as it reads with every tracked change accepted: inserted
+# (``w:ins``) and moved-in (``w:moveTo``) runs kept; deleted runs (``w:del``, whose text is
+# ``w:delText``) and moved-out runs (``w:moveFrom``) left out. python-docx's
+# ``Paragraph.text`` reads only the paragraph's direct runs and hyperlinks.
+_ACCEPTED_RUNS = (
+    "w:r | w:hyperlink | w:ins/w:r | w:ins/w:hyperlink | w:moveTo/w:r | w:smartTag/w:r"
+    " | w:fldSimple/w:r | w:sdt/w:sdtContent/w:r | w:ins/w:smartTag/w:r"
+)
+
+
+def _paragraph_text(p_element) -> str:
+    """A ``w:p`` element's text with tracked changes accepted (tabs ``\\t``, breaks ``\\n``)."""
+    return "".join(e.text or "" for e in p_element.xpath(_ACCEPTED_RUNS))
+
+
+def _cell_text(cell, qn) -> str:
+    """A python-docx cell's text, changes accepted: its paragraphs and the text of any table
+    nested in it (its cells' texts in reading order, as paragraphs of the cell: no `` | `` is
+    added, which would split the outer row into more columns), in document order."""
+    from docx.table import Table
+
+    parts: list[str] = []
+    children = list(cell._tc.iterchildren())
+    while children:
+        child = children.pop(0)
+        if child.tag == qn("w:p"):
+            parts.append(_paragraph_text(child))
+        elif child.tag == qn("w:tbl"):
+            rows = _table_rows(Table(child, cell), qn)
+            parts.extend(" ".join(row) for row in rows if any(row))
+        elif child.tag == qn("w:sdt"):
+            content = child.find(qn("w:sdtContent"))
+            if content is not None:
+                children[:0] = list(content.iterchildren())
+    return "\n".join(parts)
+
+
+def _table_rows(table, qn) -> list[list[str]]:
+    """A python-docx table as rows of whitespace-collapsed cell texts (python-docx repeats a
+    merged cell in each grid column it spans; a cell equal to its left neighbour is not
+    repeated). A row that is one cell holding a table (a layout frame around a grid) gives
+    the rows of what it holds: its paragraphs as one-cell rows, its table's rows as rows."""
+    from docx.table import Table
+
+    rows: list[list[str]] = []
+    for row in table.rows:
+        distinct = {id(cell._tc): cell for cell in row.cells}
+        if len(distinct) == 1:
+            (cell,) = distinct.values()
+            if cell._tc.find(qn("w:tbl")) is not None:
+                for child in cell._tc.iterchildren():
+                    if child.tag == qn("w:p"):
+                        text = re.sub(r"\s+", " ", _paragraph_text(child)).strip()
+                        if text:
+                            rows.append([text])
+                    elif child.tag == qn("w:tbl"):
+                        rows.extend(_table_rows(Table(child, cell), qn))
+                continue
+        cells: list[str] = []
+        for cell in row.cells:
+            text = re.sub(r"\s+", " ", _cell_text(cell, qn)).strip()
+            if not cells or cells[-1] != text:  # merged cells repeat
+                cells.append(text)
+        rows.append(cells)
+    return rows
+
+
 def _all_bold(paragraph) -> bool:
     """Every run with text is bold (directly or through its character style)."""
     runs = [r for r in paragraph.runs if r.text.strip()]
@@ -55,23 +122,20 @@ def docx_lines(p: Path) -> list[str]:
         )
     try:
         import docx
+        from docx.oxml.ns import qn
 
         document = docx.Document(str(p))
         numbering = NumberingTracker(document)
         lines: list[str] = []
         for block in _iter_block_items(document):
             if block.__class__.__name__ == "Table":
-                for row in block.rows:
-                    cells: list[str] = []
-                    for cell in row.cells:
-                        text = re.sub(r"\s+", " ", cell.text).strip()
-                        if not cells or cells[-1] != text:  # merged cells repeat
-                            cells.append(text)
+                for cells in _table_rows(block, qn):
                     if any(cells):
                         lines.append("| " + " | ".join(cells) + " |")
                 lines.append("")
                 continue
-            text = re.sub(r"[ \t]+", " ", block.text.replace("\t", " ")).strip()
+            text = _paragraph_text(block._p)
+            text = re.sub(r"[ \t]+", " ", text.replace("\t", " ")).strip()
             text = text.replace("\n", " ")
             if not text:
                 continue

@@ -27,6 +27,7 @@ from rfp_retrieval.documents.front_matter import (
     find_issue_date,
     find_issuer_text,
     find_title,
+    find_unread_issue_date,
 )
 from rfp_retrieval.documents.headings import is_atx_heading
 from rfp_retrieval.documents.layout import LineStyle
@@ -189,6 +190,7 @@ def load_document(path: str | Path) -> RfpDocument:
         issue_date = bare_date_line(furniture)
         if issue_date is not None:
             warnings.append(f"issue date {issue_date.isoformat()} read from the page header/footer")
+    unread_issue = find_unread_issue_date(lines) if issue_date is None else None
     text = "\n".join(lines)
     summary = summarize(title, find_issuer_text(lines), sections, text)
     page_starts: list[int] = []
@@ -205,6 +207,7 @@ def load_document(path: str | Path) -> RfpDocument:
         sections=sections,
         summary=summary,
         issue_date=issue_date,
+        issue_date_unread=unread_issue,
         pages_without_text=pages_without_text,
         ocr_pages=ocr_pages,
         warnings=warnings,

@@ -11,7 +11,12 @@ import datetime as dt
 import re
 
 from rfp_retrieval.documents.text import strip_inline_markdown
-from rfp_retrieval.quantities.dates import DATE_RE, WEEKDAY_RE, match_date
+from rfp_retrieval.quantities.dates import (
+    DATE_RE,
+    NUMERIC_DATE_LIKE_RE,
+    WEEKDAY_RE,
+    match_date,
+)
 
 __all__ = [
     "bare_date_line",
@@ -19,6 +24,7 @@ __all__ = [
     "find_issue_date",
     "find_issuer_text",
     "find_title",
+    "find_unread_issue_date",
 ]
 
 _SEP = r"[\s*_:|>\-\u2013\u2014]*(?:on\s+)?[\s*_:|]*"
@@ -134,6 +140,31 @@ def find_issue_date(lines: list[str]) -> dt.date | None:
     if found:
         return found
     return bare_date_line(lines[:40])
+
+
+def find_unread_issue_date(lines: list[str]) -> str | None:
+    """The issue date as written when a label states one that cannot be read, else None.
+
+    ``Issue Date: 30/11/2026`` (a day-first slash date: numeric dates are month first),
+    ``Issue Date: 31.12.2025`` (dots), ``Issue Date: November 31, 2026`` (no such day) give
+    the written text (``'30/11/2026'``); the labels are those of ``find_issue_date`` in its
+    first 250 lines. Used only when ``find_issue_date`` found no date, so that the as-of date
+    says the RFP stated a date it could not read instead of "states no issue date".
+    """
+    for line in lines[:250]:
+        for m in _ISSUE_LABEL.finditer(line):
+            if not _names_the_solicitation(line, m):
+                continue
+            after = line[m.end() :]
+            lead = re.match(_SEP, after)
+            rest = _skip_weekday(after[lead.end() if lead else 0 :])
+            dm = DATE_RE.match(rest)
+            if dm and match_date(dm) is None:
+                return dm.group(0)
+            like = NUMERIC_DATE_LIKE_RE.match(rest)
+            if like and not dm:
+                return like.group(0)
+    return None
 
 
 def find_due_date(lines: list[str]) -> dt.date | None:

@@ -366,6 +366,21 @@ def parse_outline(
     return _build_sections(lines, cands, mode, page_of_line)
 
 
+def _numbered_level_by_hashes(cands: list[HeadingCandidate]) -> dict[int, int]:
+    """``#`` count -> outline level of the numbered Markdown headings written with that many
+    ``#``, where at least two of them are and all agree (``## Sec. 6.02`` and ``## Sec.
+    6.03`` are level 2: ``##`` is level 2). A depth whose numbered headings disagree, or has
+    fewer than two, is left out. The caller caps the level at one below the open numbered
+    section."""
+    seen: dict[int, set[int]] = {}
+    counts: dict[int, int] = {}
+    for c in cands:
+        if c.source == "atx" and c.scheme is not None and not c.scheme.relative:
+            seen.setdefault(c.hashes, set()).add(c.depth())
+            counts[c.hashes] = counts.get(c.hashes, 0) + 1
+    return {h: next(iter(v)) for h, v in seen.items() if len(v) == 1 and counts[h] >= 2}
+
+
 def _build_sections(
     lines: list[str], cands: list[HeadingCandidate], mode: str, page_of_line: list[int] | None
 ) -> list[Section]:
@@ -418,6 +433,9 @@ def _build_sections(
         more_h1 = any(c.source == "atx" and c.hashes == 1 and c.number is None for c in cands[1:])
         title_shift = 0 if more_h1 else 1
 
+    hash_levels = _numbered_level_by_hashes(cands) if mode == "markdown" else {}
+    numbered_keys: set[str] = set()  # keys of sections with a read, non-relative number
+
     for idx, c in enumerate(cands):
         end = cands[idx + 1].line if idx + 1 < len(cands) else len(lines)
         body_parts = [c.rest] if c.rest else []
@@ -453,7 +471,15 @@ def _build_sections(
             parent = stack[-1][1] if stack else root_key
             level = stack[-1][0] + 1 if stack else 1
         elif c.scheme is None and c.source == "atx":
+            # the "#" depth settles the level of a heading whose numbering is not read ("## Sec
+            # 6.01" among "## Sec. 6.02"): the level the numbered headings of its depth have,
+            # never deeper than one below the open numbered section (front matter before
+            # "# Section 1" stays level 1)
             level = max(1, c.hashes - title_shift)
+            if c.hashes in hash_levels:
+                numbered_open = [lv for lv, k, _ in stack if k in numbered_keys]
+                cap = numbered_open[-1] + 1 if numbered_open else 1
+                level = max(1, min(hash_levels[c.hashes], cap))
             while stack and stack[-1][0] >= level:
                 stack.pop()
             parent = stack[-1][1] if stack else root_key
@@ -485,6 +511,8 @@ def _build_sections(
             labels[key] = c.number or ""
         if not is_root:
             stack.append((level, key, relative))
+            if c.scheme is not None and not c.scheme.relative:
+                numbered_keys.add(key)
             if c.source == "layout" and c.scheme is None:
                 ranks[key] = c.hashes
         page = page_of_line[c.line] if page_of_line and c.line < len(page_of_line) else None

@@ -451,6 +451,19 @@ def _strip_html(text: str) -> str:
 
 
 def _json_blocks(path: Path) -> tuple[list[_Block], str]:
+    """A JSON questionnaire's blocks and title; DocumentError naming the file when it is not
+    JSON, not a known questionnaire shape, or nested deeper than Python can walk."""
+    try:
+        return _json_blocks_of(path)
+    except RecursionError as exc:
+        raise DocumentError(
+            str(path),
+            "is JSON nested too deeply to read (arrays or objects inside each other "
+            "hundreds of levels deep); check the file or export it as CSV",
+        ) from exc
+
+
+def _json_blocks_of(path: Path) -> tuple[list[_Block], str]:
     name = str(path)
     try:
         raw, _ = decode_text(path.read_bytes(), name)

@@ -53,6 +53,8 @@ class RfpDocument:
     ``pages_without_text`` lists 1-based PDF pages with no text: no text layer and not read by
     OCR (Tesseract not installed, or it read nothing). ``ocr_pages`` maps each 1-based page
     read by OCR to Tesseract's mean word confidence in percent (0..100).
+    ``issue_date_unread`` is the issue date as written when the RFP states one that cannot be
+    read (``'30/11/2026'``; ``issue_date`` is then None), else None.
     ``page_starts`` gives, for a PDF, the 1-based line of ``text`` where each page begins.
     Markdown and DOCX text is Markdown-flavoured (``#`` headings, ``|``-separated table rows).
     """
@@ -64,6 +66,7 @@ class RfpDocument:
     sections: list[Section]
     summary: str
     issue_date: dt.date | None = None
+    issue_date_unread: str | None = None  # an issue date stated but unreadable, as written
     pages_without_text: list[int] = field(default_factory=list)
     ocr_pages: dict[int, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)

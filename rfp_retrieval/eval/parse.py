@@ -310,9 +310,12 @@ def score_document(
     sections: list[dict[str, Any]],
     asks: list[dict[str, Any]],
     pp: dict[str, Any],
+    readable: bool = True,
 ) -> Counts:
     """Counts for one document. ``sections``: ``{number, heading}`` dicts; ``asks``: ``{text,
-    kind}`` dicts; ``pp``: the parsed ``PP_FIELDS`` values."""
+    kind}`` dicts; ``pp``: the parsed ``PP_FIELDS`` values. ``readable=False`` (the parser
+    could not read the file): no PP field counts as equal, even where the truth is null and
+    the empty reading is too."""
     counts = Counts()
     counts.sections_truth = len(truth.sections)
     counts.sections_parsed = len(sections)
@@ -337,7 +340,8 @@ def score_document(
     if truth.past_performance:
         for name in PP_FIELDS:
             counts.pp_fields += 1
-            counts.pp_equal += int(truth.past_performance.get(name) == pp.get(name))
+            same = truth.past_performance.get(name) == pp.get(name)
+            counts.pp_equal += int(readable and same)
     return counts
 
 
@@ -366,8 +370,10 @@ def read_parsed(path: Path) -> tuple[list[dict], list[dict], dict[str, Any]]:
 
 def evaluate_parse(truth: list[TruthDoc]) -> dict[str, Any]:
     """Scores per document and overall. Shape: ``{"documents": [{"doc", "error", **scores}],
-    "overall": scores}`` (``Counts.scores``). A document the parser cannot read scores as
-    nothing parsed and names its error."""
+    "overall": scores}`` (``Counts.scores``). A document the parser cannot read (a
+    ``DocumentError``) names its error and scores 0 on every headline figure (section
+    precision/recall/F1, ask recall/precision, PP fields): its nulls never match the truth's
+    nulls. In ``overall`` it counts as nothing parsed and no PP field right."""
     from rfp_retrieval.documents.records import DocumentError
 
     total = Counts()
@@ -378,7 +384,13 @@ def evaluate_parse(truth: list[TruthDoc]) -> dict[str, Any]:
             sections, asks, pp = read_parsed(item.path)
         except DocumentError as exc:
             sections, asks, pp, error = [], [], {}, str(exc)
-        counts = score_document(item, sections, asks, pp)
+        counts = score_document(item, sections, asks, pp, readable=error is None)
         total.add(counts)
-        rows.append({"doc": item.doc, "error": error, **counts.scores()})
+        scores = counts.scores()
+        if error is not None:
+            for key in ("precision", "recall", "f1"):
+                scores["section"][key] = 0.0
+            scores["asks"]["recall"] = scores["asks"]["precision"] = 0.0
+            scores["pp_fields"] = 0.0
+        rows.append({"doc": item.doc, "error": error, **scores})
     return {"documents": rows, "overall": total.scores()}

@@ -111,6 +111,11 @@ DATE_RE = re.compile(
 )
 """A calendar date as written in a solicitation (see module docstring for the forms)."""
 
+NUMERIC_DATE_LIKE_RE = re.compile(r"(?<![\w/.])\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})(?![\w/])")
+"""Three numbers written as a date (``30/11/2026``, ``31.12.2025``, ``11-30-2026``), read or
+not: what a reader names as a stated date it could not read when ``DATE_RE``/``match_date``
+give no date (a day-first slash date, a dotted solicitation date, an impossible day)."""
+
 
 def _solicitation_year(text: str) -> int:
     return two_digit_year(text, SOLICITATION_PIVOT)
