@@ -49,7 +49,7 @@ COUNTS = {
     "18f-hhs-tdrs-base-award-with-pws.pdf": (53, 129),
     # 105: more asks from the issue-13 rules (inline "1) ...; 2) ..." lists split, more
     # instruction headings); sections unchanged
-    "18f-hhs-tdrs-rfq-draft.pdf": (76, 103),
+    "18f-hhs-tdrs-rfq-draft.pdf": (77, 103),  # 103: asks cut at invisible PDF lines now whole
     "18f-hhs-tdrs-rfq-final.docx": (68, 108),
     "18f-hhs-tdrs-rfq-final.md": (68, 108),
     "18f-usfs-epermit-api-rfq.md": (34, 46),
