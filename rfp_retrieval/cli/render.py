@@ -121,19 +121,10 @@ def print_run_summary(
             line = Text.assemble((where, "bold"), f" ({item['library']}): {item['reason']}")
             out.print(Padding(line, (0, 0, 0, 2), expand=False))
     if skipped:
-        out.print(Text(f"Not read from the inbox ({len(skipped)}):", "yellow"))
-        for item in skipped:
-            line = Text.assemble(
-                (shown_name(Path(item["file"]).name), "bold"), f": {item['reason']}"
-            )
-            out.print(Padding(line, (0, 0, 0, 2), expand=False))
+        _print_files(out, f"Not read from the inbox ({len(skipped)}):", "yellow", skipped, "reason")
     if unmatched_overrides:
-        out.print(Text(f"Override files not applied ({len(unmatched_overrides)}):", "yellow"))
-        for item in unmatched_overrides:
-            line = Text.assemble(
-                (shown_name(Path(item["file"]).name), "bold"), f": {item['reason']}"
-            )
-            out.print(Padding(line, (0, 0, 0, 2), expand=False))
+        title = f"Override files not applied ({len(unmatched_overrides)}):"
+        _print_files(out, title, "yellow", unmatched_overrides, "reason")
     if not outcomes:
         out.print("No RFP file given and none in the inbox: drop one there and run again.")
         return
@@ -163,28 +154,35 @@ def print_run_summary(
     warned = [o for o in outcomes if o["status"] == "warning"]
     if warned:
         out.print()
-        out.print(Text("Warnings (the RFP ran; check the file):", "yellow"))
-        for item in warned:
-            line = Text.assemble(
-                (shown_name(Path(item["file"]).name), "bold"), f": {item['error']}"
-            )
-            out.print(Padding(line, (0, 0, 0, 2), expand=False))
+        _print_files(out, "Warnings (the RFP ran; check the file):", "yellow", warned, "error")
     if failed_items:
         out.print()
-        out.print(Text("Failed (fix the file or the setting named, then run again):", "red"))
-        for item in failed_items:
-            line = Text.assemble(
-                (shown_name(Path(item["file"]).name), "bold"), f": {item['error'] or 'failed'}"
-            )
-            out.print(Padding(line, (0, 0, 0, 2), expand=False))
+        title = "Failed (fix the file or the setting named, then run again):"
+        _print_files(out, title, "red", failed_items, "error", "failed")
     if interrupted:
         out.print()
-        out.print(Text("Interrupted (nothing half-written is kept; run again):", "yellow"))
-        for item in interrupted:
-            line = Text.assemble(
-                (shown_name(Path(item["file"]).name), "bold"), f": {item['error']}"
-            )
-            out.print(Padding(line, (0, 0, 0, 2), expand=False))
+        title = "Interrupted (nothing half-written is kept; run again):"
+        _print_files(out, title, "yellow", interrupted, "error")
+
+
+def _print_files(
+    out: Console,
+    title: str,
+    style: str,
+    items: list[dict[str, Any]],
+    key: str,
+    default: str = "",
+) -> None:
+    """``title`` in ``style``, then one indented line per item: its file name in bold (no
+    markup read, folded when long), ": " and ``item[key]`` (``default`` when empty)."""
+    from rich.padding import Padding
+
+    out.print(Text(title, style))
+    for item in items:
+        line = Text.assemble(
+            (shown_name(Path(item["file"]).name), "bold"), f": {item[key] or default}"
+        )
+        out.print(Padding(line, (0, 0, 0, 2), expand=False))
 
 
 def print_library(
@@ -208,7 +206,7 @@ def print_library(
             Text(e.title[:50]),
             Text(e.customer.type or "?"),
             f"{v.min:,}..{v.max:,}" if v.min is not None and v.max is not None else "unknown",
-            Text(f"{e.contract.start_date} - {e.contract.end_date}"),
+            Text(f"{e.contract.start_date or 'unknown'} - {e.contract.end_date or 'unknown'}"),
             Text(", ".join(e.defects)),
         )
     out.print(table)

@@ -74,14 +74,20 @@ def _skip_weekday(text: str) -> str:
     return text[weekday.end() :] if weekday else text
 
 
+def _after_label(line: str, label: re.Match[str]) -> str:
+    """What follows the date label ``label`` in ``line``: past its separator (":", "-", ...)
+    and a weekday name ("Issue Date: Friday, ..."), where the date itself should start."""
+    after = line[label.end() :]
+    lead = re.match(_SEP, after)
+    return _skip_weekday(after[lead.end() if lead else 0 :])
+
+
 def _labelled_date(lines: list[str], label: re.Pattern[str], limit: int) -> dt.date | None:
     for i, line in enumerate(lines[:limit]):
         for m in label.finditer(line):
             if not _names_the_solicitation(line, m):
                 continue
-            after = line[m.end() :]
-            lead = re.match(_SEP, after)
-            rest = _skip_weekday(after[lead.end() if lead else 0 :])
+            rest = _after_label(line, m)
             dm = DATE_RE.match(rest)
             if dm and match_date(dm):
                 return match_date(dm)
@@ -155,9 +161,7 @@ def find_unread_issue_date(lines: list[str]) -> str | None:
         for m in _ISSUE_LABEL.finditer(line):
             if not _names_the_solicitation(line, m):
                 continue
-            after = line[m.end() :]
-            lead = re.match(_SEP, after)
-            rest = _skip_weekday(after[lead.end() if lead else 0 :])
+            rest = _after_label(line, m)
             dm = DATE_RE.match(rest)
             if dm and match_date(dm) is None:
                 return dm.group(0)
