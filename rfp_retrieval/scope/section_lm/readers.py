@@ -35,7 +35,9 @@ _REFS_COUNT = re.compile(
     r"projects|efforts|engagements|clients|customers)\b"
     rf"|(?:a minimum of |at least |up to |no more than )?\b(?P<n2>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?"
     r"references\b"
-    rf"|\b(?P<n6>{COUNT})\s+or more\s+(?:[\w-]+\s+){{0,3}}?(?:references|examples|samples|projects|"
+    # not "samples": "references to one or more source code samples" counts work samples, not
+    # past-performance references
+    rf"|\b(?P<n6>{COUNT})\s+or more\s+(?:[\w-]+\s+){{0,3}}?(?:references|examples|projects|"
     r"case studies)\b"
     rf"|(?:a minimum of|at least|up to|no more than|not more than|a maximum of)\s+\b(?P<n3>{COUNT})"
     r"\s+(?:past performance|case studies|examples of)"
