@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from rfp_retrieval.retrieval.lexical import LexicalIndex
 from rfp_retrieval.rewrite.records import Query
 from rfp_retrieval.rewrite.terms import index_tokens
 
@@ -174,8 +175,6 @@ class AnswerIndex:
                 f"answer index: {len(ids)} ids, {len(texts)} texts and {len(vectors)} vectors; "
                 "re-materialize answer_block_embeddings so every block has one vector"
             )
-        import bm25s
-
         self.ids = list(ids)
         self.titles = list(titles)
         self.texts = list(texts)
@@ -184,23 +183,17 @@ class AnswerIndex:
             self.vectors = self.vectors.reshape(
                 0, self.vectors.shape[-1] if self.vectors.ndim > 1 else 0
             )
-        self._bm25 = bm25s.BM25()
-        self._vocab: set[str] = set()
-        self._tokens = [set(index_tokens(t)) for t in self.texts]
-        if self.texts:
-            corpus = [list(t) or ["_empty_"] for t in map(index_tokens, self.texts)]
-            self._bm25.index(corpus, show_progress=False)
-            self._vocab = set(self._bm25.vocab_dict)
+        tokens = [index_tokens(t) for t in self.texts]
+        self._tokens = [set(t) for t in tokens]
+        self._lexical = LexicalIndex(tokens)
 
     def __len__(self) -> int:
         return len(self.ids)
 
     def bm25_scores(self, text: str) -> np.ndarray:
-        """BM25 score (>= 0) of every block for ``text``, shape (n_blocks,)."""
-        tokens = [t for t in index_tokens(text) if t in self._vocab]
-        if not tokens or not self.ids:
-            return np.zeros(len(self.ids), dtype=np.float32)
-        return np.asarray(self._bm25.get_scores(tokens), dtype=np.float32)
+        """BM25 score (>= 0) of every block for ``text``, shape (n_blocks,)
+        (``lexical.LexicalIndex``)."""
+        return self._lexical.scores(text)
 
     def search(
         self,

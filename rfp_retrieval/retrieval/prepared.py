@@ -114,8 +114,7 @@ class PreparedLibrary:
         self._whole_mean: np.ndarray | None = None
         self._compact: CompactVectors | None = None
         self._ordered = ordered
-        self._lexical: Any = None
-        self._lexical_vocab: set[str] = set()
+        self._lexical: Any = None  # lexical.LexicalIndex, built on first use
         if vectors is not None:
             self.vector_rows = vectors.rows_of(self.ids, allow_missing=True)
         n = entries.height
@@ -211,29 +210,24 @@ class PreparedLibrary:
         no word with the library.
 
         Each entry's text is its title, narrative, domains, technologies, technical approach
-        and outcomes (``facets.entry_facet_texts`` without the customer), tokenised as the
-        answer index does (``rewrite.terms.index_tokens``: stemmed content words). The BM25
-        index (``bm25s``, its Lucene defaults) is built on the first call and kept.
+        and outcomes (``facets.entry_facet_texts`` without the customer), indexed by the one BM25
+        rule of both libraries (``lexical.LexicalIndex``), built on the first call and kept.
         """
+        from rfp_retrieval.retrieval.lexical import LexicalIndex
         from rfp_retrieval.rewrite.terms import index_tokens
 
         n = len(self)
+        if not n:
+            return np.zeros(0, dtype=np.float64)
         with self._lock:
-            if self._lexical is None and n:
-                import bm25s
-
-                index = bm25s.BM25()
-                corpus = []
+            if self._lexical is None:
+                tokens = []
                 for row in self._ordered.iter_rows(named=True):
                     texts = entry_facet_texts(row)
                     joined = "\n".join(texts[f] for f in ("narrative", "technical", "outcome"))
-                    corpus.append(index_tokens(joined) or ["_empty_"])
-                index.index(corpus, show_progress=False)
-                self._lexical, self._lexical_vocab = index, set(index.vocab_dict)
-        tokens = [t for t in index_tokens(text or "") if t in self._lexical_vocab]
-        if not tokens or not n:
-            return np.zeros(n, dtype=np.float64)
-        scores = np.asarray(self._lexical.get_scores(tokens), dtype=np.float64)
+                    tokens.append(index_tokens(joined))
+                self._lexical = LexicalIndex(tokens)
+        scores = self._lexical.scores(text).astype(np.float64)
         best = scores.max()
         return scores / best if best > 0 else np.zeros(n, dtype=np.float64)
 

@@ -179,14 +179,22 @@ def scope_query_frame(
         "trace": json.dumps(g("trace", []) or [], default=str),
         "section_headings": list(section_headings or []),
         "section_texts": list(section_texts) if section_texts is not None else None,
-        "vec_sections": [
-            [float(x) for x in v] for v in (section_vectors if section_vectors is not None else [])
-        ],
     }
-    for i, facet in enumerate(QUERY_FACETS):
-        row[f"text_{facet}"] = texts[facet]
-        row[f"vec_{facet}"] = [float(x) for x in vectors[i]]
+    row |= {f"text_{facet}": texts[facet] for facet in QUERY_FACETS}
+    row |= _vector_columns(vectors, section_vectors)
     return pl.DataFrame([row], schema=SCOPE_QUERY_SCHEMA)
+
+
+def _vector_columns(vectors: np.ndarray, section_vectors: np.ndarray | None) -> dict[str, Any]:
+    """The ``vec_*`` columns of a ``scope_query`` row: ``vectors`` (4, dim) in
+    ``QUERY_FACETS`` order and ``section_vectors`` (m, dim) or None, as lists of floats."""
+    columns: dict[str, Any] = {
+        f"vec_{facet}": [float(x) for x in vectors[i]] for i, facet in enumerate(QUERY_FACETS)
+    }
+    columns["vec_sections"] = [
+        [float(x) for x in v] for v in (section_vectors if section_vectors is not None else [])
+    ]
+    return columns
 
 
 def lexical_text(row: dict[str, Any]) -> str:
@@ -247,14 +255,7 @@ def reembed_scope_row(row: dict[str, Any], embedder: QueryEmbedder) -> dict[str,
         return None
     vectors = np.asarray(embedder.encode([row[f"text_{f}"] or "" for f in QUERY_FACETS]))
     section_vectors = np.asarray(embedder.encode(list(sections))) if sections else None
-    again = dict(row)
-    again["model"] = embedder.model_id
-    for i, facet in enumerate(QUERY_FACETS):
-        again[f"vec_{facet}"] = [float(x) for x in vectors[i]]
-    again["vec_sections"] = [
-        [float(x) for x in v] for v in (section_vectors if section_vectors is not None else [])
-    ]
-    return again
+    return {**row, "model": embedder.model_id, **_vector_columns(vectors, section_vectors)}
 
 
 def domain_weights_metadata(reading: Any, digits: int = 3) -> dict[str, float]:
