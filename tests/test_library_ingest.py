@@ -152,6 +152,7 @@ def test_duplicate_id_keeps_most_recently_updated_row(library: LibraryLoad) -> N
             last_updated="2022-08-15",
             superseded_by_row=123,
             superseded_by_file="past_performance_matrix.csv",
+            reason="older Last Updated (2022-08-15 before 2026-06-01)",
         )
     ]
 
@@ -391,6 +392,47 @@ def test_ids_differing_only_in_case_or_dash_are_one_entry(tmp_path: Path) -> Non
     streamed = load_library_frame(tmp_path, batch=2)
     assert streamed.entries["id"].to_list() == ["pp-901", "PP-902"]
     assert [(s.id, s.row) for s in streamed.superseded] == [("pp-901", 2), ("PP-902", 5)]
+
+
+def test_a_duplicate_with_the_same_or_no_last_updated_says_a_person_should_check(tmp_path: Path):
+    """break-it: two rows of one id with the same Last Updated: the later row won with no word
+    that nothing showed which is current. Both reading paths give the same reasons."""
+    from rfp_retrieval.library.ingest import load_library_frame
+
+    _write_csv(
+        tmp_path / "matrix.csv",
+        [
+            _row(Contract_Value="$29M", Last_Updated="6/1/2026"),
+            _row(Contract_Value="$31M", Last_Updated="6/1/2026"),
+            _row(PP="PP-902", Last_Updated=""),
+            _row(PP="PP-902", Last_Updated="1/1/2020"),
+            _row(PP="PP-903", Last_Updated=""),
+            _row(PP="PP-903", Last_Updated=""),
+        ],
+    )
+
+    load = load_library(tmp_path)
+
+    assert load.entries[0].contract.value.max == 31_000_000
+    expected = [
+        (
+            "PP-901",
+            2,
+            3,
+            "same Last Updated (2026-06-01) as the kept row: the row read last is kept; "
+            "check which one is current",
+        ),
+        ("PP-902", 4, 5, "no Last Updated; the kept row's is 2020-01-01"),
+        (
+            "PP-903",
+            6,
+            7,
+            "neither row has a Last Updated: the row read last is kept; check which one is current",
+        ),
+    ]
+    assert [(s.id, s.row, s.superseded_by_row, s.reason) for s in load.superseded] == expected
+    streamed = load_library_frame(tmp_path, batch=2)
+    assert [(s.id, s.row, s.superseded_by_row, s.reason) for s in streamed.superseded] == expected
 
 
 def test_a_customer_merged_over_rows_or_in_a_hidden_column_is_every_row_s(tmp_path: Path) -> None:

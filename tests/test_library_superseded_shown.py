@@ -24,11 +24,13 @@ def test_the_shared_library_s_stale_duplicate_is_named(shared_data, monkeypatch)
             "last_updated": "2022-08-15",
             "superseded_by_file": "past_performance_matrix.csv",
             "superseded_by_row": 123,
+            "reason": "older Last Updated (2022-08-15 before 2026-06-01)",
         }
     ]
     text = CliRunner().invoke(app, ["library", "--library", folder]).output
     assert (
         "superseded PP-122 in past_performance_matrix.csv row 125 (updated 2022-08-15): "
-        "replaced by past_performance_matrix.csv row 123"
+        "replaced by past_performance_matrix.csv row 123; older Last Updated (2022-08-15 "
+        "before 2026-06-01)"
     ) in text
     assert "180 entries, 0 rejected, 1 superseded" in text

@@ -65,6 +65,7 @@ def library_command(
             "last_updated": s.last_updated,
             "superseded_by_file": s.superseded_by_file,
             "superseded_by_row": s.superseded_by_row,
+            "reason": s.reason,
         }
         for s in loaded.superseded
     ]

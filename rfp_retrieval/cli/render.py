@@ -220,6 +220,8 @@ def print_library(
             winner += f" row {s['superseded_by_row']}"
         updated = s["last_updated"] or "no date"
         line = f" {s['id']} in {s['file']}{where} (updated {updated}): replaced by {winner}"
+        if s.get("reason"):
+            line += f"; {s['reason']}"
         out.print(Text.assemble(("superseded", "yellow"), line))
     out.print(
         f"{len(loaded.entries)} entries, {len(rejected)} rejected, "

@@ -184,6 +184,7 @@ class LibrarySuperseded(TypedDict):
     last_updated: str | None
     superseded_by_file: str | None
     superseded_by_row: int | None
+    reason: str  # why the kept row won (older date, no date, or a tie to check)
 
 
 class LibraryPayload(TypedDict):

@@ -173,20 +173,48 @@ def _winners_in_id_order(
         winner[key] = best
         for k in group:
             if k != best:
-                superseded.append(
-                    SupersededRow(
-                        id=ids[best],
-                        file=facts[k][2],
-                        row=facts[k][1],
-                        last_updated=facts[k][0],
-                        superseded_by_row=facts[best][1],
-                        superseded_by_file=facts[best][2],
-                    )
-                )
+                superseded.append(_superseded_row(ids[best], facts[k], facts[best]))
     # stable: first-read order on equal keys
     ordered = sorted(first, key=lambda i: entry_id_sort_key(ids[first[i]]))
     order = np.fromiter((winner[i] for i in ordered), dtype=np.int64, count=len(ordered))
     return order, superseded
+
+
+def superseded_reason(loser_updated: str | None, winner_updated: str | None) -> str:
+    """Why a duplicate row of an id lost to the kept one, in words for the library listing.
+
+    ``loser_updated`` / ``winner_updated`` are ISO dates (``Last Updated``) or None. The rule
+    is the module docstring's: the most recently updated row wins, a row without a date is
+    the oldest, on a tie the row read last wins. A tie says so, because then nothing in the
+    library shows which row is current and a person should check.
+    """
+    if winner_updated and loser_updated and winner_updated > loser_updated:
+        return f"older Last Updated ({loser_updated} before {winner_updated})"
+    if winner_updated and not loser_updated:
+        return f"no Last Updated; the kept row's is {winner_updated}"
+    if winner_updated:
+        return (
+            f"same Last Updated ({winner_updated}) as the kept row: the row read last is kept; "
+            "check which one is current"
+        )
+    return "neither row has a Last Updated: the row read last is kept; check which one is current"
+
+
+def _superseded_row(
+    entry_id: str,
+    loser: tuple[str | None, int | None, str],
+    winner: tuple[str | None, int | None, str],
+) -> SupersededRow:
+    """The ``SupersededRow`` of ``loser`` kept out by ``winner``: (last_updated, row, file)."""
+    return SupersededRow(
+        id=entry_id,
+        file=loser[2],
+        row=loser[1],
+        last_updated=loser[0],
+        superseded_by_row=winner[1],
+        superseded_by_file=winner[2],
+        reason=superseded_reason(loser[0], winner[0]),
+    )
 
 
 def _library_items(folder: Path | str) -> Iterator[PastPerformanceEntry | RejectedRow]:
@@ -241,13 +269,10 @@ def _resolve_duplicates(
             if loser is winner:
                 continue
             superseded.append(
-                SupersededRow(
-                    id=entry_id,
-                    file=loser.entry.source,
-                    row=loser.entry.source_row,
-                    last_updated=loser.entry.last_updated,
-                    superseded_by_row=winner.entry.source_row,
-                    superseded_by_file=winner.entry.source,
+                _superseded_row(
+                    entry_id,
+                    (loser.entry.last_updated, loser.entry.source_row, loser.entry.source),
+                    (winner.entry.last_updated, winner.entry.source_row, winner.entry.source),
                 )
             )
     return entries, superseded

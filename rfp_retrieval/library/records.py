@@ -270,6 +270,7 @@ class SupersededRow:
     last_updated: str | None
     superseded_by_row: int | None
     superseded_by_file: str | None = None
+    reason: str = ""  # why the other row won (``ingest.superseded_reason``)
 
 
 @dataclass
