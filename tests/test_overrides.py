@@ -283,13 +283,15 @@ def test_an_unknown_id_in_an_override_is_named_and_the_picks_stay(tmp_path):
     assert output.value["id"].to_list() == ["PP-1", "PP-2", "PP-3"]
     assert output.metadata["overrides_not_applied"].value == (
         f"{tmp_path / 'rfp-a.yaml'}: override 1 names PP-175, which the library does not "
-        "hold; use an id from pp_entries (e.g. PP-045); the references are the ranker's "
+        "hold (closest in the library: PP-1, PP-5, PP-2); `rfp-retrieval library` lists every "
+        "id; the references are the ranker's "
         "picks without the file's overrides"
     )
     problem = override_problem(tmp_path / "rfp-a.yaml", KNOWN, ["PP-1", "PP-2", "PP-3"], "rfp-a")
     assert problem == (
         f"{tmp_path / 'rfp-a.yaml'}: override 1 names PP-175, which the library does not "
-        "hold; use an id from pp_entries (e.g. PP-045)"
+        "hold (closest in the library: PP-1, PP-5, PP-2); `rfp-retrieval library` lists every "
+        "id"
     )
 
 
@@ -372,11 +374,23 @@ def test_the_run_output_lists_an_override_file_that_was_not_applied(tmp_path):
     assert found == [
         {
             "file": str(path),
-            "reason": "override 1 names PP-175, which the library does not hold; use an id "
-            "from pp_entries (e.g. PP-045); the references are the ranker's picks without "
+            "reason": "override 1 names PP-175, which the library does not hold (closest in "
+            "the library: PP-1, PP-5, PP-2); `rfp-retrieval library` lists every id; the "
+            "references are the ranker's picks without "
             "the file's overrides",
         }
     ]
     path.write_text(OVERRIDE_YAML, encoding="utf-8")
     applied = _ranked(load_overrides(path, KNOWN))
     assert override_problems(_Store(applied), tmp_path, outcomes) == []
+
+
+def test_an_unknown_id_far_from_every_library_id_gets_no_guess(tmp_path):
+    """The hint names only library ids close to what was typed (rapidfuzz ratio >= 60)."""
+    path = tmp_path / "rfp-a.yaml"
+    path.write_text(OVERRIDE_YAML.replace("with: PP-5", "with: Contract-Q"), encoding="utf-8")
+    problem = override_problem(path, KNOWN, ["PP-1", "PP-2", "PP-3"], "rfp-a")
+    assert problem == (
+        f"{path}: override 1 names Contract-Q, which the library does not hold; "
+        "`rfp-retrieval library` lists every id"
+    )

@@ -210,6 +210,21 @@ def _duplicate_keys(text: str) -> list[tuple[str, int]]:
     return sorted(found, key=lambda item: item[1])
 
 
+def _closest_ids(unknown: Sequence[str], known_ids: set[str] | frozenset[str]) -> str:
+    """`` (closest in the library: PP-17, PP-15)`` for ids typed wrong, or "" when no library
+    id is close (rapidfuzz ratio >= 60 of 100, at most three, best first)."""
+    from rapidfuzz import fuzz, process
+
+    close: list[str] = []
+    for wrong in unknown:
+        for match, _score, _ in process.extract(
+            wrong, sorted(known_ids), scorer=fuzz.ratio, limit=3, score_cutoff=60
+        ):
+            if match not in close:
+                close.append(match)
+    return f" (closest in the library: {', '.join(close[:3])})" if close else ""
+
+
 def _text(item: Mapping[str, Any], name: str, path: Path, number: int) -> str:
     """Field ``name`` of one override as text: an id may be written as a number
     (``replace: 112``), the other fields must be text (not a list, mapping or yes/no)."""
@@ -308,7 +323,8 @@ def load_overrides(
         if unknown:
             raise OverrideError(
                 f"{path}: override {number} names {', '.join(unknown)}, which the library does "
-                "not hold; use an id from pp_entries (e.g. PP-045)"
+                f"not hold{_closest_ids(unknown, known_ids)}; `rfp-retrieval library` lists "
+                "every id"
             )
         if fields["replace"] == fields["with"]:
             raise OverrideError(f"{path}: override {number} replaces {fields['replace']} by itself")
