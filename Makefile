@@ -10,6 +10,9 @@ BIN := $(VENV)/bin
 setup: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml constraints.txt
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
+	  echo "rfp-retrieval needs Python 3.11 or newer; $(PYTHON) is $$($(PYTHON) -V 2>&1)."; \
+	  echo "Run: make PYTHON=python3.11 $(MAKECMDGOALS)"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -c constraints.txt -e '.[dev]'
