@@ -22,8 +22,7 @@ def test_an_entry_without_a_title_still_gets_its_reasons_from_the_description():
     assert why_cite(entry, SCOPE, RELEVANCE) == [
         'Meets the RFP\'s relevance criterion "Show call center modernization." (L > L.3): '
         "call center modernization.",
-        'Matches the RFP\'s scope section "Call Center Modernization": call center '
-        "modernization.",
+        'Matches the RFP\'s scope section "Call Center Modernization": call center modernization.',
         "Covers the domains the RFP emphasises: crm.",
     ]
 

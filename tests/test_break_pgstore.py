@@ -19,7 +19,6 @@ from rfp_retrieval.storage.migrate import MigrationError, copy_duckdb_store
 PASSWORD_LEAK = "redact_url / connect print part or all of the password (settings.py, postgres.py)"
 
 
-
 @pytest.mark.parametrize(
     ("url", "secret"),
     [
@@ -32,7 +31,6 @@ PASSWORD_LEAK = "redact_url / connect print part or all of the password (setting
 def test_redacted_url_hides_a_password_with_url_punctuation(url, secret):
     assert secret not in redact_url(url)
     assert redact_url(url).startswith("postgresql://writer:***@")
-
 
 
 @pytest.mark.parametrize(
