@@ -285,6 +285,16 @@ def _read_config(path: Path) -> dict[str, Any]:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        opened = getattr(exc, "context_mark", None)
+        context = getattr(exc, "context", None) or ""
+        bracket = next((b for k, b in _UNCLOSED.items() if k in context), None)
+        if opened is not None and bracket:
+            # an unclosed quote or bracket is found where the file ends: name where it opened
+            where = f" at line {opened.line + 1}"
+            problem = (
+                f"{bracket} opened at line {opened.line + 1}, column {opened.column + 1} is "
+                "never closed"
+            )
         raise SettingsError(
             f"{path}: not valid YAML{where} ({problem}); write one 'setting: value' per line "
             "(quote values holding ':', '#', '[' or '{'), or start over from "
@@ -325,6 +335,10 @@ class _DuplicateSetting(yaml.YAMLError):
     def __init__(self, name: str, first: int, again: int) -> None:
         super().__init__(name)
         self.name, self.first, self.again = name, first, again
+
+
+# PyYAML's context words for a scalar or collection still open at the error -> what to say.
+_UNCLOSED = {"quoted scalar": "a quote", "flow sequence": "a '['", "flow mapping": "a '{'"}
 
 
 class _SettingsLoader(yaml.SafeLoader):

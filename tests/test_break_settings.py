@@ -31,7 +31,15 @@ def test_yaml_syntax_error_names_the_file_and_line(tmp_path, config):
     config.write_text("library_dir: library\nmodel: [all-MiniLM\n", encoding="utf-8")
     message = _error(tmp_path)
     assert str(config) in message
-    assert "not valid YAML at line 3" in message
+    assert "not valid YAML at line 2 (a '[' opened at line 2, column 8 is never closed)" in message
+
+
+def test_an_unclosed_quote_names_the_line_that_opened_it(tmp_path, config):
+    """break-it: 'library_dir: "library' was reported at line 3, the end of the file."""
+    config.write_text('inbox_dir: inbox\nlibrary_dir: "library\nmodel: x\n', encoding="utf-8")
+    assert "not valid YAML at line 2 (a quote opened at line 2, column 14 is never closed)" in (
+        _error(tmp_path)
+    )
 
 
 def test_tab_indentation_is_a_settings_error_not_a_traceback(tmp_path, config):
