@@ -34,6 +34,7 @@ from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from rfp_retrieval.library.cells import library_id
+from rfp_retrieval.report.wording import counted
 from rfp_retrieval.retrieval.overrides import (
     OverrideError,
     load_overrides,
@@ -284,9 +285,9 @@ class ReviewSite:
         )
         if len(state["runners_up"]) < RUNNERS_UP:
             h.append(
-                f'<p class="muted">Only {len(state["runners_up"])} other candidate(s) passed '
-                "this RFP's filters (relaxed as in the brief); type any entry id to cite "
-                "another.</p>"
+                f'<p class="muted">{_e(_other_candidates(len(state["runners_up"])))} passed '
+                "this RFP's filters (relaxed as in the brief); type any library entry id to "
+                "cite another.</p>"
             )
         for pick in state["picks"]:
             pid = str(pick["id"])
@@ -479,3 +480,9 @@ def review_server(
         OSError: the port is taken.
     """
     return HTTPServer((HOST, port), handler_for(site, timeout))
+
+
+def _other_candidates(n: int) -> str:
+    """ "No other candidate" / "Only 1 other candidate" / "Only 3 other candidates"."""
+    phrase = counted(n, "other candidate")
+    return "No other candidate" if n == 0 else f"Only {phrase}"

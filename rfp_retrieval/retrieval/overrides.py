@@ -675,8 +675,9 @@ def set_override(
         )
     if with_id not in known_ids:
         raise OverrideError(
-            f"{with_id or '(empty)'} is not an entry id of the library; pick a runner-up or "
-            "type an id from pp_entries"
+            f"{with_id or '(empty)'} is not an entry id of the library"
+            f"{_closest_ids([with_id], known_ids) if with_id else ''}; pick a runner-up or type "
+            "an id that `rfp-retrieval library` lists"
         )
     if with_id in picks:
         raise OverrideError(f"{with_id} is already one of the picks; choose another entry")
