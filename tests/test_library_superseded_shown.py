@@ -34,3 +34,16 @@ def test_the_shared_library_s_stale_duplicate_is_named(shared_data, monkeypatch)
         "before 2026-06-01)"
     ) in text
     assert "180 entries, 0 rejected, 1 superseded" in text
+
+
+def test_the_library_table_shows_role_and_values_as_the_brief_writes_them(shared_data):
+    """new-user trial: piped, the table was squeezed to 80 columns ("3,700,000.…") and had no
+    prime/sub column. Piped output is as wide as its rows; values read as in the brief."""
+    folder = str(SHARED_DATA / "library")
+    text = CliRunner().invoke(app, ["library", "--library", folder]).output
+    row = next(line for line in text.splitlines() if line.strip().startswith("PP-001 "))
+    assert row.split()[:9] == [
+        "PP-001", "Data", "Center", "Consolidation", "Support", "federal-civilian", "sub",
+        "$3.7M", "2011-08-01",
+    ]  # fmt: skip
+    assert "2014-07-31" in row

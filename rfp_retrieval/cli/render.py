@@ -11,6 +11,7 @@ replacement can be ported in one place.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,14 +24,26 @@ from rfp_retrieval.inbox import shown_name
 
 
 def band(low: int | None, high: int | None) -> str:
-    """A value band in words: "$10,000,000 to $30,000,000", "at least $2,000,000", "any"."""
+    """A value band (USD) in words: "$10.0M to $30.0M", "at least $2.0M", "any" (amounts as
+    the brief writes them, ``report.filters.usd``)."""
+    from rfp_retrieval.report.filters import usd
+
     if low is not None and high is not None:
-        return f"${low:,} to ${high:,}"
+        return f"{usd(low)} to {usd(high)}"
     if low is not None:
-        return f"at least ${low:,}"
+        return f"at least {usd(low)}"
     if high is not None:
-        return f"at most ${high:,}"
+        return f"at most {usd(high)}"
     return "any"
+
+
+def _entry_value(low: int | None, high: int | None) -> str:
+    """A library entry's contract value (USD): "$3.7M", "$12.7M-$34.0M", or "unknown"."""
+    from rfp_retrieval.report.filters import usd
+
+    if low is None or high is None:
+        return "unknown"
+    return usd(low) if low == high else f"{usd(low)}-{usd(high)}"
 
 
 def component_text(components: dict[str, float]) -> str:
@@ -197,15 +210,23 @@ def print_library(
     ``loaded`` is a ``library.ingest.load_library`` result; ``rejected`` its rejected rows as
     ``LibraryRejected`` dicts, ``superseded`` its older duplicates as ``LibrarySuperseded``.
     """
-    out = out or Console()
-    table = Table("id", "title", "customer type", "value (USD)", "period", "defects")
+    # Piped into a file or a pager, a table squeezed to 80 columns cuts dates and values:
+    # give it the width of its longest rows instead.
+    out = out or Console(width=None if sys.stdout.isatty() else 200)
+    table = Table(box=SIMPLE_HEAD)
+    for name, wrap in (("id", False), ("title", True), ("customer type", True), ("role", False)):
+        table.add_column(name, no_wrap=not wrap, ratio=2 if name == "title" else None)
+    table.add_column("value", no_wrap=True)
+    table.add_column("period", min_width=10)
+    table.add_column("defects")
     for e in loaded.entries:
         v = e.contract.value
         table.add_row(  # Text, not markup: a title may read "Portal [phase 2]"
             Text(e.id),
             Text(e.title[:50]),
-            Text(e.customer.type or "?"),
-            f"{v.min:,}..{v.max:,}" if v.min is not None and v.max is not None else "unknown",
+            Text(e.customer.type or "unknown"),
+            Text(e.role or "unknown"),
+            _entry_value(v.min, v.max),
             Text(f"{e.contract.start_date or 'unknown'} - {e.contract.end_date or 'unknown'}"),
             Text(", ".join(e.defects)),
         )
