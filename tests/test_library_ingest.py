@@ -132,7 +132,16 @@ def test_canonical_record_reproduced_exactly(library: LibraryLoad, expected: dic
 
 
 def test_real_library_loads_every_entry_and_one_superseded_duplicate(library: LibraryLoad) -> None:
-    assert (len(library.entries), len(library.rejected), len(library.superseded)) == (180, 0, 1)
+    assert (len(library.entries), len(library.rejected), len(library.superseded)) == (180, 1, 1)
+    # the folder's JSON lines file (expected canonical records) is no library input: named
+    assert [(r.file, r.row, r.reason) for r in library.rejected] == [
+        (
+            "canonical_dev.jsonl",
+            None,
+            "not read: JSON lines are not a library format (a library reads .csv and .xlsx "
+            "spreadsheets and Markdown (.md) files)",
+        )
+    ]
     assert [entry.id for entry in library.entries][:2] == ["PP-001", "PP-002"]
     assert library.entries[-1].id == "PP-180"
 

@@ -33,7 +33,7 @@ def test_the_shared_library_s_stale_duplicate_is_named(shared_data, monkeypatch)
         "replaced by past_performance_matrix.csv row 123; older Last Updated (2022-08-15 "
         "before 2026-06-01)"
     ) in text
-    assert "180 entries, 0 rejected, 1 superseded" in text
+    assert "180 entries, 1 rejected, 1 superseded" in text
 
 
 def test_the_library_table_shows_role_and_values_as_the_brief_writes_them(shared_data):

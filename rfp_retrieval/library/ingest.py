@@ -3,7 +3,7 @@
 Modules: this one (the folder, duplicates), ``library.spreadsheet_rows`` (CSV / XLSX rows),
 ``library.writeups`` (Markdown write-ups), ``library.cells`` (cell text, encodings, ids).
 
-``load_library(folder)`` reads every ``*.csv`` and ``*.xlsx`` directly in the folder (one row per
+``load_library(folder)`` reads every ``*.csv`` and ``*.xlsx`` under the folder (one row per
 entry, columns of ``SPREADSHEET_COLUMNS``) and every ``*.md`` write-up under it (YAML front
 matter plus ``## Summary``, ``## Technical Approach`` and ``## Results`` sections).
 
@@ -53,6 +53,7 @@ import numpy as np
 import polars as pl
 
 from rfp_retrieval.library.cells import entry_id_key
+from rfp_retrieval.library.files import library_files
 from rfp_retrieval.library.frames import entries_frame
 from rfp_retrieval.library.records import (
     LibraryLoad,
@@ -87,9 +88,10 @@ class _Candidate:
 def load_library(folder: Path | str) -> LibraryLoad:
     """Ingest a library folder: entries (sorted by id), rejected rows, superseded duplicates.
 
-    Reads ``*.csv``/``*.xlsx`` directly in ``folder`` and ``*.md`` anywhere under it (README
-    files and Excel lock files ``~$*`` are skipped). ``source`` is the path relative to
-    ``folder`` (``past_performance_matrix.csv``, ``writeups/PP-151.md``). Rules: module
+    Reads ``*.csv``/``*.xlsx`` spreadsheets and ``*.md`` write-ups anywhere under ``folder``
+    (``library.files``: hidden files, README files and Excel lock files ``~$*`` are skipped;
+    a file in any other format is a rejected row "not read: ..."). ``source`` is the path
+    relative to ``folder`` (``past_performance_matrix.csv``, ``writeups/PP-151.md``). Rules: module
     docstring. Raises ``FileNotFoundError`` when ``folder`` is not a directory; problems inside
     files never raise, they are returned in ``rejected`` or as entry ``defects``.
     """
@@ -218,31 +220,19 @@ def _superseded_row(
 
 
 def _library_items(folder: Path | str) -> Iterator[PastPerformanceEntry | RejectedRow]:
-    """Every entry and rejected row of the library folder, in reading order (files as
-    ``_library_files`` lists them, rows in file order)."""
+    """Every entry and rejected row of the library folder, in reading order: spreadsheets,
+    then write-ups, each sorted by relative path (``library.files.library_files``), rows in
+    file order; then a rejected row (no row number) for each file that is not read."""
     root = Path(folder)
     if not root.is_dir():
         raise FileNotFoundError(f"past-performance library folder {root} does not exist")
-    for path in _library_files(root):
-        rel = path.relative_to(root).as_posix()
-        if path.suffix.lower() == ".md":
-            yield from _read_writeup(path, rel)
-        else:
-            yield from _read_spreadsheet(path, rel)
-
-
-def _library_files(root: Path) -> list[Path]:
-    spreadsheets = [
-        p
-        for p in root.iterdir()
-        if p.is_file() and p.suffix.lower() in {".csv", ".xlsx"} and not p.name.startswith("~$")
-    ]
-    writeups = [
-        p for p in root.rglob("*.md") if p.is_file() and not p.name.lower().startswith("readme")
-    ]
-    return sorted(spreadsheets, key=lambda p: p.name) + sorted(
-        writeups, key=lambda p: p.relative_to(root).as_posix()
-    )
+    spreadsheets, writeups, not_read = library_files(root)
+    for path in spreadsheets:
+        yield from _read_spreadsheet(path, path.relative_to(root).as_posix())
+    for path in writeups:
+        yield from _read_writeup(path, path.relative_to(root).as_posix())
+    for path, reason in not_read:
+        yield RejectedRow(file=path.relative_to(root).as_posix(), row=None, reason=reason)
 
 
 def entry_id_sort_key(entry_id: str) -> tuple:
