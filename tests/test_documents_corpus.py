@@ -38,42 +38,48 @@ WITHOUT_OCR = {"18f-hhs-tdrs-base-award-with-pws.pdf": (53, 106)}
 # installed; see WITHOUT_OCR). 2026-12-02: ten files lost one or two descriptive sentences
 # whose only shall/must sits in a relative clause ("a system that must be replaced"), no
 # longer requirements (ask_patterns._RELATIVE_MODAL; labelled ask recall unchanged).
+# 2026-12-02 (s13parse): fewer asks in 21 files: a rule on the asked deliverable stays on the
+# ask's line ("Include resumes ... The resumes must include ...", ask_patterns.refers_back),
+# "X shall be considered ..." is a deeming rule and "Detail ... are provided in ..." no
+# imperative (not requirements / asks); 15 more Fairfax sections: ALL-CAPS run-in titles cut
+# at the line end, after a one-letter word or with the text on the next line
+# ("17. PROHIBITION AGAINST UNIFORM PRICING-The ...", "58. INDEMNIFICATION-": caps_runin).
 COUNTS = {
     "18f-dol-whd-14c-agile-bpa-rfq.md": (45, 57),
     "18f-dol-whd-14c-first-order-pws.md": (57, 56),  # exclusion list: not asks
-    "18f-dol-whd-14c-first-order-rfq.md": (35, 36),
+    "18f-dol-whd-14c-first-order-rfq.md": (35, 34),
     "18f-dol-whd-14c-oral-presentation-instructions.md": (9, 3),
     "18f-dol-whd-14c-sf1449.pdf": (3, 2),
     "18f-dos-talentmap-pws.md": (48, 53),
-    "18f-dos-talentmap-rfq.md": (36, 44),
-    "18f-hhs-tdrs-base-award-with-pws.pdf": (53, 129),
+    "18f-dos-talentmap-rfq.md": (36, 43),
+    "18f-hhs-tdrs-base-award-with-pws.pdf": (53, 128),
     # 105: more asks from the issue-13 rules (inline "1) ...; 2) ..." lists split, more
     # instruction headings); sections unchanged
-    "18f-hhs-tdrs-rfq-draft.pdf": (77, 103),  # 103: asks cut at invisible PDF lines now whole
-    "18f-hhs-tdrs-rfq-final.docx": (68, 108),
-    "18f-hhs-tdrs-rfq-final.md": (68, 108),
-    "18f-usfs-epermit-api-rfq.md": (34, 46),
-    "18f-usfs-epermit-api-soo-draft.docx": (9, 4),
-    "18f-usfs-epermit-api-soo.md": (9, 4),
+    "18f-hhs-tdrs-rfq-draft.pdf": (77, 101),  # 103: asks cut at invisible PDF lines now whole
+    "18f-hhs-tdrs-rfq-final.docx": (68, 104),
+    "18f-hhs-tdrs-rfq-final.md": (68, 104),
+    "18f-usfs-epermit-api-rfq.md": (34, 45),
+    "18f-usfs-epermit-api-soo-draft.docx": (9, 3),
+    "18f-usfs-epermit-api-soo.md": (9, 3),
     "18f-usfs-epermit-api-technical-approach-template.md": (3, 15),
-    "alaska-dhss-aries-automated-renewals-rfp.md": (124, 117),
+    "alaska-dhss-aries-automated-renewals-rfp.md": (124, 115),
     "alaska-dhss-aries-support-notice-of-intent-to-award.pdf": (3, 1),
     "alaska-dhss-aries-support-proposal-evaluation-form.pdf": (14, 1),
     "alaska-dhss-aries-support-rfp-210000029.md": (121, 114),
     "alaska-dhss-aries-support-rfp-checklist.pdf": (9, 11),
     "alaska-dhss-it-requirements-agile-acquisition.md": (95, 91),
-    "alaska-doh-ies-milestone2-qap-sla.pdf": (13, 16),
-    "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (126, 152),  # exclusions: not asks
+    "alaska-doh-ies-milestone2-qap-sla.pdf": (13, 15),
+    "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (126, 150),  # exclusions: not asks
     "alaska-doh-ies-milestone2-rfp-amendment-1.pdf": (6, 1),
     # 65: "Instructions for Preparation of Proposals" is Section L (section_kinds.INSTRUCTIONS)
-    "disa-ebm-draft-rfp-hc1013-05-r-2001.pdf": (77, 65),
+    "disa-ebm-draft-rfp-hc1013-05-r-2001.pdf": (77, 62),
     "doc-rfi-cybersecurity-operations-cloud-migration.pdf": (16, 53),
     # 184 (was 331): Appendix A "General Conditions and Instructions to Bidders" is clause
     # text (section_kinds.CLAUSES): its shall/must terms and listed items are no asks
-    "fairfax-county-va-it-staff-augmentation-rfp-2000004198.pdf": (276, 184),
-    "george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf": (62, 191),
+    "fairfax-county-va-it-staff-augmentation-rfp-2000004198.pdf": (291, 182),
+    "george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf": (62, 187),
     # 50: the closing "Attachment 1: APPLICANT FORM" (a colon after the label) is read
-    "hawaii-htdc-business-consultant-services-rfp-26-001.pdf": (50, 80),
+    "hawaii-htdc-business-consultant-services-rfp-26-001.pdf": (50, 78),
     "kubernetes-third-party-security-audit-rfp-2018.md": (11, 7),
     "kubernetes-third-party-security-audit-rfp-decision-2019.md": (1, 0),
     # 389: "Subfactor 1: Technical Approach" headings (colon after the label) in L and M
@@ -83,22 +89,22 @@ COUNTS = {
     "protocol-labs-ipfs-rfp-001-brave-local-discovery.md": (11, 1),
     # 88: "Factor 5: Price/Cost Evaluation" (colon after the label) is read
     "tsa-itms-task-order-proposal-instructions.pdf": (88, 54),
-    "tsa-oatss-sources-sought-rfi-70t04020i9nap6403.pdf": (6, 39),
+    "tsa-oatss-sources-sought-rfi-70t04020i9nap6403.pdf": (6, 38),
     "ussocom-silent-knight-demo-draft-soo.pdf": (6, 3),
     "ustaxcourt-ef-cms-appendix-b-workflows.md": (18, 15),
-    "ustaxcourt-ef-cms-evaluation-criteria.md": (16, 33),
-    "ustaxcourt-ef-cms-rfq-18-0018.pdf": (41, 82),
+    "ustaxcourt-ef-cms-evaluation-criteria.md": (16, 28),
+    "ustaxcourt-ef-cms-rfq-18-0018.pdf": (41, 77),
     "ustaxcourt-ef-cms-rfq-amendment-qa.pdf": (51, 17),
     "ustaxcourt-ef-cms-sow.md": (17, 33),
     # 120: later attachments' "1. GENERAL" lists are no appendix sections, SF 1449 field rows
     # are no headings and a UCF part's running-header copies are dropped; 215: general
     # conditions and contract terms are clause text, not asks (issue 13)
-    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (120, 215),
+    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (120, 214),
     "dla-scals-modernization-rfp-SP4709-26-R-0042.md": (48, 34),
     "franklin-dhhs-iecms-modernization-rfp.md": (73, 49),
     "hhs-acf-grants-platform-rfp-75ACF126R00031.md": (44, 42),
     "treasury-fiscal-service-dcdis-rfq-2032H5-26-Q-00117.md": (35, 30),
-    "alaska-dhss-sample-security-authorization-package-nist-moderate.pdf": (114, 47),
+    "alaska-dhss-sample-security-authorization-package-nist-moderate.pdf": (114, 46),
     "alaska-doh-it-contractual-requirements.xlsx": (5, 35),
     "google-vsaq-security-privacy-programs.json": (14, 45),
     "google-vsaq-webapp.json": (30, 76),

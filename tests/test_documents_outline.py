@@ -339,3 +339,18 @@ def test_section_numbers_normalise_to_one_key_and_references_drop_addendum_and_p
     assert normalise_number("Addendum L", reference=True) == "L"
     assert normalise_number("Paragraph 3.1", reference=True) == "3.1"
     assert normalise_number("Para. 4.0", reference=True) == "4"
+
+
+def test_sec_numbers_without_the_dot_are_numbered_like_with_it():
+    text = (
+        "# Request for Proposals\n\n## Sec. 6.01 Proposal Format\n\nText.\n\n"
+        "## Sec 6.02 Evaluation\n\nText.\n\n### Sec 6.02.1 Cost\n\nText.\n"
+    )
+    got = [(s.number, s.heading, s.level) for s in parse_outline(text.splitlines(), "markdown")]
+    assert got[1:] == [
+        ("Sec. 6.01", "Proposal Format", 2),
+        ("Sec 6.02", "Evaluation", 2),
+        ("Sec 6.02.1", "Cost", 3),
+    ]
+    assert normalise_number("Sec 6.02") == "6.02" == normalise_number("Sec. 6.02")
+    assert normalise_number("SECURITY") == "SECURITY"  # a word, not the "Sec" label

@@ -246,9 +246,9 @@ EXPECTED = {
             ),
             (
                 None,
-                "i. Similar Experience",
-                "requirement",
-                "The summary shall include links to the public Git repository",
+                "i. Similar Experience",  # "The summary shall include links ..." stays on the
+                "question",  # line of the summary it rules (ask_patterns.refers_back)
+                "In the project summary, please identify how the offeror’s te",
             ),
             (
                 None,
@@ -588,14 +588,14 @@ EXPECTED = {
             (
                 None,
                 "Volume I, Functional",
-                "question",
-                "Detail functional information regarding the objectives and r",
+                "requirement",
+                "Additionally, offerors shall complete the Fit Gap Matrix att",
             ),
             (
                 None,
-                "Volume I, Functional",
-                "requirement",
-                "Additionally, offerors shall complete the Fit Gap Matrix att",
+                "Volume II, Technical",  # ("Detail technical information ... are provided in
+                "question",  # the CRD" says where the detail is: no ask, ask_patterns.is_ask)
+                "Offerors shall describe how their solution addresses each of",
             ),
             (
                 None,
@@ -717,8 +717,10 @@ def test_tdrs_markdown_and_word_versions_parse_the_same():
         return [(q.label, q.text, q.section_path[1:], q.kind) for q in find_questions(doc)]
 
     assert asks(md) == asks(docx)
-    assert len(asks(md)) == 108  # the 17 areas of a "ten of the following areas?" list are
-    # the options of that question (matrix rows of kind option), not questions of their own
+    assert len(asks(md)) == 104  # the 17 areas of a "ten of the following areas?" list are
+    # the options of that question (matrix rows of kind option), not questions of their own;
+    # 104 (was 108): rules on the asked deliverable stay on its line ("Include resumes ...
+    # The resumes must include ...", ask_patterns.refers_back)
 
 
 def _sizes(name: str) -> list[tuple[str, float | None, float | None, bool]]:

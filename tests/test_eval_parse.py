@@ -146,6 +146,11 @@ def test_an_unreadable_document_scores_zero_and_names_its_error(tmp_path):
     overall = result["overall"]
     assert overall["pp_fields"] == 0.375  # 3 of 8 fields: the readable document's 3 of 4
     assert overall["section"]["recall"] == 0.375  # 3 of 8 labelled sections
+    text = CliRunner().invoke(
+        app, ["eval", "parse", "--truth", str(truth_file)], env={"COLUMNS": "200"}
+    )
+    assert text.exit_code == 0, text.output
+    assert f"empty.pdf (error): {bad['error']}" in " ".join(text.output.split())
 
 
 def test_load_truth_names_the_missing_document(tmp_path):

@@ -10,11 +10,17 @@ from __future__ import annotations
 import pytest
 
 from rfp_retrieval.documents.ask_patterns import (
+    is_ask,
+    is_bare_lead_in,
+    is_general_compliance,
     is_impersonal_requirement,
     is_procurement_process,
+    is_requirement,
+    refers_back,
 )
 from rfp_retrieval.documents.matrix import (
     ASK_KINDS,
+    LEAD_IN,
     OPTION,
     PROCUREMENT_PROCESS,
     WORK_STATEMENT,
@@ -210,7 +216,7 @@ def test_list_items_naming_later_sections_point_at_them():
         "Describe your hosting approach.\n"
     )
     assert [(r.id, r.kind, r.text) for r in matrix_rows(doc)] == [
-        ("q-001", "requirement", "The technical volume must consist of:"),
+        ("q-001", LEAD_IN, "The technical volume must consist of:"),  # a bare lead-in
         ("q-001a", OPTION, "Factor 1: Technical Approach"),
         ("q-001b", "requirement", "A signed cover letter"),
         ("q-002", "question", "Describe your hosting approach."),
@@ -227,3 +233,188 @@ def test_task_imperatives_in_the_statement_of_work_are_work():
         (WORK_STATEMENT, "Provide help desk support during business hours."),
         ("question", "Describe your approach to help desk staffing."),
     ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Information provided in the quotation shall be concise, specific, and complete.", True),
+        ("Each file must be autonomous and complete.", True),
+        (
+            "The information in this statement must be accurate and complete so that a CO can "
+            "assess the conflict.",
+            True,
+        ),
+        (
+            "The information supplied shall be closely aligned with the procurement under "
+            "consideration and shall be free from ambiguities.",
+            True,
+        ),
+        (
+            "Offerors must meet or exceed all solicitation requirements to be eligible for award.",
+            True,
+        ),
+        ("To be considered for award, offerors must successfully pass through each phase.", True),
+        # a rule of its own stays an ask
+        ("The proposal shall be complete and include a cover letter.", False),
+        ("Resumes must be current and signed.", False),
+        ("The offeror must meet all requirements of Section C and submit a plan.", False),
+        ("Was the proposal complete?", False),
+    ],
+)
+def test_quality_and_follow_everything_sentences_are_general_compliance(sentence, expected):
+    assert is_general_compliance(sentence) is expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("At a minimum, provide:", True),
+        ("Each case study should include:", True),
+        ("The Staffing Plan must explain the following for the base and option periods:", True),
+        (
+            "The following introductory information is required on the first page of each section:",
+            True,
+        ),
+        ("Offerors submitting a response must meet the following minimum qualifications.", True),
+        # a lead-in that names content of its own is an ask
+        ("The offeror shall submit a separate price quotation that includes the following:", False),
+        ("Your technical quotation must include a cover page.", False),
+        ("The plan must include a schedule for:", False),
+    ],
+)
+def test_is_bare_lead_in(sentence, expected):
+    assert is_bare_lead_in(sentence) is expected
+
+
+def test_a_bare_lead_in_is_context_and_its_items_are_the_asks():
+    doc = _doc(
+        "# 1. Proposal Instructions\n\n"
+        "Each case study should include:\n\n"
+        "- The client's name and the contract value.\n"
+        "- The period of performance.\n"
+    )
+    rows = [(r.kind, r.text) for r in matrix_rows(doc)]
+    assert rows == [
+        (LEAD_IN, "Each case study should include:"),
+        ("requirement", "The client's name and the contract value."),
+        ("requirement", "The period of performance."),
+    ]
+    assert LEAD_IN not in ASK_KINDS
+
+
+@pytest.mark.parametrize(
+    ("previous", "sentence", "expected"),
+    [
+        (
+            "Contractors shall submit the pricing spreadsheet.",
+            "This submission must not be a PDF.",
+            True,
+        ),
+        (
+            "Include resumes for the Technical Lead.",
+            "The resumes must include a description.",
+            True,
+        ),
+        (
+            "The offeror shall provide two examples.",
+            "One of the two examples must show security.",
+            True,
+        ),
+        (
+            "Offerors must offer discounts below schedule rates.",
+            "When discounts are offered, quotes must show the rate.",
+            True,
+        ),
+        (
+            "Does the contractor describe its approach?",
+            "Have they included plans for research?",
+            True,
+        ),
+        ("The offeror shall provide a plan.", "The Government will evaluate the plan.", False),
+        ("The offeror shall provide a plan.", "The contractor shall host the system.", False),
+        ("Submit a plan.", "This section should be no more than five pages.", False),
+        ("The Contractor shall host the system.", "The Contractor shall back up the data.", False),
+        ("The system shall export data.", "The system shall log every export.", False),
+        ("Submit a plan.", "The plan should include:", False),  # a lead-in of its own list
+    ],
+)
+def test_refers_back(previous, sentence, expected):
+    assert refers_back(sentence, previous) is expected
+
+
+def test_a_rule_on_the_asked_deliverable_stays_on_its_line_but_a_due_date_does_not():
+    doc = _doc(
+        "# 1. Proposal Instructions\n\n"
+        "Include resumes for the Technical Lead and the Designer. The resumes must include a "
+        "brief description of each person's experience.\n\n"
+        "Offerors must submit a price quotation using the template. The price quotation must be "
+        "received no later than the due date.\n\n"
+        "Proposals must be received through the portal at: https://county.bonfirehub.com, on or "
+        "before the Submittal Deadline.\n"
+    )
+    rows = [(r.kind, r.text) for r in matrix_rows(doc)]
+    assert rows == [
+        (
+            "requirement",
+            "Include resumes for the Technical Lead and the Designer. The resumes must include a "
+            "brief description of each person's experience.",
+        ),
+        ("requirement", "Offerors must submit a price quotation using the template."),
+        (PROCUREMENT_PROCESS, "The price quotation must be received no later than the due date."),
+        (
+            PROCUREMENT_PROCESS,
+            "Proposals must be received through the portal at: https://county.bonfirehub.com, "
+            "on or before the Submittal Deadline.",
+        ),
+    ]
+
+
+def test_section_l_by_its_number_is_instructions():
+    doc = _doc(
+        "# Solicitation\n\n## Section K. Representations\n\nText.\n\n"
+        "## Section L. Instructions\n\n### L.1 Format\n\nText.\n"
+    )
+    kinds = SectionKinds(doc)
+    got = [(s.number, kinds.is_instructions(s)) for s in doc.sections if s.level > 0]
+    assert got == [("Section K.", False), ("Section L.", True), ("L.1", True)]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        (
+            "Detail technical information regarding the objectives for each section are "
+            "provided in the Capability Requirements Document.",
+            False,
+        ),
+        ("Describe how the requirements that are listed in Section C will be met.", True),
+        ("Describe your approach; the requirements are listed in Section C.", True),
+        ("Provide the data described in Section C.", True),
+    ],
+)
+def test_a_sentence_saying_where_information_is_asks_nothing(sentence, expected):
+    assert is_ask(sentence) is expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        (
+            "Equipment specifications in this RFP shall be considered as minimal requirements.",
+            False,
+        ),
+        ("Senior Level: relates to very experienced individuals who must work alone.", False),
+        ("The offeror shall provide three resumes.", True),
+    ],
+)
+def test_deeming_rules_and_defined_terms_are_no_requirements(sentence, expected):
+    assert is_requirement(sentence) is expected
+
+
+def test_what_a_firm_that_does_not_bid_must_do_is_process():
+    assert is_procurement_process(
+        "If the holder does not intend to submit a quotation, the holder shall place a "
+        "“No Quote” in eBuy."
+    )
+    assert not is_procurement_process("Offerors shall submit the quotation in eBuy.")

@@ -275,3 +275,11 @@ def test_an_attachment_listed_before_section_one_does_not_take_the_top_level():
     got = [(n, h) for n, h, _ in _outline(lines)]
     assert ("SECTION ONE", "INTRODUCTION") in got
     assert ("SECTION TWO", "SCOPE OF WORK") in got
+
+
+def test_caps_runin_with_a_one_letter_first_word_or_the_text_on_the_next_line():
+    assert caps_runin("UNBALANCED BIDS—A Bid shall be unbalanced") == (
+        "UNBALANCED BIDS",
+        "A Bid shall be unbalanced",
+    )
+    assert caps_runin("INDEMNIFICATION-") == ("INDEMNIFICATION", "")

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from rfp_retrieval.cli import app
 from rfp_retrieval.documents.extract import load_document
+from rfp_retrieval.documents.front_matter import find_issue_date, find_unread_issue_date
 from rfp_retrieval.documents.tables import document_frame, document_from_frames, outline_frame
 from rfp_retrieval.scope import as_of_for
 
@@ -79,3 +80,11 @@ def test_an_unreadable_issue_date_is_named_not_called_absent(tmp_path, written, 
     else:
         assert doc.issue_date_unread is None
         assert as_of == (read, "issue date stated in the RFP")
+
+
+@pytest.mark.parametrize("written", ["30/11/2026", "November 31, 2026"])
+def test_an_unreadable_date_on_the_line_after_a_bare_label_is_named(written):
+    lines = ["# Request for Proposal", "", "**Issue Date:**", f"**{written}**", "", "## 1. Scope"]
+    assert find_issue_date(lines) is None
+    assert find_unread_issue_date(lines) == written
+    assert find_unread_issue_date(["Issue Date:", "See the schedule below"]) is None

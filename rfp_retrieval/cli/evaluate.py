@@ -222,6 +222,9 @@ a reader would list for it; the figures compare them with what `rfp-retrieval pa
         table.add_row(*cells(escape(row["doc"]) + (" (error)" if row["error"] else ""), row))
     table.add_row(*cells("overall", result["overall"]))
     console.print(table)
+    for row in result["documents"]:
+        if row["error"]:  # the table only marks it; the reason is what the team can fix
+            console.print(f"[red]{escape(row['doc'])} (error): {escape(row['error'])}[/red]")
     recall = result["overall"]["asks"]["recall_by_kind"]
     precision = result["overall"]["asks"]["precision_by_kind"]
     console.print(

@@ -110,9 +110,13 @@ pages``, ``Written responses should be in 12-point font``): a format instruction
 must meet, as binding in practice as one written with ``shall``."""
 _NOT_REQUIREMENT = re.compile(
     r"\bmeans\b|\bas used in\b|\bis defined as\b|\bshall be deemed\b|\bshall be construed\b|"
-    r"\bshall mean\b|\bshall have the meaning\b|\bnothing in\b",
+    r"\bshall mean\b|\bshall have the meaning\b|\bnothing in\b|\bshall be considered\b|"
+    r"^[^:.]{1,40}:\s*(?:relates|refers) to\b",
     re.I,
 )
+"""A definition or a deeming rule: ``... means ...``, ``... shall be deemed / considered
+...`` (``Equipment specifications ... shall be considered as minimal requirements``), a term
+defined by ``Senior Level: relates to very experienced ...``."""
 EVALUATED = re.compile(
     r"\bwill (?:be )?(?:evaluated?|assess(?:ed)?|rated?|considered?|scored?|reviewed?)\b|"
     r"\b(?:evaluates|assesses)\b|\bwill evaluate\b|\bevaluation will\b",
@@ -147,6 +151,64 @@ Response`` over ``Company name.`` / ``Address.`` lines): the rows below are what
 fills in. The responder is named (``Vendor``, ``Offeror`` ...), so a Q&A amendment's
 ``Government Response`` stays what it is."""
 
+_BACK_SUBJECT = re.compile(
+    r"^(?:(?:this|these|such)\s+(?P<demo>(?:[\w-]+\s+){0,2}?[\w-]+)"
+    r"|(?:the|(?:one|each|both|all|some)\s+of\s+the(?:\s+\w+)?)\s+(?P<noun>(?:[\w-]+\s+){0,2}?"
+    r"[\w-]+))"
+    r"(?:\s+\(\w+\))?\s+(?:shall|must|should|will|is|are|can|may)\b"
+    r"|^(?:when|where|if)\s+(?:the\s+|a\s+|an\s+)?(?P<cond>(?:[\w-]+\s+){0,1}?[\w-]+)\s+"
+    r"(?:is|are)\s+\w+ed\s*,"
+    r"|^(?:have|has|do|does|did|are|is|were|was|will|can)\s+(?P<pron>they|it|these|those)\b",
+    re.I,
+)
+
+
+_DELIVERABLE = re.compile(
+    r"(?:resume|résumé|bio|form|submission|submittal|plan|narrative|summary|summarie|"
+    r"spreadsheet|worksheet|template|quotation|quote|proposal|response|letter|statement|sample|"
+    r"example|attachment|file|volume|list|chart|matrix|matrice|schedule|report|reference|study|"
+    r"studie|discount|rate|certification|project|repository|link|diagram|presentation|"
+    r"demonstration|copy|copie)",
+    re.I,
+)
+"""What a proposal hands over (a resume, a form, a plan, a sample, a price list ...): the
+subject a follow-on sentence's rule is about (``refers_back``). Parties (the contractor, the
+Government) and the system are no deliverable: "The Contractor shall ... The Contractor shall
+..." are two lines."""
+
+
+def _stem(word: str) -> str:
+    word = word.casefold()
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def refers_back(sentence: str, previous: str) -> bool:
+    """True when ``sentence`` continues the ask ``previous`` by referring back to what it asked
+    for: ``This submission must not be submitted in PDF format.`` (a demonstrative subject),
+    ``The resumes must include ...`` after ``Include resumes for ...`` and ``One of the two
+    examples must ...`` after ``... provide two examples ...`` (the subject's head noun named
+    in the ask), ``When discounts are offered, ...`` after ``... offer discounts ...``, and
+    ``Have they included plans ...?`` after a question about the contractor. The subject must
+    be a deliverable (``_DELIVERABLE``), never a party or the system ("The Contractor shall
+    ... The Contractor shall ..." stay two lines), and a lead-in (``...:``) never continues
+    an ask. The compliance
+    line is the ask with the rules on the same deliverable (proposal practice: one line per
+    deliverable, its conditions kept with it)."""
+    s = strip_inline_markdown(sentence).strip()
+    m = _BACK_SUBJECT.match(s)
+    if m is None or s.endswith(":"):
+        return False  # a lead-in opens a list of its own
+    if m.group("pron"):
+        return True
+    head = _stem((m.group("demo") or m.group("noun") or m.group("cond") or "").split()[-1])
+    if not _DELIVERABLE.fullmatch(head):
+        return False
+    if m.group("demo"):
+        return True
+    before = {_stem(w) for w in re.findall(r"[a-zé]+", strip_inline_markdown(previous).casefold())}
+    return head.casefold() in before
+
+
 _SHOUTING = re.compile(r"[^a-z]*")
 BULLET = re.compile(r"^[-*+•●○▪◦]$")
 
@@ -175,7 +237,20 @@ def is_ask(sentence: str) -> bool:
         return False  # "LIST OF ATTACHMENTS", "List of Deliverables": titles, not asks
     if s.endswith("?") and len(s.split()) >= 3:
         return True
+    if ASK.match(s) and _WHERE_IT_IS.search(s):
+        return False  # "Detail functional information ... are provided in the CRD": the verb
+        # is "are provided"; "Detail" is an adjective
     return bool(ASK.match(s) or REQUESTED_ASK.search(s))
+
+
+_WHERE_IT_IS = re.compile(
+    r"^(?:[^\s;,:]+\s+){1,12}?(?<!that\s)(?<!which\s)(?:is|are)\s+(?:provided|described|listed|"
+    r"given|found|contained|located|defined)\s+(?:in|at|under|within)\b",
+    re.I,
+)
+"""A sentence whose main verb says where information is (``Detail technical information
+regarding the objectives ... are provided in the CRD``): not an imperative, even when its
+first word is one (``is_ask``). A relative clause (``that are listed in``) is no main verb."""
 
 
 _BUYER = re.compile(
@@ -324,7 +399,7 @@ _EVALUATION_SUBJECT = (
     r"offers?|bids?|responses?|submissions?|price|prices|pricing)"
 )
 _PASSIVE_PROCESS = re.compile(
-    rf"^(?:[^,]{{0,80}},\s*)?(?:\S+\s+){{0,4}}?{_EVALUATION_SUBJECT}\b(?:\s+\S+){{0,6}}?\s+"
+    rf"^(?:[^,]{{0,80}},\s*)?(?:\S+\s+){{0,4}}?{_EVALUATION_SUBJECT}\b(?:\s+\S+){{0,8}}?\s+"
     r"(?:shall|will|must|may)\s+(?:not\s+|then\s+|only\s+|also\s+)*be\s+(?:evaluated|assessed|"
     r"rated|scored|ranked|reviewed|considered|made|conducted|accomplished|based|determined|"
     r"awarded|adjusted)\b",
@@ -351,14 +426,16 @@ _COMMUNICATION = re.compile(
 shall be submitted to ...``, ``The offeror shall direct all communications to the Contract
 Specialist``, ``No attempt shall be made by any offeror to contact ...``)."""
 _RECEIPT_DEADLINE = re.compile(
-    r"\b(?:must|shall|will|should)\s+be\s+(?:received|submitted|delivered|uploaded)\b[^.;]{0,160}?"
+    r"\b(?:must|shall|will|should)\s+be\s+(?:received|submitted|delivered|uploaded)\b"
+    r"(?:[^.;]|\.(?=\S)){0,160}?"
     r"(?:\bno later than\b|\bnot later than\b|\bon or before\b|\bby the (?:\S+\s+){0,3}?"
     r"(?:date|deadline|time)\b|\b(?:prior to|before) the (?:\S+\s+){0,3}?(?:date|deadline|"
     r"time)\b)",
     re.I,
 )
 """A receipt deadline (``All offers must be received no later than the due date``,
-``Proposals must be received ... on or before the Submittal Deadline``)."""
+``Proposals must be received ... on or before the Submittal Deadline``); a dot inside a web
+address (``... at: https://county.bonfirehub.com, on or before ...``) ends no sentence."""
 
 
 def is_procurement_process(sentence: str) -> bool:
@@ -366,8 +443,9 @@ def is_procurement_process(sentence: str) -> bool:
     proposal holds: how offers are evaluated and awarded (``The Government will evaluate
     ...``, ``Proposals shall be evaluated ...``, ``No award shall be made ...``), questions and
     contact before award (``Questions shall be submitted to ...``, ``The offeror shall direct
-    all communications to ...``), and when offers must arrive (``must be received no later
-    than ...``). A question (``... ?``) is never one: an evaluator's question about the offer
+    all communications to ...``), when offers must arrive (``must be received no later
+    than ...``) and what a firm that does not bid must do (``_NO_BID``). A question
+    (``... ?``) is never one: an evaluator's question about the offer
     is what the proposal must show.
 
     Source: proposal practice of shredding an RFP. The compliance matrix lists what the
@@ -382,8 +460,22 @@ def is_procurement_process(sentence: str) -> bool:
     if EVALUATED.search(s) and not ASK.match(s) and not _MODAL.search(s):
         return True
     return bool(
-        _PASSIVE_PROCESS.match(s) or _COMMUNICATION.search(s) or _RECEIPT_DEADLINE.search(s)
+        _PASSIVE_PROCESS.match(s)
+        or _COMMUNICATION.search(s)
+        or _RECEIPT_DEADLINE.search(s)
+        or _NO_BID.search(s)
     )
+
+
+_NO_BID = re.compile(
+    r"\b(?:does|do|did)\s+not\s+(?:intend|plan|wish|elect)\s+to\s+(?:submit|bid|quote|respond|"
+    r"propose)\b|\bno[- ]bid\b|[“\"]no quote[”\"]|"
+    r"\bdeclines?\s+to\s+(?:bid|quote|submit|respond)\b",
+    re.I,
+)
+"""What to do when one does not bid (``if the aBPA holder does not intend to submit a
+quotation ..., the aBPA holder shall place a "No Quote" in eBuy``): no line of the proposal
+that is submitted."""
 
 
 _FOLLOW_THE_DOCUMENT = re.compile(
@@ -406,7 +498,89 @@ def is_general_compliance(sentence: str) -> bool:
     compliance matrix lists the specific instructions, not the reminder to follow them)."""
     s = strip_inline_markdown(sentence).strip().lstrip("-–—•*").strip()
     s = LIST_MARKER.sub("", LEADING_LABEL.sub("", s, count=1), count=1)
-    return bool(_FOLLOW_THE_DOCUMENT.match(s)) and not s.endswith("?")
+    if s.endswith("?"):
+        return False
+    return bool(_FOLLOW_THE_DOCUMENT.match(s) or _MEET_EVERYTHING.search(s) or _only_quality(s))
+
+
+_MEET_EVERYTHING = re.compile(
+    r"\b(?:shall|must|should|will)\s+(?:successfully\s+)?(?:meet|exceed|satisfy|comply with|"
+    r"pass(?:\s+through)?)\s+(?:or exceed\s+)?(?:each|every|all)(?:\s+of\s+the)?\s+"
+    r"(?:(?:solicitation|stated|RFP|RFQ|mandatory|evaluation)\s+)?(?:requirements|phases?|"
+    r"factors|terms(?: and conditions)?|conditions)"
+    r"(?:\s+(?:of|in|set forth in|stated in)\s+(?:the|this)\s+"
+    r"(?:solicitation|RFP|RFQ|RFI))?(?:\s+(?:in order\s+)?to be (?:considered|eligible)\s+for\s+"
+    r"(?:award|further consideration))?\s*\.?$",
+    re.I,
+)
+"""``Offerors must meet or exceed all solicitation requirements to be eligible for award.``,
+``To be considered for award, offerors must successfully pass through each phase.``: the
+demand is the whole document (or all its phases), the lines are the specific asks."""
+
+_QUALITY = (
+    r"(?:clear(?:ly written)?|concise|specific|complete|accurate|autonomous|thorough|succinct|"
+    r"legible|truthful|factual|current|free (?:of|from) (?:\w+\s+){0,2}?(?:ambiguit(?:y|ies)|"
+    r"errors?)|closely aligned with [^,;.]*?(?=\s+and\s+(?:shall|must|should)\b|[,;.]|$))"
+)
+_QUALITY_CLAUSE = re.compile(
+    rf"\b(?:shall|must|should)\s+be\s+(?:\w+ly\s+)?{_QUALITY}"
+    rf"(?:\s*,\s*(?:and\s+)?{_QUALITY}|\s+and\s+{_QUALITY})*",
+    re.I,
+)
+_PURPOSE = re.compile(
+    r"^\s*(?:,?\s*(?:so that|in order to|to (?:allow|enable|permit|facilitate))\b.*)?$", re.I
+)
+
+
+def _only_quality(sentence: str) -> bool:
+    """Every ``shall``/``must``/``should`` clause of ``sentence`` asks only for a quality of the
+    text (``Information provided in the quotation shall be concise, specific, and complete.``,
+    ``Each file must be autonomous and complete.``, ``... shall be closely aligned with the
+    procurement and shall be free from ambiguities.``), followed by nothing but a purpose
+    (``so that a CO can assess ...``): a writing standard for every line, not a line of the
+    matrix. Source: proposal practice (a compliance matrix lists what the proposal must
+    contain and the rules it must keep; "be clear and complete" is checked by the review,
+    not answered)."""
+    clauses = list(_QUALITY_CLAUSE.finditer(sentence))
+    if not clauses or len(clauses) != len(_MODAL_OR_SHOULD.findall(sentence)):
+        return False
+    rest = sentence[clauses[-1].end() :].rstrip(" .")
+    between = [sentence[a.end() : b.start()] for a, b in zip(clauses, clauses[1:], strict=False)]
+    joins_only = all(re.fullmatch(r"\s*(?:,\s*)?and\s+", gap, re.I) for gap in between)
+    return joins_only and bool(_PURPOSE.match(rest))
+
+
+_MODAL_OR_SHOULD = re.compile(r"\b(?:shall|must|should)\b", re.I)
+
+_BARE_LEAD_IN = re.compile(
+    r"^(?:at a minimum,?\s*|in addition,?\s*)?(?:please\s+)?(?:provide|include|address|describe|"
+    r"explain|submit)(?:\s+the following)?(?:\s+(?:information|items|elements))?\s*:$"
+    r"|^(?:(?:the|this|that|each|your|all)\s+)?(?:[\w/-]+\s+){1,4}?(?:shall|must|should)\s+"
+    r"(?:also\s+)?"
+    r"(?:explain|include|address|contain|describe|cover|provide|consist of)\s*(?:at a minimum\s+)?"
+    r"(?:the following)?(?:\s+(?:for|in)\s+(?:\w+\s+){0,5}?\w+)?\s*:$"
+    r"|^the following\s+(?:[\w/-]+\s+){0,4}?(?:is|are)\s+required\b[^:.]{0,60}:$"
+    r"|^the following\s+(?:[\w/-]+\s+){0,6}?(?:listed below\s+)?(?:shall|will)\s+apply\b"
+    r"[^:.]{0,60}[:.]$"
+    r"|^[\w\s/-]{0,40}?\b(?:shall|must)\s+meet\s+the following\s+(?:[\w/-]+\s+){0,3}?"
+    r"(?:qualifications|requirements|criteria)\s*[:.]$",
+    re.I,
+)
+
+
+def is_bare_lead_in(sentence: str) -> bool:
+    """True for a lead-in that only announces the list below it and names nothing to answer of
+    its own: ``At a minimum, provide:``, ``Each case study should include:``, ``The Staffing
+    Plan must explain the following for the base and option periods:``, ``The following
+    introductory information is required on the first page of each section:``, ``Offerors
+    submitting a response must meet the following minimum qualifications.`` The caller keeps
+    it as context when the listed items are rows of their own (``matrix.matrix_rows``). A
+    lead-in that names content (``The offeror shall submit a separate price quotation that
+    includes the following:``) is no bare lead-in. Source: proposal practice of shredding to
+    the lowest level (each item is a compliance line; the stem is its context)."""
+    s = strip_inline_markdown(sentence).strip().lstrip("-–—•*").strip()
+    s = LIST_MARKER.sub("", LEADING_LABEL.sub("", s, count=1), count=1)
+    return bool(_BARE_LEAD_IN.match(s))
 
 
 _TASK_IMPERATIVE = re.compile(
@@ -484,10 +658,12 @@ __all__ = [
     "PROCEDURAL_VERBS",
     "is_administration_requirement",
     "is_ask",
+    "is_bare_lead_in",
     "is_impersonal_requirement",
     "is_procurement_process",
     "is_task_imperative",
     "is_requirement",
     "is_work_requirement",
     "is_work_statement",
+    "refers_back",
 ]

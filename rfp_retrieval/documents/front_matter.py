@@ -154,20 +154,39 @@ def find_unread_issue_date(lines: list[str]) -> str | None:
     ``Issue Date: 30/11/2026`` (a day-first slash date: numeric dates are month first),
     ``Issue Date: 31.12.2025`` (dots), ``Issue Date: November 31, 2026`` (no such day) give
     the written text (``'30/11/2026'``); the labels are those of ``find_issue_date`` in its
-    first 250 lines. Used only when ``find_issue_date`` found no date, so that the as-of date
-    says the RFP stated a date it could not read instead of "states no issue date".
+    first 250 lines; a label alone on its line reads the next non-empty line (``Issue
+    Date:`` over ``30/11/2026``), as ``find_issue_date`` does. Used only when
+    ``find_issue_date`` found no date, so that the as-of date says the RFP stated a date it
+    could not read instead of "states no issue date".
     """
-    for line in lines[:250]:
+    for i, line in enumerate(lines[:250]):
         for m in _ISSUE_LABEL.finditer(line):
             if not _names_the_solicitation(line, m):
                 continue
             rest = _after_label(line, m)
-            dm = DATE_RE.match(rest)
-            if dm and match_date(dm) is None:
-                return dm.group(0)
-            like = NUMERIC_DATE_LIKE_RE.match(rest)
-            if like and not dm:
-                return like.group(0)
+            written = _unreadable(rest)
+            if written:
+                return written
+            if not strip_inline_markdown(rest).strip(" :|"):
+                # label alone on its line ("Issue Date:"): the date is on the next non-empty line
+                nxt = next((n for n in lines[i + 1 : i + 3] if n.strip()), "")
+                only = _ONLY_DATE.match(nxt)
+                if only:
+                    written = _unreadable(_skip_weekday(only.group("d").strip()))
+                    if written:
+                        return written
+    return None
+
+
+def _unreadable(rest: str) -> str | None:
+    """The date written at the start of ``rest`` when it cannot be read (``30/11/2026``,
+    ``November 31, 2026``), else None."""
+    dm = DATE_RE.match(rest)
+    if dm and match_date(dm) is None:
+        return dm.group(0)
+    like = NUMERIC_DATE_LIKE_RE.match(rest)
+    if like and not dm:
+        return like.group(0)
     return None
 
 

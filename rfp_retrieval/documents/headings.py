@@ -19,6 +19,7 @@ from rfp_retrieval.documents.numbering import (
     NumberingScheme,
     dotted_depth,
     match_number,
+    sec_digits,
     sequence_value,
 )
 from rfp_retrieval.documents.text import strip_inline_markdown
@@ -52,7 +53,7 @@ class HeadingCandidate:
         if self.scheme is None or self.number is None:
             return 1
         if self.scheme.name == "sec":
-            return dotted_depth(self.number.replace("Sec.", "").strip())
+            return dotted_depth(sec_digits(self.number))
         if self.scheme.name in ("section-word", "addendum", "appendix"):
             return 1
         return self.scheme.depth(self.number)

@@ -19,6 +19,7 @@ from pathlib import Path
 from rfp_retrieval.documents.ask_patterns import (
     CHOICE_LIST,
     is_administration_requirement,
+    is_bare_lead_in,
     is_general_compliance,
     is_impersonal_requirement,
     is_procurement_process,
@@ -51,6 +52,12 @@ GENERAL_COMPLIANCE = "general-compliance"
 """The matrix kind of a reminder to follow the document (``ask_patterns.is_general_compliance``:
 "submit your quotation in accordance with the instructions of this RFQ"): kept in the matrix,
 not an ask of its own."""
+
+LEAD_IN = "lead-in"
+"""The matrix kind of a prompt that only announces its list (``ask_patterns.is_bare_lead_in``:
+"At a minimum, provide:", "Each case study should include:") when the items are rows of their
+own: the items are the asks, the prompt their context (it keeps its row, so the matrix still
+shows it)."""
 
 ASK_KINDS = ("question", "requirement", "table-row", "evaluation-criterion")
 """Matrix kinds that are asks (what the proposal must respond to)."""
@@ -94,7 +101,9 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
     line of the matrix (issue 13). A requirement that binds the contractor after award (a
     contractor work statement, ``ask_patterns.is_work_statement``, or a proposal-free
     obligation in statement-of-work text, ``is_work_requirement``) keeps its row with kind
-    ``WORK_STATEMENT``: the team checks it, the proposal does not answer it (issue 13).
+    ``WORK_STATEMENT``: the team checks it, the proposal does not answer it (issue 13). A
+    prompt that only announces its items (``ask_patterns.is_bare_lead_in``) keeps its row
+    with kind ``LEAD_IN``; its items keep the prompt's ask kind.
     """
     found = find_questions(doc) if questions is None else questions
     kinds = SectionKinds(doc)
@@ -108,7 +117,10 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
         if kind == "requirement" and _names_a_section(q.text, others):
             kind = OPTION  # "Factor 1: Technical Approach" listed under the basis of award
         path = SECTION_SEPARATOR.join(q.section_path)
-        rows.append(MatrixRow(q.id, q.label, path, q.text, kind, q.topic, q.page, q.line))
+        own_kind = kind
+        if q.parts and kind in ASK_KINDS and is_bare_lead_in(q.text):
+            own_kind = LEAD_IN  # "At a minimum, provide:": the items below are the asks
+        rows.append(MatrixRow(q.id, q.label, path, q.text, own_kind, q.topic, q.page, q.line))
         choice = bool(CHOICE_LIST.search(q.text)) or is_disjunction(q.parts)
         for k, part in enumerate(q.parts):
             letter = part_letter(k)

@@ -152,12 +152,12 @@ NUMBERING_SCHEMES: tuple[NumberingScheme, ...] = (
         "appendix",
         lambda label: 1,
     ),
-    # Sec. 1.04  (State of Alaska RFPs)
+    # Sec. 1.04 / Sec 6.01  (State of Alaska RFPs; the dot after "Sec" is sometimes left out)
     NumberingScheme(
         "sec",
-        re.compile(r"(?P<label>Sec\.\s*(?P<id>\d{1,2}(?:\.\d{1,3}){1,3}))(?=\s|$)"),
+        re.compile(r"(?P<label>Sec(?:\.\s*|\s+)(?P<id>\d{1,2}(?:\.\d{1,3}){1,3}))(?=\s|$)"),
         "decimal",
-        lambda label: dotted_depth(label.split(None, 1)[-1].replace("Sec.", "")),
+        lambda label: dotted_depth(sec_digits(label)),
     ),
     # C.3.2 / L.4.2.1 / M.4 / A.1.1. / B1.  (Uniform Contract Format: section letter, then
     # numbers; the GSA FPDS-NG RFP writes "B1. Contract Type" without the first dot)
@@ -286,19 +286,25 @@ def sequence_value(scheme: NumberingScheme, m: re.Match[str]) -> int | None:
     return None
 
 
-_OUTLINE_PREFIX = re.compile(r"^(SECTION|SEC\.)\s*")
-_REFERENCE_PREFIX = re.compile(r"^(?:SECTION|SEC\.|ADDENDUM|PARAGRAPH|PARA\.)\s*")
+_OUTLINE_PREFIX = re.compile(r"^(SECTION|SEC\.|SEC(?=\s+\d))\s*")
+_REFERENCE_PREFIX = re.compile(r"^(?:SECTION|SEC\.|SEC(?=\s+\d)|ADDENDUM|PARAGRAPH|PARA\.)\s*")
+
+
+def sec_digits(label: str) -> str:
+    """The dotted number of a ``Sec.`` label: ``Sec. 1.04`` and ``Sec 6.01`` -> ``1.04``,
+    ``6.01``; another label unchanged."""
+    return re.sub(r"^Sec(?:\.\s*|\s+)", "", label.strip())
 
 
 def normalise_number(number: str, reference: bool = False) -> str:
     """A section number as a comparison key: ``"Section 2.0."`` -> ``"2"``, ``"c.3"`` -> ``"C.3"``.
 
     Upper case, whitespace collapsed, a trailing ``.`` / ``:`` and a leading ``Section`` /
-    ``Sec.`` dropped, and ``N.0`` read as ``N``. ``reference=True`` is the cross-reference
-    reading (the question finder): ``Addendum``, ``Paragraph`` and ``Para.`` are dropped too,
-    so ``Addendum L`` and ``Paragraph 3.1`` find sections ``ADDENDUM L`` and ``3.1``. The
-    outline's own reading keeps ``ADDENDUM L`` apart from ``Section L``: a table-of-contents
-    copy repeats a label exactly as written.
+    ``Sec.`` (or ``Sec`` before a number) dropped, and ``N.0`` read as ``N``.
+    ``reference=True`` is the cross-reference reading (the question finder): ``Addendum``,
+    ``Paragraph`` and ``Para.`` are dropped too, so ``Addendum L`` and ``Paragraph 3.1`` find
+    sections ``ADDENDUM L`` and ``3.1``. The outline's own reading keeps ``ADDENDUM L`` apart
+    from ``Section L``: a table-of-contents copy repeats a label exactly as written.
     """
     n = number.strip().rstrip(".:").upper()
     n = re.sub(r"\s+", " ", n)
@@ -319,5 +325,6 @@ __all__ = [
     "match_number",
     "normalise_number",
     "roman_value",
+    "sec_digits",
     "sequence_value",
 ]

@@ -46,7 +46,9 @@ DATE_ONLY = re.compile(
 
 _CAPS_RUNIN = re.compile(
     r"^(?P<t>[A-Z][A-Z0-9&/,'’]*(?:[ -][A-Z0-9&/,'’]+){0,7})"
-    r"(?:\s*[-\u2013\u2014:]\s*|\s+)(?P<b>[A-Z][a-z].*)$"
+    r"(?:(?:\s*[-\u2013\u2014:]\s*|\s+)(?P<b>[A-Z][a-z].*)"
+    r"|\s*[-\u2013\u2014:]\s*(?P<b1>[AI]\s+[A-Za-z].*))$"
+    r"|^(?P<t2>[A-Z][A-Z0-9&/,'’]*(?:[ -][A-Z0-9&/,'’]+){0,7})\s*[-\u2013\u2014:]$"
 )
 
 
@@ -54,16 +56,18 @@ def caps_runin(text: str) -> tuple[str, str] | None:
     """(title, body) of a paragraph that opens with an ALL-CAPS run-in title joined to its
     text by a dash, a colon or a space (``AUTHORITY-The Purchasing Agent ...``, ``TIE-BIDS –
     If all bids ...``, ``AUDIT OF RECORDS The parties ...``): the general-conditions style of
-    state and local solicitations. None when the caps part is one short word (``RFP``)."""
+    state and local solicitations; ``UNBALANCED BIDS—A Bid shall ...`` (a one-letter first
+    word) and ``INDEMNIFICATION-`` (the text on the next line: body ``""``) too. None when the
+    caps part is one short word (``RFP``)."""
     m = _CAPS_RUNIN.match(text.strip())
     if not m:
         return None
-    title = m.group("t").strip(" -,")
+    title = (m.group("t") or m.group("t2")).strip(" -,")
     if sum(c.isalpha() for c in title) < 4 or not is_caps(title):
         return None
     if len(title.split()) == 1 and "-" not in title and len(title) < 5:
         return None
-    return title, m.group("b").strip()
+    return title, (m.group("b") or m.group("b1") or "").strip()
 
 
 def _next_is_factor(lines: list[str], i: int, scheme) -> bool:
@@ -401,7 +405,13 @@ def plain_candidate(
             rest = rest[0].upper() + rest[1:]
         heading, body, kind = split_title(rest)
         caps = caps_runin(rest)
-        if caps is not None and (kind == "paragraph" or not heading):
+        if caps is not None and (
+            kind == "paragraph"
+            or not heading
+            or bool(re.match(re.escape(caps[0]) + r"\s*[-\u2013\u2014:]\s*\S", heading))
+        ):  # "PROHIBITION AGAINST UNIFORM PRICING-The Purchasing Agent encourages ..." cut at
+            # the line end is no title of its own: the caps part before the dash is (a title
+            # joined by a space, "TSA ITMS Statement of Objectives", stays whole)
             heading, body, kind = caps[0], caps[1], "heading"
         if kind == "heading" and wrapped and not body and not extra:
             heading, body, kind = "", rest, "paragraph"

@@ -61,7 +61,9 @@ from rfp_retrieval.documents.ask_patterns import (
     SECOND_PERSON,
     XREF,
     is_ask,
+    is_procurement_process,
     is_requirement,
+    refers_back,
 )
 from rfp_retrieval.documents.numbering import normalise_number
 from rfp_retrieval.documents.questionnaire import QUESTIONNAIRE_FORMATS as QUESTIONNAIRE_EXTENSIONS
@@ -589,6 +591,12 @@ class _Finder:
                     or PLEASE_CONTINUATION.match(sentence)
                     and self.kind_of(sentence, owner) is None
                 )
+                or current
+                and current_kind is not None
+                and not current[-1].rstrip().endswith(":")
+                and refers_back(sentence, " ".join(current))
+                and not is_procurement_process(sentence)  # "The price quotation must be
+                # received no later than ...": the due date, no rule on the deliverable
             ):
                 current.append(sentence)
                 continue

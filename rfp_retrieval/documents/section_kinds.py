@@ -140,6 +140,10 @@ EVALUATION = re.compile(
     re.I,
 )
 """The question finder's Section M rule over ``numbered_path`` (rule 1)."""
+SECTION_L = re.compile(r"\b(?:section|addendum)\s+l\b|^l(?:\.\d+)+\b", re.I)
+"""Section L by its number over ``numbered_path`` (``Section L.``, ``ADDENDUM L``, a nearest
+``L.4.2``): the Uniform Contract Format letter of the instructions to offerors (FAR 15.204-1),
+whatever the heading says."""
 CLAUSES = re.compile(
     r"\bclauses?\b|\b52\.2\d\d-\d|\b252\.2\d\d-\d|terms and conditions|\bdefinitions?\b|"
     r"standard provisions|general provisions|contract provisions|\bFAR\b|\bDFARS\b|"
@@ -254,9 +258,12 @@ class SectionKinds:
         return section.level > 0 and bool(BACKGROUND.search(section.heading))
 
     def is_instructions(self, section: Section) -> bool:
-        """Instructions to offerors (Section L) in the path below the title."""
+        """Instructions to offerors (Section L) in the path below the title, or a section
+        numbered Section L (``## Section L. Instructions``, ``L.4.2``: ``SECTION_L``)."""
         path = self.plain_path_below_title(section)
-        return bool(path) and bool(INSTRUCTIONS_PATH.search(" > ".join(path)))
+        if bool(path) and bool(INSTRUCTIONS_PATH.search(" > ".join(path))):
+            return True
+        return section.level > 0 and bool(SECTION_L.search(self.numbered_path(section)))
 
     def is_administration(self, section: Section) -> bool:
         """How to bid or administer, or context that is not itself the scope (rules 2 and 3).
