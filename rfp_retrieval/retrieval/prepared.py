@@ -211,7 +211,9 @@ class PreparedLibrary:
 
         Each entry's text is its title, narrative, domains, technologies, technical approach
         and outcomes (``facets.entry_facet_texts`` without the customer), indexed by the one BM25
-        rule of both libraries (``lexical.LexicalIndex``), built on the first call and kept.
+        rule of both libraries (``lexical.LexicalIndex``), built on the first call whose
+        ``text`` has a content word and kept (a text without one scores 0 everywhere, so it
+        needs no index: tokenising a million entries takes minutes).
         """
         from rfp_retrieval.retrieval.lexical import LexicalIndex
         from rfp_retrieval.rewrite.terms import index_tokens
@@ -219,6 +221,8 @@ class PreparedLibrary:
         n = len(self)
         if not n:
             return np.zeros(0, dtype=np.float64)
+        if self._lexical is None and not index_tokens(text or ""):
+            return np.zeros(n, dtype=np.float64)  # no query word: no need for the index
         with self._lock:
             if self._lexical is None:
                 tokens = []

@@ -77,6 +77,10 @@ class ScopeQuery:
     text: str = ""
 
 
+# Rows of a facet converted from the frame's list column at a time (``EntryVectors.from_frame``).
+_FROM_FRAME_ROWS = 65536
+
+
 class MixedModelsError(ValueError):
     """A ranking would compare vectors made by different embedding models (the message names
     the partition, the model ids and what to re-materialize)."""
@@ -117,16 +121,38 @@ class EntryVectors:
     @classmethod
     def from_frame(cls, frame: pl.DataFrame) -> EntryVectors:
         """From a ``pp_facet_embeddings`` frame (columns id, facet, vector; ``model`` when
-        present fills ``models``)."""
+        present fills ``models``): ``ids`` every id of the frame, sorted; per facet a float32
+        (len(ids), dim) matrix, zeros on the rows of ids without that facet.
+
+        The vectors go from the frame's list column into the matrices
+        ``_FROM_FRAME_ROWS`` rows at a time, never as Python floats (a million entries x 4
+        facets x 384 floats as Python objects were about 50 GB).
+
+        Raises:
+            ValueError: a facet's vectors are null or of different lengths (names the facet).
+        """
         ids = sorted(set(frame["id"].to_list()))
-        index = {pp_id: i for i, pp_id in enumerate(ids)}
+        index = pl.DataFrame(
+            {"id": pl.Series(ids, dtype=frame.schema["id"]), "_row": np.arange(len(ids))}
+        )
         matrices: dict[str, np.ndarray] = {}
         for facet in frame["facet"].unique().to_list():
-            part = frame.filter(pl.col("facet") == facet)
-            dim = len(part["vector"][0])
+            part = frame.filter(pl.col("facet") == facet).select("id", "vector")
+            lengths = part["vector"].list.len()
+            dim = lengths[0]
+            if lengths.null_count() or lengths.min() != lengths.max():
+                raise ValueError(
+                    f"pp_facet_embeddings: the {facet!r} vectors are null or of different "
+                    "lengths; re-materialize pp_facet_embeddings"
+                )
+            rows = part.join(index, on="id", how="left", maintain_order="left")["_row"]
+            rows = rows.to_numpy().astype(np.int64)
             matrix = np.zeros((len(ids), dim), dtype=np.float32)
-            rows = [index[i] for i in part["id"].to_list()]
-            matrix[rows] = np.asarray(part["vector"].to_list(), dtype=np.float32)
+            vectors = part["vector"]
+            for start in range(0, part.height, _FROM_FRAME_ROWS):
+                stop = min(start + _FROM_FRAME_ROWS, part.height)
+                block = vectors.slice(start, stop - start).list.to_array(dim).to_numpy()
+                matrix[rows[start:stop]] = block.astype(np.float32, copy=False)
             matrices[facet] = matrix
         models: tuple[str, ...] = ()
         if "model" in frame.columns:
