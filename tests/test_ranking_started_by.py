@@ -10,6 +10,7 @@ import numpy as np
 import polars as pl
 import pytest
 
+from rfp_retrieval.report.caveats import caveats, start_unknown_caveat
 from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.retrieval.filters import STARTED_BY_RULE
 from rfp_retrieval.retrieval.overrides import score_entry
@@ -100,3 +101,19 @@ def test_a_writer_pick_that_starts_later_is_kept_and_flagged():
     frame, vectors = _library()
     ref = score_entry(frame, vectors, _query(ScopeFilters()), RankingConfig(), "PP-06")
     assert ref.id == "PP-06" and ref.relaxed == ["started_by"]
+
+
+def test_the_brief_names_an_unknown_start_date_as_unknown():
+    entry = {"id": "PP-05", "start_date": None, "end_date": D(2022, 12, 31), "ongoing": False}
+    [caveat] = [
+        c for c in entry_caveats_of(entry, {"as_of": RFQ_DATE}) if c.text.startswith("Start")
+    ]
+    assert caveat.kind == "unknown"
+    assert "2023-04-14" in caveat.text
+    known = {**entry, "start_date": D(2019, 10, 1)}
+    assert start_unknown_caveat(known, {"as_of": RFQ_DATE}) is None
+
+
+def entry_caveats_of(entry, scope):
+    ref = {"id": entry["id"], "score": 0.5, "relaxed": [], "missing_facets": []}
+    return caveats(ref, entry, scope, set(), [ref], 4)
