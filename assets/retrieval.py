@@ -8,7 +8,7 @@ from assets.previews import markdown_preview, references_preview
 from assets.rfp import source_of_inputs
 from resources import EmbeddingModel, ProjectPaths
 from rfp_retrieval.lineage import SOURCE_SHA, with_source
-from rfp_retrieval.retrieval.config import RankingConfig
+from rfp_retrieval.retrieval.config import RankingConfig, references_to_offer
 from rfp_retrieval.retrieval.overrides import (
     NOT_APPLIED,
     OverrideError,
@@ -26,7 +26,8 @@ from rfp_retrieval.retrieval.scope_query import reembed_scope_row, scope_query_f
 @rfp_asset(
     "retrieval",
     description=(
-        "The three past-performance references to cite for this RFP, each with every score "
+        "The past-performance references to cite for this RFP (as many as its Section L "
+        "asks for, three when it states no count), each with every score "
         "component (whole-entry, outcome and best-section cosine, domain match, recency, "
         "agency and sector bumps, penalties), the "
         "constraints it misses if a filter had to be relaxed, the candidate count and the "
@@ -73,7 +74,8 @@ def _references_one(key, scope_query, pp_entries, vectors, paths, embedder=None)
         again = reembed_scope_row(row, embedder)
         if again is not None:
             reembedded, row = row.get("model"), again
-    config = RankingConfig(mode=paths.ranking_mode)
+    top_k = references_to_offer(row.get("references_required"))
+    config = RankingConfig(mode=paths.ranking_mode, top_k=top_k)
     query = scope_query_from_row(row)
     try:
         result = rank_references(pp_entries, vectors, query, config)

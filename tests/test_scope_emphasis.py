@@ -76,3 +76,44 @@ def test_cross_cutting_discount_and_lead_sections_are_counted_as_stated():
     assert (EMPHASIS_WEIGHTS.cross_cutting, EMPHASIS_WEIGHTS.per_lead_mention) == (0.5, 0.5)
     assert emphasized == ["payroll", "data-analytics"]
     assert weights == {"payroll": 0.571, "data-analytics": 0.429}
+
+
+ELIGIBILITY_RFP = """# Request for Proposals: Integrated Eligibility System Modernization
+
+## 3. Scope of Work
+
+### 3.1 Eligibility Determination
+The Contractor shall replace the eligibility rules engine for SNAP, TANF and Medicaid, run
+MAGI and non-MAGI determinations and process renewals and ex parte reviews.
+
+### 3.2 Case Management
+Caseworkers shall manage case tracking, notices and appeals in one case management tool.
+
+### 3.3 Operations and Maintenance
+The Contractor shall provide Tier 2 and Tier 3 user support. The Department's existing IT
+service desk will continue to provide Tier 1 support for State staff.
+"""
+
+
+def test_help_desk_support_of_a_mission_system_is_not_its_emphasis(tmp_path):
+    # new-user trial (an eligibility-systems RFP put a help-desk entry first): the help desk
+    # and tiered user support that come with operating a system are cross-cutting
+    path = tmp_path / "rfp.md"
+    path.write_text(ELIGIBILITY_RFP, encoding="utf-8")
+    reading = read_scope(load_document(path))
+    assert "help-desk" in CROSS_CUTTING_DOMAINS
+    assert reading.emphasized_domains[:2] == ["benefits-eligibility", "case-management"]
+    assert "help-desk" not in reading.emphasized_domains
+    weights = reading.domain_weights
+    assert 0 < weights["help-desk"] < weights["case-management"] < weights["benefits-eligibility"]
+
+
+def test_a_service_desk_rfp_keeps_the_help_desk_as_its_mission():
+    # only cross-cutting domains signalled: the help desk is the work itself
+    emphasized, weights = domain_emphasis(
+        "Enterprise IT Service Desk Support",
+        "Tier 1 service desk, deskside support and end-user support for 9,000 staff; hosting",
+        "",
+    )
+    assert emphasized[0] == "help-desk"
+    assert max(weights, key=weights.get) == "help-desk"

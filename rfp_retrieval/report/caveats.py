@@ -134,6 +134,21 @@ def recency_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat
     return None
 
 
+def start_unknown_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat | None:
+    """The start date unknown when the library states none: the ranking let the entry in
+    (``retrieval.filters.STARTED_BY_RULE``: work must have started by the RFP's date,
+    ``scope["as_of"]``), the writer checks it had. None when the RFP also states a start
+    cut-off (``recency_caveat`` reports it) or the scope has no as-of date."""
+    as_of = _date(scope.get("as_of"))
+    if as_of is None or entry.get("start_date") is not None or scope.get("started_after"):
+        return None
+    return Caveat(
+        "unknown",
+        f"Start date unknown: the library states none; check the work had started by the "
+        f"RFP's date {as_of.isoformat()} (past performance is work already under way).",
+    )
+
+
 def customer_type_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat | None:
     """The customer type unknown when the RFP limits customer types and the library states
     none for the entry (it was ranked, not excluded)."""
@@ -238,8 +253,9 @@ def caveats(
     passed: int | None,
     relaxed: bool = False,
 ) -> list[Caveat]:
-    """Every check that applies to ``ref`` in a fixed order: role, value, recency, customer
-    type, missing facets, vague, weak (``passed`` / ``relaxed`` as in ``weak_pick_caveat``).
+    """Every check that applies to ``ref`` in a fixed order: role, value, recency, start date,
+    customer type, missing facets, vague, weak (``passed`` / ``relaxed`` as in
+    ``weak_pick_caveat``).
     ``entry`` None (the library row is missing) leaves the entry checks unknown."""
     found: list[Caveat | None] = []
     if entry is None:
@@ -247,6 +263,7 @@ def caveats(
     else:
         found += [role_caveat(entry, scope), value_caveat(entry, scope)]
         found.append(recency_caveat(entry, scope))
+        found.append(start_unknown_caveat(entry, scope))
         found.append(customer_type_caveat(entry, scope))
     found.append(missing_facet_caveat(ref))
     found.append(vague_caveat(str(ref.get("id")), vague_ids))

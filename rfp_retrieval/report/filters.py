@@ -86,12 +86,15 @@ def _value(reading: Mapping[str, Any]) -> str:
         text = f"contract value at least {usd(low)}{per}"
     elif high is not None:
         text = f"contract value at most {usd(high)}{per}"
+    elif reading.get("stated"):
+        text = f"contract value stated as '{reading['stated']}'"  # foreign currency
     else:
         text = "contract value not bounded"
     if approx is not None:
         text += f"; approximation: the RFP states about {usd(approx)}{per}, read as this band"
     if reading.get("unknown"):
-        # an annual bound is stated but not compared (scope.reading.ANNUAL_NOT_COMPARED)
+        # an annual or foreign-currency bound is stated but not compared
+        # (scope.reading.ANNUAL_NOT_COMPARED, section_lm.value.FOREIGN_NOT_COMPARED)
         text += f"; {reading['unknown']} (no value filter)"
     return text
 

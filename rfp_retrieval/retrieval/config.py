@@ -18,6 +18,22 @@ from typing import Any
 MODES = ("naive", "facet", "facet+bumps", "default")
 DEFAULT_MODE = "default"
 FACETS = ("narrative", "technical", "outcome")
+DEFAULT_TOP_K = 3
+"""References ranked when the RFP states no count (DESIGN: the three to cite)."""
+
+
+def references_to_offer(required: int | None) -> int:
+    """How many references to rank for one RFP: the count its Section L asks for
+    (``ScopeReading.references_required``: "provide two (2) references" -> 2, "up to five
+    (5)" -> 5, a range -> its lower end, what the RFP requires), else ``DEFAULT_TOP_K``.
+
+    The ``pp_references`` asset ranks this many (``RankingConfig.top_k``); evaluation keeps
+    scoring the top three of every scope (``eval.past_performance``). A count below 1 (never
+    read: ``section_lm.readers.read_references`` keeps 1..20) falls back to the default.
+    """
+    if required is None or int(required) < 1:
+        return DEFAULT_TOP_K
+    return int(required)
 
 
 @dataclass(frozen=True)
@@ -298,7 +314,8 @@ class RankingConfig:
         default: the ``default`` mode's values (``DefaultWeights``).
         windows: the recency windows of both bump sets (``RecencyWindows``).
         relaxation: the relaxation order and widening (``Relaxation``).
-        top_k: references to return (Section L asks for three).
+        top_k: references to return (``DEFAULT_TOP_K``; the count an RFP asks for is
+            ``references_to_offer``).
 
     Every value also has a flat name (``VALUES``: ``weight_narrative``, ``recent_bump``,
     ``default_weight_whole``, ``penalty_value``, ...): ``RankingConfig(penalty_value=0.1)``
@@ -358,7 +375,7 @@ class RankingConfig:
     default: DefaultWeights = DefaultWeights()
     windows: RecencyWindows = RecencyWindows()
     relaxation: Relaxation = Relaxation()
-    top_k: int = 3
+    top_k: int = DEFAULT_TOP_K
     extra: dict = field(default_factory=dict)
 
     def __init__(
@@ -369,7 +386,7 @@ class RankingConfig:
         default: DefaultWeights = DefaultWeights(),
         windows: RecencyWindows = RecencyWindows(),
         relaxation: Relaxation = Relaxation(),
-        top_k: int = 3,
+        top_k: int = DEFAULT_TOP_K,
         extra: dict | None = None,
         **values: Any,
     ) -> None:

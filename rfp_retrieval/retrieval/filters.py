@@ -11,7 +11,7 @@ relaxation (``relaxation_steps``) widens or drops the constraints in the configu
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -370,6 +370,30 @@ class StartedAfter(Constraint):
         return filters.started_after.isoformat() if filters.started_after else None
 
 
+class StartedBy(Constraint):
+    """The work started on/before ``started_by`` (``STARTED_BY_RULE``); never relaxed."""
+
+    name = "started_by"
+
+    def expr(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
+        if filters.started_by is None:
+            return None
+        return f"start_date <= {_lit(filters.started_by)}"
+
+    def mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
+        if "start_date" not in columns.dates or filters.started_by is None:
+            return None
+        return columns.dates["start_date"] <= np.datetime64(filters.started_by, "D")
+
+    def unknown_mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
+        if "start_date" not in columns.dates:
+            return None
+        return np.isnat(columns.dates["start_date"])
+
+    def describe(self, filters: ScopeFilters) -> Any:
+        return filters.started_by.isoformat() if filters.started_by else None
+
+
 class PrimeRole(_TextIn):
     name = "role"
     column = "role"
@@ -391,6 +415,7 @@ CONSTRAINTS: tuple[Constraint, ...] = (
     ValueBand(),
     Recency(),
     StartedAfter(),
+    StartedBy(),
     PrimeRole(),
 )
 """Every hard filter, in the order of the filter trace and of ``constraint_sql``."""
@@ -405,6 +430,25 @@ UNKNOWN_RULE = (
 )
 """The one rule for unknown facts (issue 18, defect 4). Every mode follows it except the
 seed's ``facet+bumps`` preset, kept as the seed ranked (an unknown fact there is a miss)."""
+
+
+STARTED_BY_RULE = (
+    "Past performance is work already under way: an entry whose period of performance starts "
+    "after the RFP's date (its stated issue date, else the file date the recency window also "
+    "counts from) cannot be cited and is excluded, whatever else is relaxed. An unknown start "
+    "date is unknown, not a miss (UNKNOWN_RULE)."
+)
+"""The one rule for work that has not started (new-user trial: an RFQ dated 2023 got picks
+that started in 2025). The seed's ``facet+bumps`` preset does not apply it (kept as the seed
+ranked)."""
+
+
+def with_started_by(filters: ScopeFilters, as_of: dt.date | None) -> ScopeFilters:
+    """``filters`` with ``started_by`` set to ``as_of`` (``STARTED_BY_RULE``) unless it is
+    already set or ``as_of`` is None."""
+    if filters.started_by is not None or as_of is None:
+        return filters
+    return replace(filters, started_by=as_of)
 
 
 def constraint_sql(

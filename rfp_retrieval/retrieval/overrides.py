@@ -356,9 +356,9 @@ def score_entry(
     """Score one library entry for ``scope`` exactly as the ranker scores a candidate.
 
     One rule for the writer's pick (the writer's choice wins, module docstring): the
-    constraints relaxation never bends for a pick (``started_after``, ``vehicle_type``,
-    ``customer_type``) are lifted, and the entry is ranked alone with the RFP's other
-    filters, so graded relaxation (``config.relaxation.order``) lets it through and the
+    constraints relaxation never bends for a pick (``started_after``, ``started_by``,
+    ``vehicle_type``, ``customer_type``) are lifted, and the entry is ranked alone with the
+    RFP's other filters, so graded relaxation (``config.relaxation.order``) lets it through and the
     default mode charges its soft penalties as usual. ``relaxed`` lists every original
     constraint it misses: those relaxation bent, then the lifted ones it misses (an unknown
     fact is not a miss, ``filters.UNKNOWN_RULE``), so the brief says what it misses.
@@ -374,13 +374,21 @@ def score_entry(
         row["start_date"] is None or row["start_date"] < filters.started_after
     ):
         lifted.append("started_after")
+    if row["start_date"] is not None and row["start_date"] > scope.as_of:
+        lifted.append("started_by")  # STARTED_BY_RULE's date, lifted for the writer's pick
     if filters.vehicle_types and row["vehicle_type"] not in filters.vehicle_types:
         lifted.append("vehicle_type")
     if filters.customer_types and row["customer_type"] not in (None, *filters.customer_types):
         lifted.append("customer_type")  # an unknown type passes (UNKNOWN_RULE): not lifted
     open_scope = replace(
         scope,
-        filters=replace(filters, started_after=None, vehicle_types=(), customer_types=()),
+        filters=replace(
+            filters,
+            started_after=None,
+            started_by=dt.date.max,  # lifted: never excludes (with_started_by keeps it)
+            vehicle_types=(),
+            customer_types=(),
+        ),
     )
     refs = rank_references(single, vectors, open_scope, replace(config, top_k=1)).references
     if not refs:

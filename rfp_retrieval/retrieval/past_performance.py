@@ -28,6 +28,7 @@ from rfp_retrieval.retrieval.filters import (
     constraint_sql,
     describe,
     relaxation_steps,
+    with_started_by,
 )
 from rfp_retrieval.retrieval.prepared import PreparedLibrary
 from rfp_retrieval.retrieval.records import (
@@ -222,7 +223,10 @@ def _rank(
     passed: FilterPass | None = None
     library.lap()
     if config.uses_filters:
-        passed = filter_pass(library, scope.filters, config)
+        filters = scope.filters
+        if not config.preset.seed_rules:
+            filters = with_started_by(filters, scope.as_of)
+        passed = filter_pass(library, filters, config)
         candidates, trace, relaxed = passed.candidates, passed.trace, passed.relaxed
         ranks = passed.ranks
     else:

@@ -21,6 +21,8 @@ class ScopeFilters:
 
     ``ended_after``: the work must have ended on/after this date or be ongoing (recency).
     ``started_after``: the work must have started on/after this date.
+    ``started_by``: the work must have started on/before this date: the RFP's as-of date,
+    set at ranking time (``filters.STARTED_BY_RULE``; None: not applied).
     ``require_prime``: the RFP accepts only references performed as prime contractor.
     ``industries_preferred``: industries the RFP prefers (not a filter: an entry in another
     industry pays the ``industry_penalty``; ``components.Candidates.other_industry``).
@@ -35,10 +37,11 @@ class ScopeFilters:
     started_after: dt.date | None = None
     ended_after: dt.date | None = None
     require_prime: bool = False
+    started_by: dt.date | None = None
 
     def as_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        for key in ("started_after", "ended_after"):
+        for key in ("started_after", "ended_after", "started_by"):
             out[key] = out[key].isoformat() if out[key] else None
         for key in ("customer_types", "industries", "industries_preferred", "vehicle_types"):
             out[key] = list(out[key])

@@ -105,12 +105,14 @@ CROSS_CUTTING_DOMAINS = frozenset(
         "data-analytics",
         "devsecops",
         "digital-services",
+        "help-desk",
         "infrastructure-operations",
         "legacy-modernization",
     }
 )
 """Domains that run through RFPs of every mission (cloud, DevSecOps, analytics,
-modernization, digital delivery, hosting): how the work is delivered rather than what it is.
+modernization, digital delivery, hosting, and the help desk / tiered user support that comes
+with operating any system): how the work is delivered or supported rather than what it is.
 When an RFP also signals a mission domain (financial management, grants, claims, health IT,
 logistics...), the cross-cutting ones weigh ``EmphasisWeights.cross_cutting`` of their score
 (issue 18 defect 7: a proposal veteran matches the mission first)."""

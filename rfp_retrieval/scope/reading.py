@@ -17,6 +17,7 @@ from rfp_retrieval.scope.section_lm import (
     document_sentences,
     find_pp_requirements,
 )
+from rfp_retrieval.scope.section_lm.value import FOREIGN_NOT_COMPARED
 
 ANNUAL_NOT_COMPARED = "annual value: not compared with total contract values"
 """Trace note of an annual value bound (the library states total contract values only)."""
@@ -187,6 +188,13 @@ def _apply_requirements(
         reading.recency_text = rec.stated.text
         setattr(reading, key, date.isoformat())
         _trace(reading, "recency", rec.stated, value)
+    if req.value is None and req.value_foreign is not None:
+        _trace(
+            reading,
+            "value",
+            req.value_foreign,
+            {"stated": req.value_foreign.text, "unknown": FOREIGN_NOT_COMPARED},
+        )
     if req.no_value_constraint is not None:
         _trace(reading, "value", req.no_value_constraint, "no value constraint")
     elif req.value is not None:

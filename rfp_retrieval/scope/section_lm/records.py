@@ -92,6 +92,8 @@ class PastPerformanceRequirements:
     """Everything Section L/M says about past-performance references (None / [] = not stated).
 
     ``no_value_constraint`` is True when the RFP says outright that no minimum value applies.
+    ``value_foreign`` is a value bound stated in another currency than USD ("EUR 5 million"):
+    not compared (no exchange rates at run time), shown as such in the trace.
     ``references_max`` is the upper end of a stated range of references ("two (2) to three
     (3)"), None when one number is stated. ``industries_preferred`` are industries the RFP
     prefers ("insurance or financial services preferred"): they rank, never filter;
@@ -106,6 +108,7 @@ class PastPerformanceRequirements:
     recency: Recency | None = None
     value: ValueRange | None = None
     no_value_constraint: Statement | None = None
+    value_foreign: Statement | None = None
     sizes: list[SizeConstraint] = field(default_factory=list)
     customers: CustomerConstraint | None = None
     relevance: list[Statement] = field(default_factory=list)

@@ -36,7 +36,27 @@ _ANNUAL = re.compile(
 )
 
 
+# an amount in another currency than the dollar ("EUR 5 million", "€5M", "£2.5 million",
+# "5 million euros"): the library states USD, and no exchange rate is looked up at run time
+_FOREIGN_AMOUNT = re.compile(
+    r"(?:\b(?:EUR|GBP|CAD|AUD|CHF|JPY|NZD|SEK|NOK|DKK)\s?|[€£¥])\s?\d[\d.,]*"
+    r"(?:\s*(?:million|billion|thousand|mn|bn|[MKB])\b)?|"
+    r"\b\d[\d.,]*(?:\s*(?:million|billion|thousand))?\s*(?:euros?|pounds sterling|"
+    r"(?:Canadian|Australian) dollars|(?:EUR|GBP|CAD|AUD|CHF)\b)",
+    re.I,
+)
+FOREIGN_NOT_COMPARED = (
+    "value stated in a currency other than USD: not compared with the library's USD values "
+    "(no exchange rates at run time); check the reference's value by hand"
+)
+"""The trace's reading of a value bound in a foreign currency (``value_foreign``)."""
+
+
 def read_value(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
+    """Set ``req.value`` from the first past-performance sentence stating a USD value bound
+    (or ``no_value_constraint``). A bound stated only in another currency sets
+    ``value_foreign`` (the first such sentence; ``FOREIGN_NOT_COMPARED``) and the search goes
+    on for a USD one."""
     for s in sentences:
         text = s.text
         if not (s.pp or PP_STRONG.search(text)):
@@ -46,6 +66,11 @@ def read_value(sentences: list[DocumentSentence], req: PastPerformanceRequiremen
         if _NO_MINIMUM.search(text) and not money_mentions(text):
             req.no_value_constraint = stated(s, _NO_MINIMUM.search(text).group(0))
             return
+        foreign = _FOREIGN_AMOUNT.search(text)
+        if foreign is not None and not money_mentions(text):
+            if req.value_foreign is None:
+                req.value_foreign = stated(s, foreign.group(0))
+            continue
         found = _value_from(text)
         if found is None:
             continue

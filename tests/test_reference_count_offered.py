@@ -1,0 +1,93 @@
+"""The references ranked for an RFP are as many as its Section L asks for (new-user trial:
+"provide two (2) references" and "up to five" still gave three); three when it states none.
+Evaluation keeps scoring the top three (``eval.past_performance``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from types import SimpleNamespace
+
+import numpy as np
+import polars as pl
+import pytest
+
+from assets.retrieval import _references_one
+from rfp_retrieval.documents.extract import load_document
+from rfp_retrieval.retrieval.config import DEFAULT_TOP_K, RankingConfig, references_to_offer
+from rfp_retrieval.retrieval.records import EntryVectors
+from rfp_retrieval.retrieval.scope_query import build_scope_query
+from rfp_retrieval.scope.as_of import AsOf
+
+IDS = [f"PP-{k:02d}" for k in range(1, 8)]
+
+
+class _Stub:
+    """One fixed unit vector per text (every cosine is the entry's own first coordinate)."""
+
+    model_id = "stub-2d"
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        return np.tile(np.array([1.0, 0.0], dtype=np.float32), (len(texts), 1))
+
+
+def _library() -> tuple[pl.DataFrame, EntryVectors]:
+    n = len(IDS)
+    frame = pl.DataFrame(
+        {
+            "id": IDS,
+            "title": IDS,
+            "customer_type": ["state"] * n,
+            "industry": [None] * n,
+            "vehicle_type": ["standalone"] * n,
+            "value_min": [3_000_000] * n,
+            "value_max": [3_000_000] * n,
+            "start_date": [dt.date(2021, 1, 1)] * n,
+            "end_date": [None] * n,
+            "ongoing": [True] * n,
+            "role": ["prime"] * n,
+            "customer_named": ["DHS"] * n,
+            "customer_acronym": [None] * n,
+        },
+        schema_overrides={"industry": pl.String, "customer_acronym": pl.String},
+    )
+    sims = np.linspace(0.9, 0.3, n)
+    matrix = np.stack([sims, np.sqrt(1 - sims**2)], axis=1).astype(np.float32)
+    facets = ("narrative", "technical", "outcome", "whole")
+    return frame, EntryVectors(ids=IDS, matrices={f: matrix for f in facets})
+
+
+def _rfp(tmp_path, sentence: str):
+    path = tmp_path / "rfq.md"
+    path.write_text(
+        "# Request for Quotations: Eligibility System Support\n\n"
+        "## C.1 Scope of Work\n\nThe contractor shall operate the eligibility system.\n\n"
+        "## L.3 Past Performance\n\n" + sentence + "\n",
+        encoding="utf-8",
+    )
+    return load_document(path)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "count"),
+    [
+        ("Offerors shall provide two (2) past performance references.", 2),
+        ("Offerors may submit up to five (5) past performance references.", 5),
+        ("Describe your relevant experience on similar contracts.", DEFAULT_TOP_K),
+    ],
+)
+def test_pp_references_ranks_the_count_the_rfp_asks_for(tmp_path, sentence, count):
+    built = build_scope_query(_rfp(tmp_path, sentence), _Stub(), AsOf(dt.date(2026, 6, 1), "t"))
+    assert built.reading.references_required == (None if count == DEFAULT_TOP_K else count)
+    entries, vectors = _library()
+    paths = SimpleNamespace(ranking_mode="default", overrides_dir=str(tmp_path / "overrides"))
+    frame, meta = _references_one("rfq", built.frame, entries, vectors, paths)
+    ranked = frame.filter(pl.col("rank").is_not_null()).sort("rank")
+    assert ranked["id"].to_list() == IDS[:count]
+    assert meta["ranking_config"] == RankingConfig(mode="default", top_k=count).fingerprint()
+
+
+def test_the_count_rule():
+    assert references_to_offer(None) == 3 == DEFAULT_TOP_K
+    assert references_to_offer(2) == 2
+    assert references_to_offer(0) == 3
+    assert RankingConfig().top_k == DEFAULT_TOP_K
