@@ -95,7 +95,7 @@ def test_run_summary_fits_80_columns_and_keeps_every_value_and_failure():
 
     assert "franklin-dhhs-iecms-modernization-rfp.md" in lines[1]
     assert "partition franklin-dhhs-iecms-modernization-rfp-md;" in flat
-    assert "value: $10,000,000 to $30,000,000; work ended on/after: 2021-03-01" in flat
+    assert "value: $10.0M to $30.0M; work ended on/after: 2021-03-01" in flat
     for rank, score, title in [
         (1, "0.600", "Integrated Eligibility and Case Management Modernization"),
         (2, "0.500", "311 CRM Replacement"),
