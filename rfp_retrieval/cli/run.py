@@ -106,7 +106,8 @@ def run(
         console=console,
         disable=as_json and not console.is_terminal,
     )
-    with progress:
+    # the store's reads around the runs open its file once (the runs hold it read-write)
+    with progress, launcher.reading():
         task = progress.add_task("libraries: ingest, validate, embed", total=1)
         library_note = None
         try:
@@ -151,17 +152,18 @@ def run(
         outcomes = run_rfps(launcher, rfp_files, missing, progress, no_library)
     from rfp_retrieval.retrieval.overrides import unmatched_override_files
 
-    known = launcher.known_partitions()
-    known |= {o["partition"] for o in outcomes if o.get("partition")}
-    present = rfp_files_present(settings.inbox_dir, outcomes)
-    unmatched = [
-        {"file": str(path), "reason": reason}
-        for path, reason in unmatched_override_files(
-            settings.overrides_dir, sorted(known), present, partition_sources(launcher.store)
-        )
-    ]
-    unmatched += override_problems(launcher.store, settings.overrides_dir, outcomes)
-    rejected = library_rejections(launcher.store)
+    with launcher.reading():  # the store's reads open its file once
+        known = launcher.known_partitions()
+        known |= {o["partition"] for o in outcomes if o.get("partition")}
+        present = rfp_files_present(settings.inbox_dir, outcomes)
+        unmatched = [
+            {"file": str(path), "reason": reason}
+            for path, reason in unmatched_override_files(
+                settings.overrides_dir, sorted(known), present, partition_sources(launcher.store)
+            )
+        ]
+        unmatched += override_problems(launcher.store, settings.overrides_dir, outcomes)
+        rejected = library_rejections(launcher.store)
     if as_json:
         print_json(
             {
