@@ -75,6 +75,10 @@ def run(
         {key: str(Path(value).resolve()) for key, value in flags.items() if value is not None},
     )
     check_store_reachable(settings)
+    if rfp_files or _has_files(settings.inbox_dir):
+        from rfp_retrieval.retrieval.embedding import preload
+
+        preload(settings.model_location())  # torch + model load in a helper beside Dagster's
     launch = import_launcher(folder)
     launcher = launch.Launcher(settings, launch.dagster_home(folder, config))
 
@@ -185,6 +189,12 @@ def run(
         raise typer.Exit(130)
     if any(o["status"] not in ("ok", "warning") for o in outcomes):
         raise typer.Exit(1)  # every other RFP was still processed; the summary lists failures
+
+
+def _has_files(folder: Path | str) -> bool:
+    """True when ``folder`` is a folder holding at least one entry (an RFP may be there)."""
+    folder = Path(folder)
+    return folder.is_dir() and any(folder.iterdir())
 
 
 def rfp_files_present(inbox_dir: Path | str, outcomes: list[RunItem]) -> dict[str, str]:
