@@ -32,7 +32,8 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -263,17 +264,73 @@ class Launcher:
         store: a read-only partition store on the configured store (``settings.store``).
     """
 
+    _read_hold: ExitStack | None = None
+    """The DuckDB store held open read-only while in ``reading`` (None outside it)."""
+
     def __init__(self, settings: Settings, home: Path) -> None:
         import dagster as dg
 
         from code_location import build_definitions
+        from resources.event_log import pooled_event_log
         from resources.partition_store import partition_store_for
 
         self.settings = settings
         self.home = prepare_home(Path(home), settings.project_dir, settings)
         self.defs = build_definitions(settings)
         self.instance = dg.DagsterInstance.from_config(str(self.home))
+        pooled_event_log(self.instance)  # the SQLite event log, one engine per shard
         self.store = partition_store_for(settings, read_only=True)
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Keep the DuckDB store open read-only for the block (``resources.duckdb_io
+        .held_open``), so the many reads of ``store`` in it open the file once. A run started
+        in the block (``run_rfp``) releases it for the run's own read-write connections and
+        takes it again after. Does nothing on the Postgres store."""
+        if self.settings.store == "postgres" or self._read_hold is not None:
+            yield
+            return
+        self._hold_for_reading()
+        try:
+            yield
+        finally:
+            hold, self._read_hold = self._read_hold, None
+            if hold is not None:
+                hold.close()
+
+    def _hold_for_reading(self) -> None:
+        from resources.duckdb_io import held_open
+
+        self._read_hold = ExitStack()
+        self._read_hold.enter_context(held_open(str(self.settings.db_path), read_only=True))
+
+    @contextmanager
+    def _writing(self, hold: bool = True) -> Iterator[None]:
+        """For one run: the DuckDB store held open read-write (``hold``, the ``rfp_job``
+        runs: their ~40 IO-manager connections reuse one open file; the library job, which
+        may run for minutes, keeps its own connections so another process's run can write
+        between its steps), then the instance's run shards released
+        (``PooledSqliteEventLogStorage.release_runs``). A ``reading`` hold is dropped for the
+        run and taken again after it."""
+        from resources.duckdb_io import held_open
+        from resources.event_log import PooledSqliteEventLogStorage
+
+        was_reading = self._read_hold is not None
+        if was_reading:
+            self._read_hold.close()
+            self._read_hold = None
+        try:
+            if self.settings.store == "postgres" or not hold:
+                yield
+            else:
+                with held_open(str(self.settings.db_path)):
+                    yield
+        finally:
+            storage = getattr(self.instance, "_event_storage", None)
+            if isinstance(storage, PooledSqliteEventLogStorage):
+                storage.release_runs()
+            if was_reading:
+                self._hold_for_reading()
 
     def library_is_current(self) -> bool:
         """True when the library job would rebuild the same tables: the stamp of the last
@@ -302,9 +359,10 @@ class Launcher:
         stamp_file = self.home / LIBRARY_STAMP
         stamp_file.unlink(missing_ok=True)  # a failed or interrupted run leaves no stamp
         fingerprint = library_fingerprint(self.settings)
-        result = self.defs.resolve_job_def(LIBRARY_JOB).execute_in_process(
-            instance=self.instance, run_config=QUIET_LOGS, raise_on_error=False
-        )
+        with self._writing(hold=False):
+            result = self.defs.resolve_job_def(LIBRARY_JOB).execute_in_process(
+                instance=self.instance, run_config=QUIET_LOGS, raise_on_error=False
+            )
         if result.success:
             stamp = {"fingerprint": fingerprint, "run_id": result.run_id}
             stamp_file.write_text(json.dumps(stamp, indent=1), encoding="utf-8")
@@ -318,15 +376,16 @@ class Launcher:
         """
         try:
             self.instance.add_dynamic_partitions(RFP_PARTITIONS, [key])
-            result = self.defs.resolve_job_def("rfp_job").execute_in_process(
-                instance=self.instance,
-                partition_key=key,
-                run_config={
-                    **QUIET_LOGS,
-                    "ops": {"rfp_document": {"config": {"path": str(path.resolve())}}},
-                },
-                raise_on_error=False,
-            )
+            with self._writing():
+                result = self.defs.resolve_job_def("rfp_job").execute_in_process(
+                    instance=self.instance,
+                    partition_key=key,
+                    run_config={
+                        **QUIET_LOGS,
+                        "ops": {"rfp_document": {"config": {"path": str(path.resolve())}}},
+                    },
+                    raise_on_error=False,
+                )
         except KeyboardInterrupt:
             return RunOutcome(success=False, interrupted=True)
         return outcome_of(result, self.home / TRACES)
@@ -387,15 +446,19 @@ class Launcher:
 
         config = {key: str(paths[key].resolve()) for key in keys}
         try:
-            result = self.defs.resolve_job_def("rfp_job").execute_in_process(
-                instance=self.instance,
-                run_config={**QUIET_LOGS, "ops": {"rfp_document": {"config": {"paths": config}}}},
-                tags={
-                    ASSET_PARTITION_RANGE_START_TAG: keys[0],
-                    ASSET_PARTITION_RANGE_END_TAG: keys[-1],
-                },
-                raise_on_error=False,
-            )
+            with self._writing():
+                result = self.defs.resolve_job_def("rfp_job").execute_in_process(
+                    instance=self.instance,
+                    run_config={
+                        **QUIET_LOGS,
+                        "ops": {"rfp_document": {"config": {"paths": config}}},
+                    },
+                    tags={
+                        ASSET_PARTITION_RANGE_START_TAG: keys[0],
+                        ASSET_PARTITION_RANGE_END_TAG: keys[-1],
+                    },
+                    raise_on_error=False,
+                )
         except KeyboardInterrupt:
             return RunOutcome(success=False, interrupted=True)
         return outcome_of(result, self.home / TRACES)

@@ -22,6 +22,7 @@ rows without a materialization event; a re-run rewrites the same rows).
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 
 import duckdb
 import polars as pl
@@ -30,6 +31,45 @@ from dagster._core.storage.db_io_manager import DbIOManager, DbTypeHandler, Tabl
 from dagster_duckdb.io_manager import DuckDbClient
 from dagster_duckdb_polars import DuckDBPolarsIOManager
 from dagster_duckdb_polars.duckdb_polars_type_handler import DuckDBPolarsTypeHandler
+
+DAGSTER_CONNECTION_CONFIG = {"custom_user_agent": "dagster"}
+"""The DuckDB config dagster-duckdb opens every read-write connection with (its IO manager's
+client and ``DuckDBResource``, with no ``connection_config`` of ours): a connection held open
+beside them (``held_open``) must use the same, or DuckDB refuses to open the file twice."""
+
+
+@contextmanager
+def held_open(database: str, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection | None]:
+    """Keep the DuckDB file ``database`` open in this process for the block.
+
+    DuckDB keeps one database instance per file and configuration per process while any
+    connection to it is open, so every connection the block's code opens (the IO manager's,
+    one per input and output; the partition store's) reuses it instead of reading the file's
+    catalog again, and closing them skips the checkpoint that the last close of a file does:
+    about a third of a warm ``rfp_job`` run's CPU time went to those opens and closes
+    (``benchmarks/README.md``, issue 15 speed). The file is checkpointed once, when the block
+    ends. ``read_only``: the mode of the connections the block opens (a read-write and a
+    read-only instance of one file cannot coexist in one process).
+
+    Yields the held connection, or None (nothing held, the block runs as it would without)
+    when the file does not exist yet or another process holds its lock: the block's own
+    connections then wait or fail as they always did. While it is held, other processes
+    cannot open the file (DuckDB locks it per process), as during any write.
+    """
+    if not Path(database).is_file():
+        yield None
+        return
+    try:
+        connection = duckdb.connect(
+            database, read_only=read_only, config={} if read_only else DAGSTER_CONNECTION_CONFIG
+        )
+    except duckdb.Error:
+        yield None
+        return
+    try:
+        yield connection
+    finally:
+        connection.close()
 
 
 def _columns(connection, schema: str, table: str) -> list[tuple[str, str]]:

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import dagster as dg
 
@@ -74,6 +75,7 @@ def test_ctrl_c_during_a_run_is_an_interrupted_outcome(tmp_path):
             return Job()
 
     launcher.instance, launcher.defs = Instance(), Defs()
+    launcher.settings = SimpleNamespace(store="duckdb", db_path=tmp_path / "no-store.duckdb")
     outcome = launcher.run_rfp("a-md", tmp_path / "a.md")
     assert (outcome.success, outcome.interrupted) == (False, True)
 

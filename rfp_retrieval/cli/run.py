@@ -75,6 +75,10 @@ def run(
         {key: str(Path(value).resolve()) for key, value in flags.items() if value is not None},
     )
     check_store_reachable(settings)
+    if rfp_files or _has_files(settings.inbox_dir):
+        from rfp_retrieval.retrieval.embedding import preload
+
+        preload(settings.model_location())  # torch + model load in a helper beside Dagster's
     launch = import_launcher(folder)
     launcher = launch.Launcher(settings, launch.dagster_home(folder, config))
 
@@ -106,7 +110,8 @@ def run(
         console=console,
         disable=as_json and not console.is_terminal,
     )
-    with progress:
+    # the store's reads around the runs open its file once (the runs hold it read-write)
+    with progress, launcher.reading():
         task = progress.add_task("libraries: ingest, validate, embed", total=1)
         library_note = None
         try:
@@ -151,17 +156,18 @@ def run(
         outcomes = run_rfps(launcher, rfp_files, missing, progress, no_library)
     from rfp_retrieval.retrieval.overrides import unmatched_override_files
 
-    known = launcher.known_partitions()
-    known |= {o["partition"] for o in outcomes if o.get("partition")}
-    present = rfp_files_present(settings.inbox_dir, outcomes)
-    unmatched = [
-        {"file": str(path), "reason": reason}
-        for path, reason in unmatched_override_files(
-            settings.overrides_dir, sorted(known), present, partition_sources(launcher.store)
-        )
-    ]
-    unmatched += override_problems(launcher.store, settings.overrides_dir, outcomes)
-    rejected = library_rejections(launcher.store)
+    with launcher.reading():  # the store's reads open its file once
+        known = launcher.known_partitions()
+        known |= {o["partition"] for o in outcomes if o.get("partition")}
+        present = rfp_files_present(settings.inbox_dir, outcomes)
+        unmatched = [
+            {"file": str(path), "reason": reason}
+            for path, reason in unmatched_override_files(
+                settings.overrides_dir, sorted(known), present, partition_sources(launcher.store)
+            )
+        ]
+        unmatched += override_problems(launcher.store, settings.overrides_dir, outcomes)
+        rejected = library_rejections(launcher.store)
     if as_json:
         print_json(
             {
@@ -183,6 +189,12 @@ def run(
         raise typer.Exit(130)
     if any(o["status"] not in ("ok", "warning") for o in outcomes):
         raise typer.Exit(1)  # every other RFP was still processed; the summary lists failures
+
+
+def _has_files(folder: Path | str) -> bool:
+    """True when ``folder`` is a folder holding at least one entry (an RFP may be there)."""
+    folder = Path(folder)
+    return folder.is_dir() and any(folder.iterdir())
 
 
 def rfp_files_present(inbox_dir: Path | str, outcomes: list[RunItem]) -> dict[str, str]:

@@ -18,7 +18,6 @@ either way, so stored vectors stay comparable: measured against fp32 on the samp
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import os
@@ -266,23 +265,36 @@ class Embedder:
             for chunk in chunk_words(text or ""):
                 owners.append(i)
                 pieces.append(chunk)
-        autocast: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
-        if self.effective_precision == "bf16":
-            import torch
+        from rfp_retrieval.retrieval.encoder_process import encode_in_precision
 
-            autocast = torch.autocast("cpu", dtype=torch.bfloat16)
-        with autocast:
-            vectors = model.encode(
-                pieces,
-                batch_size=self.batch_size,
-                normalize_embeddings=True,
-                show_progress_bar=progress,
-                convert_to_numpy=True,
+        if hasattr(model, "encode_in_precision"):  # a RemoteModel: ``auto`` resolved there
+            vectors = model.encode_in_precision(pieces, self.batch_size, self.precision, progress)
+        else:
+            vectors = encode_in_precision(
+                model, pieces, self.batch_size, self.effective_precision, progress
             )
-        vectors = np.asarray(vectors, dtype=np.float32)
         out = np.zeros((len(texts), vectors.shape[1]), dtype=np.float32)
         np.add.at(out, np.asarray(owners), vectors)
         return normalize_rows(out)
+
+
+def preload(model: str) -> bool:
+    """Start loading ``model`` (a ``resolve_model_path`` name or folder) in a helper process
+    now (``encoder_process.RemoteModel``), so the command's own imports and the model's
+    overlap; every ``Embedder`` of this process for that folder then encodes through it.
+    Returns True when a helper was started; False when the model was already loaded or
+    being loaded, or its folder cannot be resolved (``Embedder.load`` raises the error then,
+    as without a preload). Imports no torch."""
+    try:
+        path = str(resolve_model_path(model))
+    except Exception:  # noqa: BLE001 - the same error is raised where the model is used
+        return False
+    if path in _LOADED:
+        return False
+    from rfp_retrieval.retrieval.encoder_process import RemoteModel
+
+    _LOADED[path] = RemoteModel(Path(path))
+    return True
 
 
 def load_model(folder: Path) -> Any:

@@ -1,0 +1,52 @@
+"""The CLI's runs keep the DuckDB store open for the run and reuse the event log's SQLite
+connections (issue 15 speed); nothing about the stored rows or events changes."""
+
+from __future__ import annotations
+
+import dagster as dg
+import duckdb
+import pytest
+
+from resources.duckdb_io import DAGSTER_CONNECTION_CONFIG, held_open
+from resources.event_log import PooledSqliteEventLogStorage, pooled_event_log
+
+
+def test_held_open_yields_nothing_for_a_store_not_written_yet(tmp_path):
+    with held_open(str(tmp_path / "store.duckdb")) as held:
+        assert held is None
+    assert not (tmp_path / "store.duckdb").exists()
+
+
+def test_connections_in_the_block_share_the_held_file(tmp_path):
+    path = str(tmp_path / "store.duckdb")
+    duckdb.connect(path).close()
+    with held_open(path) as held:
+        assert held is not None
+        con = duckdb.connect(path, config=DAGSTER_CONNECTION_CONFIG)  # as dagster-duckdb opens it
+        con.execute("CREATE TABLE t AS SELECT 42 AS x")
+        con.close()
+        assert held.execute("SELECT x FROM t").fetchall() == [(42,)]
+        with pytest.raises(duckdb.ConnectionException):  # another mode of the same file
+            duckdb.connect(path, read_only=True)
+    with held_open(path, read_only=True) as held:
+        assert duckdb.connect(path, read_only=True).execute("SELECT x FROM t").fetchall() == [(42,)]
+
+
+def test_the_pooled_event_log_stores_what_the_stock_one_does(tmp_path):
+    @dg.asset
+    def one() -> int:
+        return 1
+
+    with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
+        assert pooled_event_log(instance) is True
+        assert pooled_event_log(instance) is False  # already swapped
+        storage = instance._event_storage
+        assert isinstance(storage, PooledSqliteEventLogStorage)
+        result = dg.materialize([one], instance=instance)
+        assert result.success
+        storage.release_runs()
+        logs = instance.all_logs(result.run_id)
+        events = [e.dagster_event.event_type_value for e in logs if e.dagster_event]
+        assert events.count("ASSET_MATERIALIZATION") == 1 and events[-1] == "PIPELINE_SUCCESS"
+        record = instance.get_latest_materialization_event(dg.AssetKey("one"))
+        assert record is not None and record.run_id == result.run_id
