@@ -38,6 +38,7 @@ from rfp_retrieval.cli.shapes import (
     run_references,
     run_scope_query,
 )
+from rfp_retrieval.cli.writer_lock import releases_store_locks
 from rfp_retrieval.inbox import structure_warning
 from rfp_retrieval.settings import CONFIG_ENV, CONFIG_FILE, SettingsError
 
@@ -46,6 +47,7 @@ LIBRARY_UNCHANGED = "library unchanged: not rebuilt (--rebuild-library to force)
 
 
 @app.command()
+@releases_store_locks
 def run(
     rfp_files: list[Path] = typer.Argument(None, help="RFP files (default: every inbox file)."),
     library: Path | None = typer.Option(None, help="Past-performance library folder."),
@@ -75,6 +77,7 @@ def run(
         {key: str(Path(value).resolve()) for key, value in flags.items() if value is not None},
     )
     check_store_reachable(settings)
+    hold_store_for_this_run(settings)
     if rfp_files or _has_files(settings.inbox_dir):
         from rfp_retrieval.retrieval.embedding import preload
 
@@ -189,6 +192,22 @@ def run(
         raise typer.Exit(130)
     if any(o["status"] not in ("ok", "warning") for o in outcomes):
         raise typer.Exit(1)  # every other RFP was still processed; the summary lists failures
+
+
+def hold_store_for_this_run(settings: Any) -> None:
+    """Take the DuckDB store's one-writer lock for the rest of this command
+    (``writer_lock.claim_store``; released by ``releases_store_locks`` when the command
+    ends, or by the OS if the process dies). A second ``run`` on the same store exits 2 at
+    once naming the holder's PID (break-it: it used to fail minutes later in a DuckDB lock
+    traceback). ``store: postgres`` takes no lock: it has many writers."""
+    if settings.store == "postgres":
+        return
+    from rfp_retrieval.cli.writer_lock import HELD_LOCKS, StoreBusyError, claim_store
+
+    try:
+        HELD_LOCKS.append(claim_store(settings.db_path))
+    except StoreBusyError as exc:
+        store_failed(exc)
 
 
 def _has_files(folder: Path | str) -> bool:

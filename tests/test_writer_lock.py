@@ -1,0 +1,87 @@
+"""One ``run`` per DuckDB store: a second one is refused at once, naming the holder's PID
+(break-it: two runs on one folder ended minutes later in a DuckDB lock traceback), and a
+killed holder leaves no stale lock."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from rfp_retrieval.cli.app import app
+from rfp_retrieval.cli.writer_lock import StoreBusyError, claim_store, lock_path
+
+HOLDER = """
+import sys, time
+from rfp_retrieval.cli.writer_lock import claim_store
+lock = claim_store(sys.argv[1])
+print("held", flush=True)
+time.sleep(120)
+"""
+
+
+@pytest.fixture
+def holder(tmp_path):
+    """A separate process holding the lock of ``tmp_path/var/store.duckdb``."""
+    db = tmp_path / "var" / "store.duckdb"
+    db.parent.mkdir()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(db)], stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout.readline().strip() == "held"
+    yield db, proc
+    proc.kill()
+    proc.wait()
+
+
+def test_a_second_claim_names_the_holder_and_a_killed_holder_frees_the_store(holder):
+    db, proc = holder
+    with pytest.raises(StoreBusyError) as info:
+        claim_store(db)
+    assert str(info.value).startswith(
+        f"{db}: another `rfp-retrieval run` (process {proc.pid}) is writing this store;"
+    )
+    assert f"kill {proc.pid}" in str(info.value)
+    assert lock_path(db) == db.parent / "store.duckdb.run-lock"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while True:  # the OS frees the lock with the process; no stale lock is left
+        try:
+            lock = claim_store(db)
+            break
+        except StoreBusyError:
+            assert time.monotonic() < deadline, "the killed holder's lock was never freed"
+            time.sleep(0.1)
+    lock.release()
+
+
+def test_run_on_a_store_another_run_holds_exits_2_before_any_work(holder, tmp_path, monkeypatch):
+    db, proc = holder
+    for name in ("CONFIG", "DB_PATH", "STORE", "INBOX_DIR"):
+        monkeypatch.delenv(f"RFP_RETRIEVAL_{name}", raising=False)
+    config = tmp_path / "rfp-retrieval.yaml"
+    config.write_text(f"db_path: {db}\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["run", "--config", str(config)])
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert f"Store error: {db}: another `rfp-retrieval run` (process {proc.pid})" in text
+    assert "store: postgres" in text
+    assert not db.exists()  # refused before any Dagster instance or store was opened
+
+
+def test_the_lock_is_released_when_the_command_ends(tmp_path, monkeypatch):
+    for name in ("CONFIG", "DB_PATH", "STORE", "INBOX_DIR"):
+        monkeypatch.delenv(f"RFP_RETRIEVAL_{name}", raising=False)
+    db = tmp_path / "var" / "store.duckdb"
+    config = tmp_path / "rfp-retrieval.yaml"
+    # an inbox that is not a folder: the run stops with a settings error after taking the lock
+    config.write_text(f"db_path: {db}\ninbox_dir: {tmp_path / 'nowhere'}\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["run", "--config", str(config)])
+    assert result.exit_code == 2, result.output
+    assert "inbox_dir" in result.output
+    claim_store(db).release()  # not still held by the ended command
