@@ -268,10 +268,10 @@ def test_config_fingerprint_names_the_weights_that_ranked():
 @pytest.mark.parametrize(
     "mode, fingerprint",
     [
-        ("naive", "naive-97eae266de"),
-        ("facet", "facet-58b357def3"),
-        ("facet+bumps", "facet+bumps-62181681dc"),
-        ("default", "default-50fdd62282"),
+        ("naive", "naive-68a7ea3e50"),
+        ("facet", "facet-f8a65c3814"),
+        ("facet+bumps", "facet+bumps-85124c7087"),
+        ("default", "default-71aa1a113d"),
     ],
 )
 def test_each_modes_default_fingerprint_is_pinned(mode, fingerprint):

@@ -117,3 +117,25 @@ def test_a_service_desk_rfp_keeps_the_help_desk_as_its_mission():
     )
     assert emphasized[0] == "help-desk"
     assert max(weights, key=weights.get) == "help-desk"
+
+
+def test_engagement_centers_case_processing_and_online_applications_are_read_as_such():
+    # a proposal veteran's synonyms: an engagement center is a contact center, case
+    # processing is case management, online applications and a public filing portal are
+    # digital services (before: no contact-center signal, the title's case processing read
+    # nothing, and the analytics around the engagement center was the RFP's emphasis)
+    emphasized, weights = domain_emphasis(
+        "Recruiting Prospect Engagement Center and Analytics",
+        "Operate an engagement center of 80 agents who call prospects. Provide analytics "
+        "dashboards on the prospect funnel.",
+        "",
+    )
+    assert emphasized[0] == "contact-center"
+    assert weights == {"contact-center": 0.625, "data-analytics": 0.375}  # 2.5 vs 3 x 0.5
+    emphasized, weights = domain_emphasis(
+        "Appeals Case Processing Modernization and Public Filing Portal",
+        "Modernize case processing. Offer online filing through the public filing portal.",
+        "",
+    )
+    assert emphasized == ["case-management", "digital-services"]
+    assert weights == {"case-management": 0.625, "digital-services": 0.375}

@@ -247,7 +247,8 @@ class Candidates:
     def lexical(self) -> np.ndarray:
         """``PreparedLibrary.lexical_scores`` of the scope's text for each candidate, float64
         (len,) in [0, 1] (``LEXICAL_RULE``)."""
-        return self.library.lexical_scores(self.scope.text)[self.ranks]
+        tool_weight = self.config.default.tool_names
+        return self.library.lexical_scores(self.scope.text, tool_weight)[self.ranks]
 
     @functools.cached_property
     def same_agency(self) -> np.ndarray:

@@ -9,7 +9,8 @@ dropped before scoring (bm25s refuses unknown tokens).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -38,3 +39,43 @@ class LexicalIndex:
         if not tokens or not self.size:
             return np.zeros(self.size, dtype=np.float32)
         return np.asarray(self._bm25.get_scores(tokens), dtype=np.float32)
+
+
+TOOL_NAME_RULE = (
+    "Tool names weigh less than the work: a product or platform name the RFP shares with an "
+    "entry (a stack tag of the library, such as 'AWS GovCloud', 'Terraform', 'PostgreSQL') "
+    "shows the same environment, not the same mission, so in the lexical match the RFP's "
+    "tool names count ``DefaultWeights.tool_names`` of what its other words count."
+)
+"""The one rule for tool names in the lexical match (issue 18: a shared tool name outranked
+the mission)."""
+
+_MIN_TOOL_CHARS = 3  # "r", "c" and other one- or two-letter tags are never matched as names
+
+
+def tool_name_pattern(tags: Iterable[str], names: Iterable[str] = ()) -> re.Pattern[str] | None:
+    """One case-insensitive pattern matching any of the library's tool names in a text.
+
+    ``tags`` are stack-tag slugs (``aws-govcloud``: matched as "aws govcloud", "aws-govcloud"
+    or "AWS GovCloud"), ``names`` display names (``library.vocab.TECHNOLOGY_TAGS`` keys);
+    names shorter than ``_MIN_TOOL_CHARS`` letters are left out; longer names are tried
+    first, so "AWS GovCloud" is one name, not "AWS" then a word. None when no name is left.
+    """
+    phrases = {" ".join(str(t).replace("-", " ").split()).lower() for t in [*tags, *names] if t}
+    phrases = {p for p in phrases if len(p.replace(" ", "")) >= _MIN_TOOL_CHARS}
+    if not phrases:
+        return None
+    parts = [
+        r"[\s-]+".join(re.escape(w) for w in p.split())
+        for p in sorted(phrases, key=lambda p: (-len(p), p))
+    ]
+    return re.compile(r"(?<![\w.])(?:" + "|".join(parts) + r")(?![\w])", re.I)
+
+
+def split_tool_names(text: str, pattern: re.Pattern[str] | None) -> tuple[str, str]:
+    """``(text without its tool names, the tool names it holds joined by spaces)``
+    (``TOOL_NAME_RULE``); ``(text, "")`` when ``pattern`` is None."""
+    if pattern is None or not text:
+        return text or "", ""
+    found = [m.group(0) for m in pattern.finditer(text)]
+    return pattern.sub(" ", text), " ".join(found)

@@ -7,6 +7,8 @@ vector matrices, and the per-entry facts the score components read as numpy arra
 
 from __future__ import annotations
 
+import functools
+import re
 import threading
 import time
 from typing import Any
@@ -23,6 +25,7 @@ from rfp_retrieval.retrieval.filters import (
     filter_columns,
 )
 from rfp_retrieval.retrieval.kernels import CompactVectors, compact_vectors
+from rfp_retrieval.retrieval.lexical import tool_name_pattern
 from rfp_retrieval.retrieval.records import EntryVectors, ScopeFilters
 
 COMPACT_FACETS = ("whole", "outcome")
@@ -204,10 +207,15 @@ class PreparedLibrary:
                 self._compact = compact_vectors(matrices, COMPACT_FACETS)
             return self._compact
 
-    def lexical_scores(self, text: str) -> np.ndarray:
+    def lexical_scores(self, text: str, tool_weight: float = 1.0) -> np.ndarray:
         """BM25 relevance of every entry to ``text``, divided by the best entry's, float64 (n,)
         in [0, 1], rows in id order (``components.LEXICAL_RULE``); all 0 when ``text`` shares
         no word with the library.
+
+        ``tool_weight`` (>= 0) is what the text's tool names count beside its other words
+        (``lexical.TOOL_NAME_RULE``: the library's stack tags and the known technology
+        names, ``tool_names``): the BM25 of the text without them plus ``tool_weight`` x the
+        BM25 of the tool names alone; 1.0 scores the text as one query.
 
         Each entry's text is its title, narrative, domains, technologies, technical approach
         and outcomes (``facets.entry_facet_texts`` without the customer), indexed by the one BM25
@@ -215,7 +223,7 @@ class PreparedLibrary:
         ``text`` has a content word and kept (a text without one scores 0 everywhere, so it
         needs no index: tokenising a million entries takes minutes).
         """
-        from rfp_retrieval.retrieval.lexical import LexicalIndex
+        from rfp_retrieval.retrieval.lexical import LexicalIndex, split_tool_names
         from rfp_retrieval.rewrite.terms import index_tokens
 
         n = len(self)
@@ -231,9 +239,27 @@ class PreparedLibrary:
                     joined = "\n".join(texts[f] for f in ("narrative", "technical", "outcome"))
                     tokens.append(index_tokens(joined))
                 self._lexical = LexicalIndex(tokens)
-        scores = self._lexical.scores(text).astype(np.float64)
+        if tool_weight == 1.0:
+            scores = self._lexical.scores(text).astype(np.float64)
+        else:
+            topic, tools = split_tool_names(text, self.tool_names)
+            scores = self._lexical.scores(topic).astype(np.float64)
+            if tools and tool_weight:
+                scores = scores + tool_weight * self._lexical.scores(tools).astype(np.float64)
         best = scores.max()
         return scores / best if best > 0 else np.zeros(n, dtype=np.float64)
+
+    @functools.cached_property
+    def tool_names(self) -> re.Pattern[str] | None:
+        """``lexical.tool_name_pattern`` of this library's stack tags and the known
+        technology names (``library.vocab.TECHNOLOGY_TAGS``); None when there are none."""
+        from rfp_retrieval.library.vocab import TECHNOLOGY_TAGS
+
+        tags: set[str] = set()
+        if "stack_tags" in self._ordered.columns and self._ordered.height:
+            for row in self._ordered["stack_tags"].to_list():
+                tags.update(str(t) for t in (row or ()))
+        return tool_name_pattern(sorted(tags), TECHNOLOGY_TAGS)
 
     def __len__(self) -> int:
         return len(self.ids)

@@ -24,7 +24,9 @@ DOMAIN_SIGNALS: dict[str, re.Pattern[str]] = {
         r"entity resolution|anomaly detection|statistical models?|risk scor",
         re.I,
     ),
-    "case-management": re.compile(r"case management|case tracking|caseworker|\bclaims?\b", re.I),
+    "case-management": re.compile(
+        r"case management|case tracking|case processing|caseworker|\bclaims?\b", re.I
+    ),
     "benefits-eligibility": re.compile(
         r"eligibility|enrollment|ex parte|renewals?\b|\bMAGI\b|benefits? (?:determination|system)",
         re.I,
@@ -49,8 +51,9 @@ DOMAIN_SIGNALS: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "contact-center": re.compile(
-        r"contact center|call center|\b311\b|(?:live|customer service|contact center|call center) "
-        r"agents?\b|speed of answer|omnichannel|IVR|interactive voice|voice response|"
+        r"contact center|call center|engagement cent(?:er|re)|\b311\b|"
+        r"(?:live|customer service|contact center|call center) agents?\b|"
+        r"speed of answer|omnichannel|IVR|interactive voice|voice response|"
         r"customer care|(?:customer service|customer care|service) representatives",
         re.I,
     ),
@@ -94,7 +97,9 @@ DOMAIN_SIGNALS: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "digital-services": re.compile(
-        r"user research|human-centered|usability|web portal|digital services", re.I
+        r"user research|human-centered|usability|web portal|digital services|"
+        r"online (?:applications?|permit\w*|filing)|(?:public|applicant) (?:filing )?portal",
+        re.I,
     ),
 }
 
