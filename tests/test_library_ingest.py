@@ -584,3 +584,26 @@ def test_rejected_frame_keeps_raw_cells_as_json(tmp_path: Path) -> None:
 
     assert frame.select("file", "row").rows() == [("matrix.csv", 2)]
     assert json.loads(frame.item(0, "raw"))["Contract Name"] == "Benefits Portal Modernization"
+
+
+@pytest.mark.parametrize(
+    ("period", "start", "end", "defects"),
+    [
+        ("Jan 2019 - TBD", "2019-01-01", None, ["missing-end-date"]),
+        ("TBD", None, None, ["missing-start-date", "missing-end-date"]),
+        ("N/A – Dec 2024", None, "2024-12-31", ["missing-start-date"]),
+    ],
+)
+def test_a_placeholder_period_end_is_unknown_and_the_row_is_kept(
+    tmp_path: Path, period: str, start: str | None, end: str | None, defects: list[str]
+) -> None:
+    """Break-it: "Jan 2019 - TBD" and "TBD" rejected the whole row, while an empty period or
+    a TBD value kept it with missing-* defects; an unknown stays unknown."""
+    _write_csv(tmp_path / "matrix.csv", [_row(Period_of_Performance=period)])
+
+    load = load_library(tmp_path)
+
+    assert load.rejected == []
+    (entry,) = load.entries
+    assert (entry.contract.start_date, entry.contract.end_date) == (start, end)
+    assert entry.defects == defects
