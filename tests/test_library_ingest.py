@@ -584,3 +584,52 @@ def test_rejected_frame_keeps_raw_cells_as_json(tmp_path: Path) -> None:
 
     assert frame.select("file", "row").rows() == [("matrix.csv", 2)]
     assert json.loads(frame.item(0, "raw"))["Contract Name"] == "Benefits Portal Modernization"
+
+
+@pytest.mark.parametrize(
+    ("period", "start", "end", "defects"),
+    [
+        ("Jan 2019 - TBD", "2019-01-01", None, ["missing-end-date"]),
+        ("TBD", None, None, ["missing-start-date", "missing-end-date"]),
+        ("N/A – Dec 2024", None, "2024-12-31", ["missing-start-date"]),
+    ],
+)
+def test_a_placeholder_period_end_is_unknown_and_the_row_is_kept(
+    tmp_path: Path, period: str, start: str | None, end: str | None, defects: list[str]
+) -> None:
+    """Break-it: "Jan 2019 - TBD" and "TBD" rejected the whole row, while an empty period or
+    a TBD value kept it with missing-* defects; an unknown stays unknown."""
+    _write_csv(tmp_path / "matrix.csv", [_row(Period_of_Performance=period)])
+
+    load = load_library(tmp_path)
+
+    assert load.rejected == []
+    (entry,) = load.entries
+    assert (entry.contract.start_date, entry.contract.end_date) == (start, end)
+    assert entry.defects == defects
+
+
+def test_rows_swallowed_by_an_unclosed_quote_are_named_on_the_row_that_holds_them(
+    tmp_path: Path,
+) -> None:
+    """Break-it: a quote opened in one cell and never closed put the next rows into that
+    cell; PP-906 and PP-907 vanished with no word. The holding row is kept and names them;
+    a cell with ordinary line breaks (a results list) gets no such defect."""
+    path = tmp_path / "matrix.csv"
+    _write_csv(
+        path, [_row(**{"Results / Outcomes": "Cut backlog 40%\nSaved $2M, on time, in budget"})]
+    )
+    good = path.read_text(encoding="utf-8")
+    bad_line = ",".join(["PP-905", '"Open quote'] + [""] * (len(HEADER) - 2))
+    swallowed = "PP-906,Next Contract,Customer\nPP-907,Another,Customer\n"
+    path.write_text(good + bad_line + "\n" + swallowed, encoding="utf-8")
+
+    load = load_library(tmp_path)
+
+    first, holder = load.entries
+    assert not [d for d in first.defects if d.startswith("possible-unbalanced-quote")]
+    assert holder.id == "PP-905"
+    assert holder.defects[-1] == (
+        "possible-unbalanced-quote:Contract Name (the cell holds 2 line(s) that look like "
+        "rows: PP-906, PP-907; close the quote that opens it)"
+    )

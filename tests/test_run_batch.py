@@ -111,7 +111,11 @@ class _InboxFile:
         self.path = path
 
 
-def test_the_cli_hands_existing_files_to_run_batch_and_runs_a_repeated_key_after(tmp_path):
+def test_the_cli_hands_existing_files_to_run_batch_and_never_runs_a_repeated_key(tmp_path):
+    """Break-it: two files with one partition key on the command line (teamA/rfp.md,
+    teamB/rfp.md) used to both run, the second overwriting the first's partition and brief
+    with no word; the first keeps the partition, the second is not run and says what to
+    rename, and the same file listed twice runs once."""
     from rich.progress import Progress
 
     from launch import RunOutcome
@@ -134,16 +138,24 @@ def test_the_cli_hands_existing_files_to_run_batch_and_runs_a_repeated_key_after
     for path in (first, other, repeat):
         path.write_text("# RFP\n", encoding="utf-8")
     gone = tmp_path / "gone.md"
-    files = [str(first), str(gone), str(other), str(repeat)]
+    files = [str(first), str(gone), str(other), str(repeat), str(tmp_path / "." / "b.md")]
     with Progress(disable=True) as progress:
         outcomes = run_rfps(Launcher(), files, [str(gone)], progress)
-    assert calls == [
-        ("batch", [("rfp-1-md", "RFP 1.md"), ("b-md", "b.md")]),
-        ("one", "rfp-1-md", "rfp_1.md"),
-    ]
+    assert calls == [("batch", [("rfp-1-md", "RFP 1.md"), ("b-md", "b.md")])]
     assert [(o["partition"], o["status"], o["error"]) for o in outcomes] == [
         ("rfp-1-md", "failed", "bad rfp-1-md"),
         ("gone-md", "failed", f"{gone}: file not found"),
         ("b-md", "failed", "bad b-md"),
-        ("rfp-1-md", "failed", "alone rfp-1-md"),
+        (
+            "rfp-1-md",
+            "failed",
+            f"{repeat}: not run: its partition key 'rfp-1-md' is already taken in this run by "
+            f"{first} (partitions are named by the file name); rename one of the two files "
+            "and run it again",
+        ),
+        (
+            "b-md",
+            "warning",
+            f"{tmp_path / '.' / 'b.md'}: listed twice: it ran once (the row above)",
+        ),
     ]

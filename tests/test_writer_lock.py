@@ -85,3 +85,34 @@ def test_the_lock_is_released_when_the_command_ends(tmp_path, monkeypatch):
     assert result.exit_code == 2, result.output
     assert "inbox_dir" in result.output
     claim_store(db).release()  # not still held by the ended command
+
+
+def test_a_review_replacement_waits_for_no_run_and_says_why_when_the_store_is_held(holder):
+    """Break-it: a `run` started while the review page re-ran a partition crashed in a
+    DuckDB lock traceback. The review's re-run takes the same lock: while a run holds the
+    store it re-runs nothing and says why; otherwise it holds the lock for the re-run."""
+    from types import SimpleNamespace
+
+    from rfp_retrieval.cli.review import _holding_store
+
+    db, proc = holder
+    settings = SimpleNamespace(store="duckdb", db_path=db)
+    calls = []
+    outcome = _holding_store(settings, lambda key, path: calls.append(key), "rfp-md", db)
+    assert calls == [] and outcome.success is False
+    assert outcome.message.startswith(
+        f"{db}: another `rfp-retrieval run` (process {proc.pid}) is writing this store;"
+    )
+    assert outcome.message.endswith(
+        "The replacement was not saved: submit it again when that run ends."
+    )
+    proc.kill()
+    proc.wait()
+
+    def rerun(key, path):  # while the review re-runs, a run is refused naming the review
+        with pytest.raises(StoreBusyError, match=r"another `rfp-retrieval review` \(process "):
+            claim_store(db)
+        return key
+
+    assert _holding_store(settings, rerun, "rfp-md", db) == "rfp-md"
+    claim_store(db).release()  # released after the re-run

@@ -58,7 +58,9 @@ kill the process id it prints.
         store=launcher.store,
         overrides_dir=Path(settings.overrides_dir),
         ranking_mode=settings.ranking_mode,
-        rematerialize=lambda key, path: _keeping_stop(launcher.run_rfp, key, path),
+        rematerialize=lambda key, path: _holding_store(
+            settings, lambda k, p: _keeping_stop(launcher.run_rfp, k, p), key, path
+        ),
     )
     try:
         server = review_server(site, port)
@@ -83,6 +85,31 @@ kill the process id it prints.
 
 def _stop(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
+
+
+def _holding_store(settings: Any, run_rfp: Callable[[str, Path], Any], key: str, path: Path) -> Any:
+    """``run_rfp(key, path)`` while holding the DuckDB store's one-writer lock
+    (``writer_lock.claim_store``, the lock ``rfp-retrieval run`` takes), so a replacement and
+    a ``run`` never write the store at once (break-it: the ``run`` started during a re-run
+    ended in a DuckDB lock traceback). When another run holds the store, nothing is re-run
+    and the page says why (``Rerun`` failure: the previous override file is put back).
+    ``store: postgres`` takes no lock."""
+    if settings.store == "postgres":
+        return run_rfp(key, path)
+    from rfp_retrieval.cli.writer_lock import StoreBusyError, claim_store
+    from rfp_retrieval.report.review import Rerun
+
+    try:
+        lock = claim_store(settings.db_path, command="review")
+    except StoreBusyError as exc:
+        return Rerun(
+            success=False,
+            message=f"{exc} The replacement was not saved: submit it again when that run ends.",
+        )
+    try:
+        return run_rfp(key, path)
+    finally:
+        lock.release()
 
 
 def _keeping_stop(run_rfp: Callable[[str, Path], Any], key: str, path: Path) -> Any:

@@ -210,6 +210,15 @@ def hold_store_for_this_run(settings: Any) -> None:
         store_failed(exc)
 
 
+def _same_file(first: Path, second: Path) -> bool:
+    """True when the two paths name one file (``os.path.samefile``; False when either is
+    gone)."""
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return False
+
+
 def _has_files(folder: Path | str) -> bool:
     """True when ``folder`` is a folder holding at least one entry (an RFP may be there)."""
     folder = Path(folder)
@@ -303,7 +312,10 @@ def run_rfps(
     ``run_rfp(key, path) -> RunOutcome`` and a partition ``store``). The existing files go to
     ``run_batch`` at once (on the DuckDB store: one Dagster run over their partitions, each
     failure still its own file's); a later file with the partition key of an earlier one
-    runs on its own after it (the last one wins, as in the inbox). A launcher without
+    is not run (break-it: it overwrote the earlier file's partition and brief with no word):
+    the same file listed again is a ``warning`` ("listed twice: it ran once"), another file
+    is ``failed`` with what to rename, as the inbox lists a look-alike name (the first file
+    keeps the partition; ``inbox.skipped_in_inbox``). A launcher without
     ``run_batch`` runs each file with ``run_rfp``. Ctrl-C stops the batch and marks the rest
     ``interrupted``. ``no_library`` (``library_shortfall``) makes an RFP that ran but got no
     reference ``failed`` with ``"no references: <reason>"`` (its ScopeQuery and brief are
@@ -321,11 +333,25 @@ def run_rfps(
                 firsts.setdefault(partition_key_for(Path(path).name), Path(path))
         progress.update(task, description=f"RFPs: {len(firsts)} in one run")
         batched = launcher.run_batch(list(firsts.items()))
+    taken: dict[str, Path] = {}
     for done, path in enumerate(rfp_files):
         path = Path(path)
         key = partition_key_for(path.name)
         item = run_item(str(path), key)
         outcomes.append(item)
+        if str(path) not in missing and (first := taken.get(key)) is not None:
+            if _same_file(first, path):
+                item["status"] = "warning"
+                item["error"] = f"{path}: listed twice: it ran once (the row above)"
+            else:
+                item["error"] = (
+                    f"{path}: not run: its partition key '{key}' is already taken in this run "
+                    f"by {first} (partitions are named by the file name); rename one of the "
+                    "two files and run it again"
+                )
+            continue
+        if str(path) not in missing:
+            taken[key] = path
         if str(path) in missing:
             item["error"] = (
                 f"{path}: is a folder, not a file; pass the RFP files inside it"

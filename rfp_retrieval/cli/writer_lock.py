@@ -56,12 +56,13 @@ def lock_path(db_path: Path | str) -> Path:
     return db_path.with_name(db_path.name + LOCK_SUFFIX)
 
 
-def claim_store(db_path: Path | str) -> FileLock:
+def claim_store(db_path: Path | str, command: str = "run") -> FileLock:
     """Take the one-writer lock of the DuckDB file ``db_path`` without waiting.
 
-    Returns the held lock; the caller releases it (``release()``) when its run ends, and the
-    OS releases it if the process dies first. The folder of ``db_path`` must exist (``run``
-    makes it before calling this: ``settings.prepare_output_folders``).
+    ``command`` names the holder in the message a second claimant gets (``run``,
+    ``review``). Returns the held lock; the caller releases it (``release()``) when its run
+    ends, and the OS releases it if the process dies first. The folder of ``db_path`` must
+    exist (``run`` makes it first: ``settings.prepare_output_folders``).
 
     Raises:
         StoreBusyError: another process holds the lock; the message names the store, the
@@ -73,21 +74,23 @@ def claim_store(db_path: Path | str) -> FileLock:
     try:
         lock.acquire()
     except Timeout:
-        holder = _read_pid(pid_file)
+        holder, held_by = _read_holder(pid_file)
         who = f"(process {holder}) " if holder else ""
         kill = f"kill {holder}" if holder else "stop it"
         raise StoreBusyError(
-            f"{db_path}: another `rfp-retrieval run` {who}is writing this store; a DuckDB "
+            f"{db_path}: another `rfp-retrieval {held_by}` {who}is writing this store; a DuckDB "
             f"file has one writer. Wait for it to finish, or {kill} if it hangs; a team that "
             "runs several at once sets store: postgres (README: Scaling out)."
         ) from None
-    pid_file.write_text(f"{os.getpid()}\n", encoding="utf-8")
+    pid_file.write_text(f"{os.getpid()} {command}\n", encoding="utf-8")
     return lock
 
 
-def _read_pid(pid_file: Path) -> int | None:
-    """The PID in ``pid_file``, or ``None`` when it is missing or unreadable."""
+def _read_holder(pid_file: Path) -> tuple[int | None, str]:
+    """``(PID, command)`` written by the holder (``(None, "run")`` when missing or
+    unreadable: the lock, not this file, decides)."""
     try:
-        return int(pid_file.read_text(encoding="utf-8").strip())
+        pid, _, command = pid_file.read_text(encoding="utf-8").strip().partition(" ")
+        return int(pid), command or "run"
     except (OSError, ValueError):
-        return None
+        return None, "run"

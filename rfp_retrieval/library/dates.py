@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from rfp_retrieval.library.money import MISSING_VALUE_WORDS
 from rfp_retrieval.library.records import ONGOING
 from rfp_retrieval.quantities.dates import (
     MONTH_NAME_RE,
@@ -83,7 +84,8 @@ def parse_period_of_performance(text: str | None) -> tuple[str | None, str | Non
     ``2019-01-01 00:00:00-2021-06-30 00:00:00``). ``Oct 2019 – Present`` gives
     ``("2019-10-01", "ongoing")``; ``FY20-FY23`` gives ``("2019-10-01", "2023-09-30")``;
     ``03/2018 - 02/2024`` gives ``("2018-03-01", "2024-02-29")``. A single date or a missing end
-    gives ``end=None`` and empty text gives ``(None, None)``: ``period_defects`` reports them.
+    gives ``end=None`` and empty text gives ``(None, None)``: ``period_defects`` reports them;
+    a placeholder end (``Jan 2019 - TBD``, ``TBD``) is unknown like an empty one.
     Raises ``ValueError`` naming the text when either end is not a date (rules: module docstring).
     """
     if text is None:
@@ -101,14 +103,23 @@ def parse_period_of_performance(text: str | None) -> tuple[str | None, str | Non
 def _period_ends(
     start: str | dt.date | None, end: str | dt.date | None
 ) -> tuple[str | None, str | None]:
-    start_text = start if isinstance(start, dt.date) else (start or "").strip()
-    end_text = end if isinstance(end, dt.date) else (end or "").strip(" .,")
+    start_text = start if isinstance(start, dt.date) else _unless_placeholder(start or "")
+    end_text = end if isinstance(end, dt.date) else _unless_placeholder((end or "").strip(" .,"))
     start_iso = parse_date_bound(start_text, "start").isoformat() if start_text else None
     if not end_text:
         return start_iso, None
     if isinstance(end_text, str) and end_text.lower() in ONGOING_WORDS:
         return start_iso, ONGOING
     return start_iso, parse_date_bound(end_text, "end").isoformat()
+
+
+def _unless_placeholder(text: str) -> str:
+    """``text`` stripped, or ``""`` when it says "not known yet" (``TBD``, ``N/A``, ``?``: the
+    words of ``money.MISSING_VALUE_WORDS``, one list for values and dates): a period end
+    written as a placeholder is unknown (a ``missing-*-date`` defect), not an unreadable date
+    that rejects the row (break-it: "Jan 2019 - TBD" rejected the whole row)."""
+    text = text.strip()
+    return "" if text.lower().strip(" .") in MISSING_VALUE_WORDS else text
 
 
 def period_from_columns(

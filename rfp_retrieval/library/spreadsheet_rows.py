@@ -9,6 +9,7 @@ import codecs
 import csv
 import datetime as dt
 import itertools
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -507,6 +508,32 @@ def _repeated_column_conflicts(
     return found
 
 
+# A line inside one cell that starts like a row of the file: an id-like token holding a digit,
+# then a delimiter, and at least one more delimiter on the line (``PP-506,Next,Cust``).
+_ROW_LIKE_LINE = re.compile(
+    r"^\s*\"?[A-Za-z0-9._/#-]*\d[A-Za-z0-9._/#-]*\"?\s*[,;\t][^,;\t]*[,;\t]"
+)
+
+
+def _swallowed_rows(values: dict[str, Any]) -> list[str]:
+    """``possible-unbalanced-quote:<column> (...)`` for a cell whose later lines look like rows
+    of the file (``_ROW_LIKE_LINE``): a quote opened and never closed makes a CSV reader put
+    the next rows into that one cell, so they vanish with no word (break-it). The row is kept;
+    the defect names the ids of the lines it holds, so the writer can close the quote."""
+    found = []
+    for field, cell in values.items():
+        if not isinstance(cell, str) or "\n" not in cell:
+            continue
+        rows = [line for line in cell.splitlines()[1:] if _ROW_LIKE_LINE.match(line)]
+        if rows:
+            ids = ", ".join(re.split(r"[,;\t]", line, maxsplit=1)[0].strip(' "') for line in rows)
+            found.append(
+                f"possible-unbalanced-quote:{_FIELD_TO_HEADER.get(field, field)} (the cell holds "
+                f"{len(rows)} line(s) that look like rows: {ids}; close the quote that opens it)"
+            )
+    return found
+
+
 def _split_period_conflict(
     values: dict[str, Any], read: tuple[str | None, str | None]
 ) -> list[str]:
@@ -583,6 +610,7 @@ def _entry_from_spreadsheet(values: dict[str, Any], source: str, row: int) -> Pa
         for field, cell in values.items()
         if isinstance(cell, UncalculatedFormula)
     ]
+    defects += _swallowed_rows(values)
 
     return PastPerformanceEntry(
         id=entry_id,
