@@ -85,6 +85,20 @@ PICKS = [
 ]
 
 
+def test_funded_inside_the_band_with_the_ceiling_above_the_maximum_is_a_caveat():
+    # "$18.2M funded of $52.0M" against "not more than $20,000,000" (no floor)
+    entry = ENTRY | {"value_funded": 18_200_000, "value_max": 52_000_000}
+    scope = SCOPE | {"value_min": None, "value_max": 20_000_000}
+    assert value_caveat(entry, scope) == Caveat(
+        "value",
+        "Funded $18.2M is inside the RFP's band while the ceiling $52.0M is above its maximum "
+        "of $20.0M; check which value the RFP counts (funded or ceiling).",
+    )
+    # both amounts inside the band, or funded above the maximum too: no caveat
+    assert value_caveat(entry | {"value_max": 19_000_000}, scope) is None
+    assert value_caveat(entry | {"value_funded": 21_000_000}, scope) is None
+
+
 def test_sub_role_is_a_caveat_and_an_unstated_role_is_unknown():
     sub = ENTRY | {"role": "sub", "prime_contractor": "Acme Federal"}
     assert role_caveat(sub, SCOPE) == Caveat(

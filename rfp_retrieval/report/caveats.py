@@ -63,7 +63,9 @@ def role_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat | 
 
 
 def value_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat | None:
-    """Funded value below the RFP's floor while the ceiling is inside the band (USD); a value
+    """Funded value below the RFP's floor while the ceiling is inside the band, or funded
+    inside the band while the ceiling is above the RFP's maximum (USD: one of the two amounts
+    meets the RFP, the other does not, and the RFP may count either); a value
     given as two amounts (lower and ceiling, no funded amount) that runs across the RFP's
     ceiling or floor (the value filter passes any overlap, so the writer checks which amount
     counts); the value unknown when the RFP states a bound and the library no value."""
@@ -95,14 +97,26 @@ def value_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat |
                 "amount reaches it; check which amount the RFP counts (our share or the whole "
                 "contract).",
             )
-    if floor is None or funded is None or ceiling is None:
+    if funded is None or ceiling is None:
         return None
-    in_band = ceiling >= floor and (top is None or ceiling <= top)
-    if funded < floor and in_band:
+
+    def inside(amount: float) -> bool:
+        return (floor is None or amount >= floor) and (top is None or amount <= top)
+
+    if floor is not None and funded < floor and inside(ceiling):
         return Caveat(
             "value",
             f"Funded {usd(funded)} is below the RFP's floor of {usd(floor)} while the ceiling "
             f"{usd(ceiling)} is inside the band; check which value the RFP counts.",
+        )
+    if top is not None and inside(funded) and ceiling > top:
+        # "$18.2M funded of $52.0M" against "not more than $20,000,000": the funded amount
+        # meets the RFP, the ceiling does not
+        return Caveat(
+            "value",
+            f"Funded {usd(funded)} is inside the RFP's band while the ceiling {usd(ceiling)} is "
+            f"above its maximum of {usd(top)}; check which value the RFP counts (funded or "
+            "ceiling).",
         )
     return None
 
