@@ -234,7 +234,7 @@ def reference_notes(
     if entries is None:
         found = [
             vague_caveat(str(ref.get("id")), vague_ids),
-            weak_pick_caveat(ref, picks, passed, relaxed),
+            weak_pick_caveat(ref, picks, passed, relaxed, scope.get("references_required")),
         ]
         return [], [c for c in found if c is not None]
     entry = entries.get(str(ref.get("id")))

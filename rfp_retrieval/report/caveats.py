@@ -18,20 +18,20 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 
 from rfp_retrieval.report.filters import usd
+from rfp_retrieval.retrieval.config import references_to_offer
 
 RECENCY_MARGIN_MONTHS = 6
 """An end date this close after the recency cut-off is flagged (the RFP may count from a
 later date than the one read)."""
 WEAK_SCORE_RATIO = 0.6
 """A pick scoring below this share of the picks' median score is weak."""
-MIN_CANDIDATES = 3
-"""Fewer entries than this passing the hard filters makes every pick weak."""
 
 
 @dataclass(frozen=True)
 class Caveat:
     """One check: ``kind`` (role, value, recency, vague, weak, few, unknown, missing) and the
-    sentence (``few``: a pick that passed every filter when fewer than three did)."""
+    sentence (``few``: a pick that passed every filter when fewer did than the RFP asks
+    references for)."""
 
     kind: str
     text: str
@@ -217,17 +217,20 @@ def weak_pick_caveat(
     picks: Sequence[Mapping[str, Any]],
     passed: int | None,
     relaxed: bool = False,
+    required: int | None = None,
 ) -> Caveat | None:
-    """A pick scoring far below the picks' median, or chosen when fewer than three entries
-    passed the RFP's filters (``passed``: the count before any relaxation, None unknown;
+    """A pick scoring far below the picks' median, or chosen when fewer entries passed the
+    RFP's filters than the RFP asks references for (``required``: the scope's
+    ``references_required``, counted by ``retrieval.config.references_to_offer``: three when
+    the RFP states none; ``passed``: the count before any relaxation, None unknown;
     ``relaxed``: the ranking relaxed a filter to fill the picks).
 
-    With fewer than three passing, only a pick that misses one of the RFP's constraints is
+    With fewer passing than that, only a pick that misses one of the RFP's constraints is
     weak (``ref["relaxed"]``, the constraints it misses, non-empty; absent: unknown, so weak).
     A pick that passed every filter is not weak for the others' sake: it gets a ``few`` note
     that it is the only one (or one of the few) that passed; its score is still checked."""
     missed = ref.get("relaxed")
-    if passed is not None and passed < MIN_CANDIDATES:
+    if passed is not None and passed < references_to_offer(required):
         if passed == 0 or missed is None or len(missed) > 0:
             how = ", so they were relaxed" if relaxed else ""
             return Caveat(
@@ -281,7 +284,7 @@ def caveats(
         found.append(customer_type_caveat(entry, scope))
     found.append(missing_facet_caveat(ref))
     found.append(vague_caveat(str(ref.get("id")), vague_ids))
-    found.append(weak_pick_caveat(ref, picks, passed, relaxed))
+    found.append(weak_pick_caveat(ref, picks, passed, relaxed, scope.get("references_required")))
     return [c for c in found if c is not None]
 
 
