@@ -655,3 +655,65 @@ def test_a_compound_word_is_not_cut_and_a_task_order_is_no_topic():
         "Near real-time fee reporting under each task order.",
         "Built near real-time fee reporting; delivered under a task order.",
     ) == ["near real time fee reporting"]
+
+
+def test_a_work_requirement_without_the_word_relevant_is_a_criterion_met_on_an_acronym(
+    tmp_path,
+):
+    from rfp_retrieval.documents.extract import load_document
+    from rfp_retrieval.report.reasons import relevance_criteria
+
+    path = tmp_path / "crm_rfp.md"
+    path.write_text(
+        "# Request for Proposals: Resident Request System\n\nIssue date: 2026-08-03\n\n"
+        "## 2. Scope of Work\n\nReplace the request intake platform.\n\n"
+        "## 4. References\n\nProvide three (3) references from public agencies for whom you "
+        "have implemented a 311 or customer service CRM.\n",
+        encoding="utf-8",
+    )
+    relevance = relevance_criteria(load_document(path))
+    assert [r["sentence"] for r in relevance] == [
+        "Provide three (3) references from public agencies for whom you have implemented a 311 "
+        "or customer service CRM."
+    ]
+    lines = why_cite(ENTRY, SCOPE | {"section_headings": []}, relevance, [])
+    assert lines[0] == (
+        "Meets the RFP's relevance criterion \"Provide three (3) references from public "
+        'agencies for whom you have implemented a 311 or customer service CRM." (4. References)'
+        ": CRM."
+    )
+    # the procurement's own abbreviations are no match
+    lines = why_cite(
+        ENTRY | {"technical_description": "Issued an RFP for the SOW."},
+        SCOPE,
+        [{"sentence": "References for whom you implemented the RFP SOW.", "section": None}],
+        [],
+    )
+    assert not [line for line in lines if line.startswith("Meets the RFP's relevance")]
+
+
+def test_fillers_are_weak_when_fewer_entries_passed_than_the_rfp_asks_references_for():
+    """The RFP asks for five; three entries passed the filters, two were let in by relaxing
+    the value band: those two are weak picks, the three that passed are not."""
+    picks = [
+        {"rank": k + 1, "id": f"PP-{k + 1}", "score": 0.6 - 0.02 * k, "relaxed": []}
+        for k in range(3)
+    ] + [
+        {"rank": k + 1, "id": f"PP-{k + 1}", "score": 0.5, "relaxed": ["value"]}
+        for k in range(3, 5)
+    ]
+    scope = SCOPE | {"references_required": 5}
+    filler = caveats(picks[4], None, scope, set(), picks, 3, relaxed=True)
+    assert filler[-1] == Caveat(
+        "weak",
+        "Weak pick: only 3 entries passed the RFP's filters, so they were relaxed; check this "
+        "one fits the RFP at all.",
+    )
+    passing = caveats(picks[0], None, scope, set(), picks, 3, relaxed=True)
+    assert passing[-1] == Caveat(
+        "few",
+        "Passed every filter: one of only 3 entries that did; the other picks were let in by "
+        "relaxing them.",
+    )
+    # the RFP states no count: three are wanted, three passed, nothing to say
+    assert weak_pick_caveat(picks[4], picks[:3] + picks[4:], 3, relaxed=True) is None
