@@ -717,3 +717,28 @@ def test_fillers_are_weak_when_fewer_entries_passed_than_the_rfp_asks_references
     )
     # the RFP states no count: three are wanted, three passed, nothing to say
     assert weak_pick_caveat(picks[4], picks[:3] + picks[4:], 3, relaxed=True) is None
+
+
+def test_contradictory_value_statements_are_a_warning_at_the_top_of_the_brief(tmp_path):
+    from rfp_retrieval.documents.extract import load_document
+    from rfp_retrieval.scope import read_scope
+
+    path = tmp_path / "rfp.md"
+    path.write_text(
+        "# Request for Proposals: Permit Portal\n\nIssue date: 2026-09-01\n\n"
+        "## 3. Past Performance\n\n3.1 Each reference must have a total value of at least "
+        "$10 million.\n\n3.2 References must be for contracts of not more than $5 million.\n",
+        encoding="utf-8",
+    )
+    reading = read_scope(load_document(path))
+    scope = SCOPE | {"trace": json.dumps(reading.trace), "value_min": reading.value_min}
+    refs = [p | {"title": p["id"], "weighted_whole": p["score"]} for p in PICKS]
+    page = brief_html(scope, refs, set())
+    (warning,) = re.findall(r'<div class="warn"><b>Check the RFP:</b> ([^<]+)</div>', page)
+    assert warning.startswith(
+        "value: the RFP&#x27;s value statements contradict each other: &#x27;at least $10 "
+        "million&#x27;"
+    )
+    assert "the first is applied, the other is not" in warning
+    markdown = brief_markdown(scope, refs, set())
+    assert "**Check the RFP:** value: the RFP's value statements contradict" in markdown

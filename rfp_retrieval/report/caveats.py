@@ -294,3 +294,15 @@ def passed_filters(filter_trace: Sequence[Mapping[str, Any]]) -> int | None:
     if not strict or strict[-1].get("remaining") is None:
         return None
     return int(strict[-1]["remaining"])
+
+
+def rfp_warnings(filter_trace: Sequence[Mapping[str, Any]]) -> list[str]:
+    """What the writer resolves with the RFP before citing anything: each ``conflict`` note of
+    the scope's reading trace (``{"filter", "reading"}`` dicts; contradictory or reversed
+    value statements, ``scope.section_lm.value.VALUE_CONFLICT_RULE``), in trace order."""
+    out = []
+    for item in filter_trace:
+        reading = item.get("reading")
+        if isinstance(reading, Mapping) and reading.get("conflict"):
+            out.append(f"{item.get('filter')}: {reading['conflict']}")
+    return out
