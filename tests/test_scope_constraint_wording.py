@@ -106,6 +106,8 @@ def test_a_later_sentence_stating_the_other_side_completes_the_band(tmp_path: Pa
     )
     assert (reading.value_min, reading.value_max) == (5_000_000, 100_000_000)
     assert reading.value_conflict is None
+    assert reading.value_text == "at least $5 million; above $100 million will not be considered"
+    assert _value_item(reading)["reading"]["max_inclusive"] is True
 
 
 def test_a_band_stated_in_reverse_order_is_read_low_to_high_with_a_warning(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ RFP-sentence money dialect of ``rfp_retrieval.quantities.money`` (``money_mentio
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rfp_retrieval.quantities.money import SentenceAmount, money_mentions, sentence_number
 from rfp_retrieval.quantities.numbers import MONEY_NUMBER_WORD
@@ -122,6 +122,14 @@ def read_value(sentences: list[DocumentSentence], req: PastPerformanceRequiremen
             value.min, value.min_inclusive = later.lo, later.lo_inclusive
         elif value.max is None and value.min is not None and only_ceiling:
             value.max, value.max_inclusive = later.hi, later.hi_inclusive
+        else:
+            continue
+        # the band is stated by both sentences: the trace quotes both
+        value.stated = replace(
+            value.stated,
+            text=f"{value.stated.text}; {later.phrase}",
+            sentence=f"{value.stated.sentence} {later_s.text}",
+        )
     req.value = value
 
 
