@@ -85,6 +85,20 @@ PICKS = [
 ]
 
 
+def test_funded_inside_the_band_with_the_ceiling_above_the_maximum_is_a_caveat():
+    # "$18.2M funded of $52.0M" against "not more than $20,000,000" (no floor)
+    entry = ENTRY | {"value_funded": 18_200_000, "value_max": 52_000_000}
+    scope = SCOPE | {"value_min": None, "value_max": 20_000_000}
+    assert value_caveat(entry, scope) == Caveat(
+        "value",
+        "Funded $18.2M is inside the RFP's band while the ceiling $52.0M is above its maximum "
+        "of $20.0M; check which value the RFP counts (funded or ceiling).",
+    )
+    # both amounts inside the band, or funded above the maximum too: no caveat
+    assert value_caveat(entry | {"value_max": 19_000_000}, scope) is None
+    assert value_caveat(entry | {"value_funded": 21_000_000}, scope) is None
+
+
 def test_sub_role_is_a_caveat_and_an_unstated_role_is_unknown():
     sub = ENTRY | {"role": "sub", "prime_contractor": "Acme Federal"}
     assert role_caveat(sub, SCOPE) == Caveat(
@@ -641,3 +655,90 @@ def test_a_compound_word_is_not_cut_and_a_task_order_is_no_topic():
         "Near real-time fee reporting under each task order.",
         "Built near real-time fee reporting; delivered under a task order.",
     ) == ["near real time fee reporting"]
+
+
+def test_a_work_requirement_without_the_word_relevant_is_a_criterion_met_on_an_acronym(
+    tmp_path,
+):
+    from rfp_retrieval.documents.extract import load_document
+    from rfp_retrieval.report.reasons import relevance_criteria
+
+    path = tmp_path / "crm_rfp.md"
+    path.write_text(
+        "# Request for Proposals: Resident Request System\n\nIssue date: 2026-08-03\n\n"
+        "## 2. Scope of Work\n\nReplace the request intake platform.\n\n"
+        "## 4. References\n\nProvide three (3) references from public agencies for whom you "
+        "have implemented a 311 or customer service CRM.\n",
+        encoding="utf-8",
+    )
+    relevance = relevance_criteria(load_document(path))
+    assert [r["sentence"] for r in relevance] == [
+        "Provide three (3) references from public agencies for whom you have implemented a 311 "
+        "or customer service CRM."
+    ]
+    lines = why_cite(ENTRY, SCOPE | {"section_headings": []}, relevance, [])
+    assert lines[0] == (
+        "Meets the RFP's relevance criterion \"Provide three (3) references from public "
+        'agencies for whom you have implemented a 311 or customer service CRM." (4. References)'
+        ": CRM."
+    )
+    # the procurement's own abbreviations are no match
+    lines = why_cite(
+        ENTRY | {"technical_description": "Issued an RFP for the SOW."},
+        SCOPE,
+        [{"sentence": "References for whom you implemented the RFP SOW.", "section": None}],
+        [],
+    )
+    assert not [line for line in lines if line.startswith("Meets the RFP's relevance")]
+
+
+def test_fillers_are_weak_when_fewer_entries_passed_than_the_rfp_asks_references_for():
+    """The RFP asks for five; three entries passed the filters, two were let in by relaxing
+    the value band: those two are weak picks, the three that passed are not."""
+    picks = [
+        {"rank": k + 1, "id": f"PP-{k + 1}", "score": 0.6 - 0.02 * k, "relaxed": []}
+        for k in range(3)
+    ] + [
+        {"rank": k + 1, "id": f"PP-{k + 1}", "score": 0.5, "relaxed": ["value"]}
+        for k in range(3, 5)
+    ]
+    scope = SCOPE | {"references_required": 5}
+    filler = caveats(picks[4], None, scope, set(), picks, 3, relaxed=True)
+    assert filler[-1] == Caveat(
+        "weak",
+        "Weak pick: only 3 entries passed the RFP's filters, so they were relaxed; check this "
+        "one fits the RFP at all.",
+    )
+    passing = caveats(picks[0], None, scope, set(), picks, 3, relaxed=True)
+    assert passing[-1] == Caveat(
+        "few",
+        "Passed every filter: one of only 3 entries that did; the other picks were let in by "
+        "relaxing them.",
+    )
+    # the RFP states no count: three are wanted, three passed, nothing to say
+    assert weak_pick_caveat(picks[4], picks[:3] + picks[4:], 3, relaxed=True) is None
+
+
+def test_contradictory_value_statements_are_a_warning_at_the_top_of_the_brief(tmp_path):
+    from rfp_retrieval.documents.extract import load_document
+    from rfp_retrieval.scope import read_scope
+
+    path = tmp_path / "rfp.md"
+    path.write_text(
+        "# Request for Proposals: Permit Portal\n\nIssue date: 2026-09-01\n\n"
+        "## 3. Past Performance\n\n3.1 Each reference must have a total value of at least "
+        "$10 million.\n\n3.2 References must be for contracts of not more than $5 million.\n",
+        encoding="utf-8",
+    )
+    reading = read_scope(load_document(path))
+    scope = SCOPE | {"trace": json.dumps(reading.trace), "value_min": reading.value_min}
+    refs = [p | {"title": p["id"], "weighted_whole": p["score"]} for p in PICKS]
+    page = brief_html(scope, refs, set())
+    (warning,) = re.findall(r'<div class="warn"><b>Check the RFP:</b> ([^<]+)</div>', page)
+    assert warning.startswith(
+        "value: the RFP&#x27;s value statements contradict each other: &#x27;at least $10 "
+        "million&#x27;"
+    )
+    assert "the first is applied, the other is not" in warning
+    markdown = brief_markdown(scope, refs, set())
+    assert "**Check the RFP:** value: the RFP's value statements contradict" in markdown

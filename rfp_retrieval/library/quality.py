@@ -6,6 +6,7 @@ telemetry, no progress bars.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,12 +27,17 @@ class ExpectationOutcome:
     failing_ids: list[str] = field(default_factory=list)
     blocking: bool = False
     detail: str | None = None
+    reasons: dict[str, str] = field(default_factory=dict)
 
     @property
     def summary(self) -> str:
-        """The check-metadata text: the failing ids, else ``detail``, else "ok"/"failed"."""
+        """The check-metadata text: the failing ids (each with its reason when the rule gives
+        one: ``PP-9 (start date 2031-01-01 is after 2026-12-03)``), else ``detail``, else
+        "ok"/"failed"."""
         if self.failing_ids:
-            return ", ".join(self.failing_ids)
+            return ", ".join(
+                f"{i} ({self.reasons[i]})" if i in self.reasons else i for i in self.failing_ids
+            )
         return "ok" if self.success else self.detail or "failed"
 
 
@@ -117,18 +123,65 @@ def _failing_ids(frame: pl.DataFrame, expectation: str) -> list[str]:
     return sorted(frame.filter(rules[expectation].fill_null(False))["id"].cast(str).to_list())
 
 
+MAX_PLAUSIBLE_VALUE = 100_000_000_000
+"""A contract value above USD 100 billion is taken for a typing or unit error: it is above the
+ceiling of the largest government-wide IT contract vehicles (GSA Alliant 2: $75 billion)."""
+VALUE_COLUMNS = ("value_min", "value_max", "value_funded")
+
+
+def implausible_rows(frame: pl.DataFrame, today: dt.date) -> dict[str, dict[str, str]]:
+    """Rows the library states but cannot be right, by rule: ``{rule: {id: reason}}``.
+
+    Rules (each row is kept; the writer fixes the library): ``dates not in the future`` (a
+    start date or ``last_updated`` after ``today``: past performance is work already begun,
+    and an update cannot be dated later than the run; an end date may be in the future for
+    ongoing work and is not judged here); ``value positive`` (a $0 value in ``VALUE_COLUMNS``:
+    no contract is worth nothing; a blank is unknown, not zero); ``value plausible`` (above
+    ``MAX_PLAUSIBLE_VALUE``). Missing columns are skipped.
+    """
+    found: dict[str, dict[str, str]] = {
+        "dates not in the future": {},
+        "value positive": {},
+        "value plausible": {},
+    }
+    names = set(frame.columns)
+    for row in frame.iter_rows(named=True):
+        rid = str(row.get("id"))
+        future = [
+            f"{label} {row[col].isoformat()} is after {today.isoformat()}"
+            for col, label in (("start_date", "start date"), ("last_updated", "last updated"))
+            if col in names and isinstance(row.get(col), dt.date) and row[col] > today
+        ]
+        if future:
+            found["dates not in the future"][rid] = "; ".join(future)
+        zero = [c for c in VALUE_COLUMNS if c in names and row.get(c) is not None and row[c] <= 0]
+        if zero:
+            found["value positive"][rid] = ", ".join(
+                f"{c.replace('_', ' ')} ${row[c]:,}" for c in zero
+            )
+        huge = [c for c in VALUE_COLUMNS if c in names and (row.get(c) or 0) > MAX_PLAUSIBLE_VALUE]
+        if huge:
+            found["value plausible"][rid] = ", ".join(
+                f"{c.replace('_', ' ')} ${row[c]:,} is above ${MAX_PLAUSIBLE_VALUE:,}" for c in huge
+            )
+    return found
+
+
 def validate_entries(
     frame: pl.DataFrame,
     library_dir: str | Path | None = None,
     rejected: pl.DataFrame | None = None,
+    today: dt.date | None = None,
 ) -> list[ExpectationOutcome]:
     """Run the ``pp_entries`` suite; one outcome per expectation.
 
     Expectations: the library has entries (blocking; its ``detail`` is
     ``empty_library_reason(library_dir, rejected)`` when ``library_dir`` is given), ids unique
     and present (blocking), known customer and vehicle types, dates present, start before end,
-    value min <= max, value present. Dates and values are checked by GX column-pair
-    expectations; failing ids are listed for each.
+    value min <= max, value present; then the rows no library can be right about
+    (``implausible_rows``: a start or update date after ``today`` (default: the run's date),
+    a $0 value, a value above ``MAX_PLAUSIBLE_VALUE``), each failing id with its reason. Dates
+    and values are checked by GX column-pair expectations; failing ids are listed for each.
     """
     os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
     import great_expectations as gx
@@ -202,6 +255,9 @@ def validate_entries(
         )
     end = _failing_ids(frame, "end date present or ongoing")
     outcomes.append(ExpectationOutcome("end date present or ongoing", not end, end))
+    for name, reasons in implausible_rows(frame, today or dt.date.today()).items():
+        ids = sorted(reasons)
+        outcomes.append(ExpectationOutcome(name, not ids, ids, reasons=reasons))
     return outcomes
 
 

@@ -21,6 +21,7 @@ from rfp_retrieval.report.caveats import (
     Caveat,
     caveats,
     passed_filters,
+    rfp_warnings,
     vague_caveat,
     weak_pick_caveat,
 )
@@ -234,7 +235,7 @@ def reference_notes(
     if entries is None:
         found = [
             vague_caveat(str(ref.get("id")), vague_ids),
-            weak_pick_caveat(ref, picks, passed, relaxed),
+            weak_pick_caveat(ref, picks, passed, relaxed, scope.get("references_required")),
         ]
         return [], [c for c in found if c is not None]
     entry = entries.get(str(ref.get("id")))
@@ -316,6 +317,7 @@ def brief_markdown(
                 f"| {_md(t.get('filter'))} | {_md(filter_sentence(t))} | "
                 f"{_md(t.get('section'))} | {_md(t.get('sentence') or NO_SENTENCE)} |"
             )
+    lines += [f"\n**Check the RFP:** {_md(w)}" for w in rfp_warnings(trace)]
     lines += ["", "## The three references", ""]
     lines.append(f"Ranking mode {_md(shared['mode'])}; {_md(candidates_sentence(shared))}.")
     if shared["relaxation_steps"]:
@@ -460,6 +462,7 @@ def brief_html(
                 f"<td>{_e(filter_sentence(t))}</td></tr>"
             )
         h.append("</table>")
+    h += [f'<div class="warn"><b>Check the RFP:</b> {_e(w)}</div>' for w in rfp_warnings(trace)]
     h.append("<h2>The three references</h2>")
     h.append(f"<p>Ranking mode <b>{_e(shared['mode'])}</b>; {_e(candidates_sentence(shared))}.</p>")
     if shared["relaxation_steps"]:

@@ -18,20 +18,20 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 
 from rfp_retrieval.report.filters import usd
+from rfp_retrieval.retrieval.config import references_to_offer
 
 RECENCY_MARGIN_MONTHS = 6
 """An end date this close after the recency cut-off is flagged (the RFP may count from a
 later date than the one read)."""
 WEAK_SCORE_RATIO = 0.6
 """A pick scoring below this share of the picks' median score is weak."""
-MIN_CANDIDATES = 3
-"""Fewer entries than this passing the hard filters makes every pick weak."""
 
 
 @dataclass(frozen=True)
 class Caveat:
     """One check: ``kind`` (role, value, recency, vague, weak, few, unknown, missing) and the
-    sentence (``few``: a pick that passed every filter when fewer than three did)."""
+    sentence (``few``: a pick that passed every filter when fewer did than the RFP asks
+    references for)."""
 
     kind: str
     text: str
@@ -63,7 +63,9 @@ def role_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat | 
 
 
 def value_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat | None:
-    """Funded value below the RFP's floor while the ceiling is inside the band (USD); a value
+    """Funded value below the RFP's floor while the ceiling is inside the band, or funded
+    inside the band while the ceiling is above the RFP's maximum (USD: one of the two amounts
+    meets the RFP, the other does not, and the RFP may count either); a value
     given as two amounts (lower and ceiling, no funded amount) that runs across the RFP's
     ceiling or floor (the value filter passes any overlap, so the writer checks which amount
     counts); the value unknown when the RFP states a bound and the library no value."""
@@ -95,14 +97,26 @@ def value_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat |
                 "amount reaches it; check which amount the RFP counts (our share or the whole "
                 "contract).",
             )
-    if floor is None or funded is None or ceiling is None:
+    if funded is None or ceiling is None:
         return None
-    in_band = ceiling >= floor and (top is None or ceiling <= top)
-    if funded < floor and in_band:
+
+    def inside(amount: float) -> bool:
+        return (floor is None or amount >= floor) and (top is None or amount <= top)
+
+    if floor is not None and funded < floor and inside(ceiling):
         return Caveat(
             "value",
             f"Funded {usd(funded)} is below the RFP's floor of {usd(floor)} while the ceiling "
             f"{usd(ceiling)} is inside the band; check which value the RFP counts.",
+        )
+    if top is not None and inside(funded) and ceiling > top:
+        # "$18.2M funded of $52.0M" against "not more than $20,000,000": the funded amount
+        # meets the RFP, the ceiling does not
+        return Caveat(
+            "value",
+            f"Funded {usd(funded)} is inside the RFP's band while the ceiling {usd(ceiling)} is "
+            f"above its maximum of {usd(top)}; check which value the RFP counts (funded or "
+            "ceiling).",
         )
     return None
 
@@ -203,17 +217,20 @@ def weak_pick_caveat(
     picks: Sequence[Mapping[str, Any]],
     passed: int | None,
     relaxed: bool = False,
+    required: int | None = None,
 ) -> Caveat | None:
-    """A pick scoring far below the picks' median, or chosen when fewer than three entries
-    passed the RFP's filters (``passed``: the count before any relaxation, None unknown;
+    """A pick scoring far below the picks' median, or chosen when fewer entries passed the
+    RFP's filters than the RFP asks references for (``required``: the scope's
+    ``references_required``, counted by ``retrieval.config.references_to_offer``: three when
+    the RFP states none; ``passed``: the count before any relaxation, None unknown;
     ``relaxed``: the ranking relaxed a filter to fill the picks).
 
-    With fewer than three passing, only a pick that misses one of the RFP's constraints is
+    With fewer passing than that, only a pick that misses one of the RFP's constraints is
     weak (``ref["relaxed"]``, the constraints it misses, non-empty; absent: unknown, so weak).
     A pick that passed every filter is not weak for the others' sake: it gets a ``few`` note
     that it is the only one (or one of the few) that passed; its score is still checked."""
     missed = ref.get("relaxed")
-    if passed is not None and passed < MIN_CANDIDATES:
+    if passed is not None and passed < references_to_offer(required):
         if passed == 0 or missed is None or len(missed) > 0:
             how = ", so they were relaxed" if relaxed else ""
             return Caveat(
@@ -267,7 +284,7 @@ def caveats(
         found.append(customer_type_caveat(entry, scope))
     found.append(missing_facet_caveat(ref))
     found.append(vague_caveat(str(ref.get("id")), vague_ids))
-    found.append(weak_pick_caveat(ref, picks, passed, relaxed))
+    found.append(weak_pick_caveat(ref, picks, passed, relaxed, scope.get("references_required")))
     return [c for c in found if c is not None]
 
 
@@ -277,3 +294,15 @@ def passed_filters(filter_trace: Sequence[Mapping[str, Any]]) -> int | None:
     if not strict or strict[-1].get("remaining") is None:
         return None
     return int(strict[-1]["remaining"])
+
+
+def rfp_warnings(filter_trace: Sequence[Mapping[str, Any]]) -> list[str]:
+    """What the writer resolves with the RFP before citing anything: each ``conflict`` note of
+    the scope's reading trace (``{"filter", "reading"}`` dicts; contradictory or reversed
+    value statements, ``scope.section_lm.value.VALUE_CONFLICT_RULE``), in trace order."""
+    out = []
+    for item in filter_trace:
+        reading = item.get("reading")
+        if isinstance(reading, Mapping) and reading.get("conflict"):
+            out.append(f"{item.get('filter')}: {reading['conflict']}")
+    return out

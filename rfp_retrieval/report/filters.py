@@ -80,12 +80,17 @@ def _recency(reading: Mapping[str, Any], sentence: str) -> str:
 def _value(reading: Mapping[str, Any]) -> str:
     low, high, approx = reading.get("min"), reading.get("max"), reading.get("approx")
     per = " per year" if reading.get("basis") == "annual" else ""
+    # a strict bound ("more than $1M", "$500K or less will not be considered") is said as one
+    floor = "more than" if reading.get("min_inclusive") is False else "at least"
+    top = "less than" if reading.get("max_inclusive") is False else "at most"
     if low is not None and high is not None:
         text = f"contract value between {usd(low)} and {usd(high)}{per}"
+        if reading.get("min_inclusive") is False or reading.get("max_inclusive") is False:
+            text = f"contract value {floor} {usd(low)} and {top} {usd(high)}{per}"
     elif low is not None:
-        text = f"contract value at least {usd(low)}{per}"
+        text = f"contract value {floor} {usd(low)}{per}"
     elif high is not None:
-        text = f"contract value at most {usd(high)}{per}"
+        text = f"contract value {top} {usd(high)}{per}"
     elif reading.get("stated"):
         text = f"contract value stated as '{reading['stated']}'"  # foreign currency
     else:
@@ -96,6 +101,9 @@ def _value(reading: Mapping[str, Any]) -> str:
         # an annual or foreign-currency bound is stated but not compared
         # (scope.reading.ANNUAL_NOT_COMPARED, section_lm.value.FOREIGN_NOT_COMPARED)
         text += f"; {reading['unknown']} (no value filter)"
+    if reading.get("conflict"):
+        # contradictory value statements (scope.section_lm.value.VALUE_CONFLICT_RULE)
+        text += f"; WARNING: {reading['conflict']}"
     return text
 
 

@@ -145,6 +145,32 @@ def shared_phrases(text: str, other: str) -> list[str]:
     return out
 
 
+# Capitalised abbreviations of the procurement itself or too broad to name a topic
+_NOT_TOPIC_ACRONYMS = frozenset(
+    "RFP RFQ RFI RFX SOW PWS SOO CO COR KO FAR DFARS IT US USA LLC INC FY POC PM ID".split()
+)
+
+
+def shared_acronyms(text: str, other: str) -> list[str]:
+    """The capitalised abbreviations of two or more letters ``text`` and ``other`` both write
+    ("CRM", "ERP", "GIS"), in the order of ``text``, each once; the procurement's own and
+    too-broad ones (``_NOT_TOPIC_ACRONYMS``: RFP, SOW, IT, ...) are left out. A named system
+    type is as specific as a two-word phrase."""
+    theirs = {w for w in words(other) if w.isupper()}
+    out: list[str] = []
+    for w in words(text):
+        if (
+            len(w) > 1
+            and w.isupper()
+            and w.isalpha()
+            and w not in _NOT_TOPIC_ACRONYMS
+            and w in theirs
+            and w not in out
+        ):
+            out.append(w)
+    return out
+
+
 def entry_text(entry: Mapping[str, Any]) -> str:
     """The library entry's own words: title, domains, stack, description, outcomes.
 
@@ -213,7 +239,8 @@ def why_cite(
     ``text_outcome``, ``emphasized_domains``); ``relevance`` the RFP's relevance-criteria
     sentences ``[{"sentence", "section"}]`` (``relevance_criteria``); ``sections`` the scope
     units ``[(heading, text)]`` (``rfp_scope_sections``; None: the headings of ``scope``).
-    Lines: each relevance criterion sharing a phrase with the entry (at most
+    Lines: each relevance criterion sharing a phrase or a system acronym (``shared_acronyms``)
+    with the entry (at most
     ``MAX_CRITERIA``), the scope section sharing most phrases, the emphasised domains the
     entry covers and the outcome metric to quote (its shared words named only when they hold
     a phrase or a capitalised acronym). Sections about the buyer ("About ...", "Company
@@ -225,7 +252,8 @@ def why_cite(
     met = []
     for item in relevance:
         sentence = str(item.get("sentence") or "")
-        shared = shared_phrases(sentence, own)
+        # a criterion is met on a shared phrase, or on a shared system acronym ("CRM")
+        shared = shared_phrases(sentence, own) or shared_acronyms(sentence, own)
         if shared:
             met.append((len(shared), sentence, item.get("section"), shared))
     for _, sentence, section, shared in sorted(met, key=lambda m: -m[0])[:MAX_CRITERIA]:

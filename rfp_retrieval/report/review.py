@@ -158,7 +158,7 @@ class ReviewSite:
         """The next ``RUNNERS_UP`` candidates of the partition's own ranking (ids, titles,
         scores as ``past_performance.rank_references`` gives them), current picks left out;
         [] when the library or its vectors are not stored."""
-        from rfp_retrieval.retrieval.config import RankingConfig
+        from rfp_retrieval.retrieval.config import RankingConfig, references_to_offer
         from rfp_retrieval.retrieval.past_performance import rank_references
         from rfp_retrieval.retrieval.records import EntryVectors
         from rfp_retrieval.retrieval.scope_query import scope_query_from_row
@@ -166,7 +166,11 @@ class ReviewSite:
         vectors = self.store.read_table("pp_facet_embeddings")
         if entries is None or entries.is_empty() or vectors is None:
             return []
-        config = RankingConfig(mode=self.ranking_mode)
+        # the partition's own ranking: as many picks as the RFP asks for (assets.retrieval)
+        config = RankingConfig(
+            mode=self.ranking_mode,
+            top_k=references_to_offer(scope_row.get("references_required")),
+        )
         chosen = {p["id"] for p in picks}
         result = rank_references(
             entries,

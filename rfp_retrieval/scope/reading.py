@@ -31,6 +31,8 @@ class ScopeReading:
     ``value_basis`` is ``"total"`` or ``"annual"`` (per-year value stated). An annual bound is
     not a filter: the library states total contract values, so ``value_min``/``value_max`` stay
     None and ``value_annual`` holds the stated ``{"min", "max", "approx"}`` per year (USD).
+    ``value_conflict``: the writer's warning when the RFP's value statements contradict
+    each other (``section_lm.value.VALUE_CONFLICT_RULE``; None when they agree).
     ``recency_years`` is the window in years (``recency_months / 12``; an int when whole), None
     when the RFP states a fixed date instead ("since FY2021"). ``recency_anchor`` names the
     date the window counts back from: ``issue date``, ``proposal due date``, ``as_of`` or
@@ -65,6 +67,7 @@ class ScopeReading:
     value_approx: int | None = None
     value_basis: str | None = None
     value_annual: dict | None = None
+    value_conflict: str | None = None
     customer_types_required: list[str] = field(default_factory=list)
     industries_required: list[str] = field(default_factory=list)
     industries_preferred: list[str] = field(default_factory=list)
@@ -202,6 +205,14 @@ def _apply_requirements(
         reading.value_text = v.stated.text
         reading.value_basis = v.basis
         value_reading: dict = {"min": v.min, "max": v.max, "approx": v.approx, "basis": v.basis}
+        # whether an entry valued exactly at a bound meets it ("more than $1M": no)
+        if v.min is not None:
+            value_reading["min_inclusive"] = v.min_inclusive
+        if v.max is not None:
+            value_reading["max_inclusive"] = v.max_inclusive
+        if v.conflict is not None:
+            value_reading["conflict"] = v.conflict
+            reading.value_conflict = v.conflict
         if v.basis == "annual":
             # the library states total contract values, not values per year: an annual bound
             # is not compared with them (no value filter), and the trace says so

@@ -116,15 +116,24 @@ _SINCE_DATE = re.compile(
 _WINDOW = re.compile(
     rf"(?P<verb>(?:performed|completed|delivered|active|ongoing|built|awarded|started|ended|"
     rf"closed|went live|contracted)\s+)?"
-    rf"(?:within|in|during|over|no more than|not more than|less than|no longer than|no earlier "
-    rf"than)\s+(?:the\s+)?(?:last|past|preceding|previous|prior|most recent)?"
+    rf"(?:(?:within|in|during|over|no more than|not more than|not be more than|less than|"
+    rf"no longer than|no earlier than)\s+(?:the\s+)?(?:last|past|preceding|previous|prior|"
+    rf"most recent)?|"
+    # "references from the last 3 years", "covering the past five years": the counted-back word
+    # is needed after these
+    rf"(?:from|covering|spanning|dating from)\s+(?:the\s+)?(?:last|past|preceding|previous|"
+    rf"prior|most recent)|"
+    rf"(?:no|not|none) older than(?:\s+the)?)"
     rf"\s*(?P<n>{COUNT})\s*(?:\(\d+\)\s*)?(?:calendar\s+|fiscal\s+|full\s+)?"
     rf"(?P<unit>years?|months?)\b",
     re.I,
 )
 # "no more than 36 months before ..." is a window only when it counts back from a date
-_BOUND_NEEDS_ANCHOR = re.compile(r"^(?:no more than|not more than|less than|no longer than)", re.I)
-_BACK_FROM = re.compile(r"^\s*(?:before|prior to|preceding|ago|of|from)\b", re.I)
+_BOUND_NEEDS_ANCHOR = re.compile(
+    r"^(?:no more than|not more than|not be more than|less than|no longer than)", re.I
+)
+# ... or says the work's age ("not more than five years old")
+_BACK_FROM = re.compile(r"^\s*(?:before|prior to|preceding|ago|of|from|old)\b", re.I)
 _STARTED = re.compile(
     r"\b(?:started|begun|began|awarded|commenced|start date|contracted|signed|executed)\b", re.I
 )
@@ -257,9 +266,24 @@ _SIZE_PREFERENCE = re.compile(
     r"more (?:relevant|favorabl[ey])|highest relevance",
     re.I,
 )
+_DID_WORK = (
+    r"(?:implemented|delivered|built|deployed|performed|provided|supported|developed|operated|"
+    r"managed|modernized|migrated|designed|installed|configured)"
+)
 _RELEVANCE = re.compile(
     r"\brelevan(?:t|ce|cy)\b|\bsimilar (?:in|to the) (?:size|scope|complexity)|"
-    r"\bsimilar size\b|\bsize, scope,? and complexity\b|\bscope and complexity\b",
+    r"\bsimilar size\b|\bsize, scope,? and complexity\b|\bscope and complexity\b|"
+    # the work each reference must show, without the word "relevant": "clients for whom you
+    # have implemented a customer service CRM", "projects in which the offeror deployed ...",
+    # "references must demonstrate experience implementing ..."
+    rf"\bfor whom (?:you|we|the (?:offeror|contractor|vendor|proposer|respondent)|your "
+    rf"(?:firm|company|team))\s+(?:have |has |had )?{_DID_WORK}\b|"
+    rf"\b(?:in|on|under) which (?:you|the (?:offeror|contractor|vendor|proposer|respondent))\s+"
+    rf"(?:have |has |had )?{_DID_WORK}\b|"
+    r"\b(?:references?|projects?|contracts?|examples?|engagements?)\s+(?:must|shall|should)\s+"
+    r"(?:each\s+)?(?:demonstrate|involve|include|show|describe)\s+(?:experience\s+)?(?:in\s+|with\s+)?"
+    r"(?:implementing|delivering|building|deploying|operating|modernizing|migrating|the "
+    r"(?:implementation|delivery|deployment|operation))\b",
     re.I,
 )
 _NOT_RELEVANCE = re.compile(
@@ -339,7 +363,9 @@ def read_sizes(sentences: list[DocumentSentence], req: PastPerformanceRequiremen
 
 
 def read_relevance(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
-    """Sentences that say what makes a reference relevant (scope, size, complexity, domain)."""
+    """Sentences that say what makes a reference relevant (scope, size, complexity, domain),
+    with or without the word: "similar in size and scope", "clients for whom you have
+    implemented a customer service CRM", "projects in which the offeror deployed ..."."""
     seen: set[str] = set()
     for s in sentences:
         if not _RELEVANCE.search(s.text) or _NOT_RELEVANCE.search(s.text):

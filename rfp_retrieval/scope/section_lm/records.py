@@ -50,13 +50,23 @@ class Recency:
 
 @dataclass
 class ValueRange:
-    """Contract value constraint in USD whole dollars (``approx``: "approximately $25M")."""
+    """Contract value constraint in USD whole dollars (``approx``: "approximately $25M").
+
+    ``min_inclusive`` / ``max_inclusive``: whether an entry valued exactly at the bound meets
+    it ("at least $1M" and "under $1M will not be considered" include $1M; "more than $1M" and
+    "$1M or less will not be considered" do not). ``conflict``: the writer's warning when the
+    RFP's value statements contradict each other or state a band's ends in reverse order, with
+    the rule applied (``section_lm.value.read_value``); None when they agree.
+    """
 
     min: int | None
     max: int | None
     approx: int | None
     basis: str  # "total" | "annual"
     stated: Statement
+    min_inclusive: bool = True
+    max_inclusive: bool = True
+    conflict: str | None = None
 
 
 @dataclass

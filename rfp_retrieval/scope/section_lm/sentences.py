@@ -34,7 +34,8 @@ WORK_NOUN = re.compile(
 )
 DONE_WINDOW = re.compile(
     r"\b(?:performed|completed|delivered|provided|built|developed|ongoing|active|experience)\b"
-    r"[^.]{0,120}\b(?:within|in|during|over) (?:the )?(?:last|past|preceding|previous|prior)\b",
+    r"[^.]{0,120}\b(?:within|in|during|over|from|covering) (?:the )?(?:last|past|preceding|"
+    r"previous|prior)\b",
     re.I,
 )
 PERSONNEL = re.compile(

@@ -1,0 +1,139 @@
+"""Constraint wording of Section L read the way a proposal veteran reads it (issue 18).
+
+Exclusion wording ("under $1M will not be evaluated") states a floor, not a ceiling, and says
+whether the bound amount itself counts; contradictory value statements are shown to the
+writer with the rule applied; the common recency wordings ("from the last 3 years", "no older
+than three years") are windows. Each RFP here is a small text written for the test.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rfp_retrieval.documents.extract import load_document
+from rfp_retrieval.report.filters import filter_sentence
+from rfp_retrieval.scope import read_scope
+
+
+def _read(tmp_path: Path, pp_text: str):
+    path = tmp_path / "rfp.md"
+    path.write_text(
+        "# Request for Proposals: Permit Portal Modernization\n\nIssue date: 2026-09-01\n\n"
+        "## 1. Scope\n\nThe contractor will modernize the permit portal.\n\n"
+        "## 3.3 Past Performance\n\n3.3.1 Submit three (3) references for similar work.\n\n"
+        f"3.3.2 {pp_text}\n",
+        encoding="utf-8",
+    )
+    return read_scope(load_document(path))
+
+
+def _value_item(reading) -> dict:
+    (item,) = [t for t in reading.trace if t["filter"] == "value"]
+    return item
+
+
+@pytest.mark.parametrize(
+    ("sentence", "floor", "inclusive", "said"),
+    [
+        (
+            "References valued under $1M will not be evaluated.",
+            1_000_000,
+            True,
+            "contract value at least $1.0M",
+        ),
+        (
+            "Contracts with a value below $500,000 are not acceptable as references.",
+            500_000,
+            True,
+            "contract value at least $500K",
+        ),
+        (
+            "Reference contracts of $500K or less will not be considered.",
+            500_000,
+            False,
+            "contract value more than $500K",
+        ),
+    ],
+)
+def test_exclusion_wording_reads_a_floor_and_says_whether_it_is_strict(
+    tmp_path: Path, sentence: str, floor: int, inclusive: bool, said: str
+) -> None:
+    reading = _read(tmp_path, sentence)
+    assert (reading.value_min, reading.value_max) == (floor, None)
+    item = _value_item(reading)
+    assert item["reading"]["min_inclusive"] is inclusive
+    assert "3.3 Past Performance" in item["section"]
+    assert filter_sentence(item) == said
+
+
+def test_exclusion_of_large_contracts_is_a_ceiling(tmp_path: Path) -> None:
+    reading = _read(
+        tmp_path, "References for contracts valued at more than $50 million will not be considered."
+    )
+    assert (reading.value_min, reading.value_max) == (None, 50_000_000)
+    assert _value_item(reading)["reading"]["max_inclusive"] is True
+
+
+def test_a_negated_minimum_that_is_turned_away_stays_a_floor(tmp_path: Path) -> None:
+    reading = _read(
+        tmp_path,
+        "References that do not meet a minimum value of $2 million will not be considered.",
+    )
+    assert (reading.value_min, reading.value_max) == (2_000_000, None)
+
+
+def test_contradictory_value_sentences_apply_the_first_and_warn(tmp_path: Path) -> None:
+    reading = _read(
+        tmp_path,
+        "Each reference must have a total value of at least $10 million.\n\n"
+        "3.3.3 References must be for contracts of not more than $5 million.",
+    )
+    assert (reading.value_min, reading.value_max) == (10_000_000, None)
+    item = _value_item(reading)
+    assert "at least $10 million" in item["reading"]["conflict"]
+    assert "not more than $5 million" in item["reading"]["conflict"]
+    assert reading.value_conflict == item["reading"]["conflict"]
+    assert "WARNING: the RFP's value statements contradict" in filter_sentence(item)
+
+
+def test_a_later_sentence_stating_the_other_side_completes_the_band(tmp_path: Path) -> None:
+    reading = _read(
+        tmp_path,
+        "Each reference must have a total value of at least $5 million.\n\n"
+        "3.3.3 References valued above $100 million will not be considered.",
+    )
+    assert (reading.value_min, reading.value_max) == (5_000_000, 100_000_000)
+    assert reading.value_conflict is None
+    assert reading.value_text == "at least $5 million; above $100 million will not be considered"
+    assert _value_item(reading)["reading"]["max_inclusive"] is True
+
+
+def test_a_band_stated_in_reverse_order_is_read_low_to_high_with_a_warning(tmp_path: Path) -> None:
+    reading = _read(tmp_path, "Each reference must have a contract value between $10M and $1M.")
+    assert (reading.value_min, reading.value_max) == (1_000_000, 10_000_000)
+    assert "reverse order" in _value_item(reading)["reading"]["conflict"]
+
+
+def test_one_sentence_floor_above_its_ceiling_keeps_the_first_bound(tmp_path: Path) -> None:
+    reading = _read(tmp_path, "Each reference must be valued at least $10M and not more than $5M.")
+    assert (reading.value_min, reading.value_max) == (10_000_000, None)
+    assert "floor above its ceiling" in _value_item(reading)["reading"]["conflict"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "ended_after"),
+    [
+        ("Provide references from the last 3 years.", "2023-09-01"),
+        ("Reference projects must be no older than two (2) years.", "2024-09-01"),
+        ("References must not be more than five years old.", "2021-09-01"),
+        ("References covering the past 5 years are acceptable.", "2021-09-01"),
+    ],
+)
+def test_common_recency_wordings_are_windows(
+    tmp_path: Path, sentence: str, ended_after: str
+) -> None:
+    reading = _read(tmp_path, sentence)
+    assert reading.ended_after == ended_after
+    assert reading.recency_anchor == "issue date"
