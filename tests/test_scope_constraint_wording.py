@@ -137,3 +137,22 @@ def test_common_recency_wordings_are_windows(
     reading = _read(tmp_path, sentence)
     assert reading.ended_after == ended_after
     assert reading.recency_anchor == "issue date"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "References must be from electric, gas or water utilities or other commercial "
+        "enterprises; at least one must be a utility.",
+        "References must be from utilities or other commercial enterprises. At least one (1) "
+        "of the references must be for an electric utility.",
+    ],
+)
+def test_a_quota_over_the_references_ranks_and_does_not_filter_every_reference(tmp_path, sentence):
+    """New-user trial: "at least one must be a utility" became an industry filter on all
+    three references, so only one entry passed and relaxation filled the rest with decade-old
+    work. A quota says some references, not every one: the industry is preferred (ranking)."""
+    reading = _read(tmp_path, sentence)
+    assert reading.industries_required == []
+    assert reading.industries_preferred == ["utilities"]
+    assert reading.customer_types_required == ["commercial"]

@@ -74,6 +74,16 @@ _RULE = re.compile(
 _NOT_A_RULE = re.compile(
     r"\bnot (?:required|necessary|needed|mandatory)\b|\bneed not\b|\bdoes not need\b", re.I
 )
+_QUOTA = re.compile(
+    r"\b(?:at least|a minimum of|no fewer than|not less than)\s+(?:one|two|1|2)\b(?:\s*\(\d\))?"
+    r"(?!\s*(?:year|month|day|million|thousand|billion|percent|%))|"
+    r"\b(?:one|two|1|2)\s+or\s+more\s+of\b",
+    re.I,
+)
+"""A quota over the references ("at least one must be a utility", "one or more of the
+references should be for a state agency"): what it names is wanted in some references, not a
+rule for every one, so it ranks (a preference) and never filters (trial: "at least one must be
+a utility" filtered all three references to utilities)."""
 _PREFERENCE = re.compile(
     r"\bprefer(?:ably|red|ence|s)?\b|\bdesir(?:ed|able)\b|\bmore (?:relevant|favorabl[ey]|"
     r"weight|highly)\b|\bmost (?:relevant|heavily)\b|\brated? (?:higher|above)\b|"
@@ -252,9 +262,8 @@ _KIND_OF_REFERENCE = re.compile(
 
 
 def _names_customers(text: str) -> bool:
-    return (
-        bool(_CUSTOMER_CUE.search(text) or _KIND_OF_REFERENCE.search(text))
-        or any(rx.search(text) for _, rx in INDUSTRY_PATTERNS)
+    return bool(_CUSTOMER_CUE.search(text) or _KIND_OF_REFERENCE.search(text)) or any(
+        rx.search(text) for _, rx in INDUSTRY_PATTERNS
     )
 
 
@@ -321,7 +330,7 @@ def read_customers(sentences: list[DocumentSentence], req: PastPerformanceRequir
             clause = _REASON.sub("", clause)
             if not _names_customers(clause):
                 continue
-            if _PREFERENCE.search(clause):
+            if _PREFERENCE.search(clause) or _QUOTA.search(clause):
                 _read_preference(s, clause, req)
                 continue
             if _NOT_A_RULE.search(clause):
