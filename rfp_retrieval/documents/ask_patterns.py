@@ -28,9 +28,17 @@ ASK_VERBS = f"{CONTENT_VERBS}|{PROCEDURAL_VERBS}"
 _ACTORS = (
     r"(?:the\s+|each\s+|all\s+)?(?:offeror|offerors|quoter|quoters|vendor|vendors|"
     r"respondent|respondents|proposer|proposers|bidder|bidders|applicant|applicants|firm|firms|"
+    r"offeror\(s\)|contractors|contractor\(s\)|"
     r"you|proposal|proposals|quote|quotation|response|responses|submission|narrative)"
     r"(?:['’]s)?"
 )
+"""Who an ask is addressed to: the bidder by any of its names, or the proposal itself."""
+_CONTRACTOR = r"(?:the\s+|each\s+)?contractor"
+"""One contractor as the subject of an ask: only with ``shall`` / ``must`` (Section L and an
+RFQ call the offeror "the Contractor": ``The Contractor shall describe ...``); "the
+Contractor will ..." describes the awarded work. Contractors in the plural (``Contractors will
+submit the attached spreadsheet``) are the firms competing, one of ``_ACTORS``.
+``matrix.matrix_kind`` keeps a contractor's post-award work apart."""
 
 
 def _ask_pattern(verbs: str) -> re.Pattern[str]:
@@ -41,7 +49,8 @@ def _ask_pattern(verbs: str) -> re.Pattern[str]:
         rf"briefly\s+|clearly\s+|fully\s+)?(?:{verbs})\b"
         rf"|^{_ACTORS}\s+(?:shall|must|should|will|is|are)\s+(?:be\s+)?(?:also\s+|briefly\s+|"
         rf"clearly\s+|asked to\s+|requested to\s+|required to\s+|expected to\s+|"
-        rf"encouraged to\s+)*(?:{verbs})\b",
+        rf"encouraged to\s+)*(?:{verbs})\b"
+        rf"|^{_CONTRACTOR}\s+(?:shall|must)\s+(?:also\s+|briefly\s+|clearly\s+)?(?:{verbs})\b",
         re.I,
     )
 
@@ -253,19 +262,29 @@ regarding the objectives ... are provided in the CRD``): not an imperative, even
 first word is one (``is_ask``). A relative clause (``that are listed in``) is no main verb."""
 
 
+_BUYER_ACRONYM = (
+    r"(?:the\s+)?(?!(?i:firms?|you|vendors?|quoters?|bidders?)\b)(?-i:[A-Z]{2,5})\s+"
+    r"(?:reserves\b|(?:shall|will|may)\s+(?:not\s+|also\s+)?(?:notify|review|evaluate|award|"
+    r"reserve|consider|respond|select|conduct|issue|determine|accept|reject|pay|retain|approve|"
+    r"inform|schedule|make|furnish|be responsible|provide (?:for|the (?:contractor|offerors?|"
+    r"vendors?|quoters?)))\b)"
+)
 _BUYER = re.compile(
     r"^(?:[A-Z][^.?!:]{0,60}?(?:\s?[-\u2013\u2014]\s|:\s))?"
     r"(?:(?:upon|after|following|during|within|once|at|for|in|as|when|if)\b[^,]{0,90},\s*)?"
+    rf"(?:{_BUYER_ACRONYM}|"
     r"(?:the\s+)?(?:government|contracting officer|contracting specialist|CO|COR|KO|"
     r"contracting officer['’]s (?:technical )?representative|agency|county|state|department|"
     r"university|city|commonwealth|owner|purchaser|buyer|purchasing (?:agent|office|division)|"
     r"procurement officer|evaluation (?:team|panel|committee|board)|evaluators?)"
-    r"(?:['’]s\s+\w+)?\s+(?:shall|will|must|may|reserves)\b",
+    r"(?:['’]s\s+\w+)?\s+(?:shall|will|must|may|reserves)\b)",
     re.I,
 )
 """A sentence whose subject is the buyer (the Government, the Contracting Officer, the County,
-the evaluation panel) states the buyer's own obligation or right: nothing the proposal answers
-or the offeror must meet (``The CO shall respond in writing within 30 days``)."""
+the evaluation panel, an agency or office named by its acronym and doing what a buyer does:
+``TTS shall provide for review ...``, ``The VA will notify ...``; ``The IECMS shall support
+...`` is a system, not the buyer) states the buyer's own obligation or right: nothing the
+proposal answers or the offeror must meet (``The CO shall respond in writing within 30 days``)."""
 
 
 CONTENT_LEAD_IN = re.compile(
@@ -345,11 +364,12 @@ def is_work_statement(sentence: str) -> bool:
 
 
 _PROPOSAL_NOUN = re.compile(
-    r"\b(?:proposals?|quotes?|quotations?|offers?|bids?|responses?|RFP|RFQ|RFI|solicitation|"
-    r"volume|page limit|pages)\b",
+    r"\b(?:proposals?|quotes?|quotations?|offers?|bids?|responses?|volume|page limit|pages)\b",
     re.I,
 )
-"""The proposal itself named (not "submit", which invoices and substitution requests share)."""
+"""The proposal itself named (not "submit", which invoices and substitution requests share,
+and not the solicitation or the RFP: a substitution "during the solicitation process" or an
+invoice citing "the solicitation number" is still contract administration)."""
 
 _ADMINISTRATION = re.compile(
     r"\b(?:invoic\w*|payments?|paid|reimburs\w*|substitut\w*|travel|modifications?|"
@@ -374,8 +394,16 @@ def is_administration_requirement(sentence: str) -> bool:
         and bool(_ADMINISTRATION.search(s))
         and not _PROPOSAL_NOUN.search(s)
         and not _QUALIFICATION.search(s)
-        and not is_ask(s)
+        and (not is_ask(s) or bool(_CONTRACTOR_ACTION.match(s.strip())))
     )
+
+
+_CONTRACTOR_ACTION = re.compile(
+    rf"^{_CONTRACTOR}\s+(?:shall|must)\s+(?:also\s+)?(?:{PROCEDURAL_VERBS})\b", re.I
+)
+"""``The contractor must submit a final invoice ...``: the contractor's action on an
+administration matter (submit, include, complete ...) is the awarded contract's, even though
+the wording is that of an ask (``is_administration_requirement``)."""
 
 
 def is_work_requirement(sentence: str) -> bool:

@@ -210,6 +210,8 @@ def matrix_kind(doc: RfpDocument, kinds: SectionKinds, q: Question) -> str:
         return GENERAL_COMPLIANCE
     if kind == "requirement" and _post_award(doc, kinds, q):
         return WORK_STATEMENT
+    if kind == "question" and not q.text.rstrip().endswith("?") and _contractor_work(doc, kinds, q):
+        return WORK_STATEMENT  # "The Contractor shall provide monthly reports" in the SOW
     if kind in ("question", "requirement") and _work_in_sow(doc, kinds, q):
         return WORK_STATEMENT
     return kind
@@ -227,6 +229,21 @@ def _work_in_sow(doc: RfpDocument, kinds: SectionKinds, q: Question) -> bool:
     if kinds.is_instructions(section) or kinds.is_evaluation(section):
         return False
     return is_task_imperative(q.text) or q.kind == "question" and is_work_statement(q.text)
+
+
+def _contractor_work(doc: RfpDocument, kinds: SectionKinds, q: Question) -> bool:
+    """An imperative-verb sentence whose subject is the contractor (``The Contractor shall
+    provide ...``: ``ask_patterns.is_ask`` reads "contractor" as the bidder) that is a
+    post-award work statement (``ask_patterns.is_work_statement``) outside Section L/M and
+    past-performance text, where "the contractor" is the offeror."""
+    if not is_work_statement(q.text):
+        return False
+    section = doc.section(q.section_key)
+    return section is None or not (
+        kinds.is_instructions(section)
+        or kinds.is_evaluation(section)
+        or kinds.is_past_performance(section)
+    )
 
 
 def _post_award(doc: RfpDocument, kinds: SectionKinds, q: Question) -> bool:

@@ -52,6 +52,13 @@ _CAPS_RUNIN = re.compile(
 )
 
 
+_NUMBERED_PART = re.compile(
+    r"^(?:SECTION|PART|ARTICLE|ATTACHMENT|EXHIBIT|APPENDIX|VOLUME|TAB)\s+[A-Z0-9]{1,4}$"
+)
+"""A part named by its number alone (``SECTION A``, ``PART IV``, ``ATTACHMENT 2``): with a title
+after it the line is the numbered heading of the part (``numbering``), not a caps run-in."""
+
+
 def caps_runin(text: str) -> tuple[str, str] | None:
     """(title, body) of a paragraph that opens with an ALL-CAPS run-in title joined to its
     text by a dash, a colon or a space (``AUTHORITY-The Purchasing Agent ...``, ``TIE-BIDS –
@@ -65,6 +72,8 @@ def caps_runin(text: str) -> tuple[str, str] | None:
     title = (m.group("t") or m.group("t2")).strip(" -,")
     if sum(c.isalpha() for c in title) < 4 or not is_caps(title):
         return None
+    if _NUMBERED_PART.match(title):
+        return None  # "SECTION A Contract Form": a numbered part and its title, no run-in
     if len(title.split()) == 1 and "-" not in title and len(title) < 5:
         return None
     return title, (m.group("b") or m.group("b1") or "").strip()

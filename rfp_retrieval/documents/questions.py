@@ -88,6 +88,15 @@ nothing of its own, says what the answer to that question should weigh: it stays
 CONTENT_ITEM_WORDS = 30
 """Longest list item of instructions text read as required content (``_Finder.content_item``)."""
 
+STAGE_NAME = re.compile(
+    r"^(?:phase|step|stage|round|tier)\s+(?:\d{1,2}|[ivx]{1,4}|one|two|three|four|five)\b"
+    r"(?:\s*[-\u2013\u2014:]\s*(?:[\w/&,()'’-]+\s*){1,6})?\.?$",
+    re.I,
+)
+"""A list item that only names a stage of a phased evaluation (``Phase 1 – Technical
+Submission``, ``Step 2: Oral Presentation``): the list says how the buyer proceeds; what
+each stage's submission holds is asked in its own text (``QuestionFinder.content_item``)."""
+
 CONTEXT_WORDS = 120
 """Upper bound on ``Question.context`` length in words."""
 
@@ -441,6 +450,8 @@ class _Finder:
         if re.fullmatch(r"\(?\d{1,2}[.)]", block.marker):
             return False
         text = block.text
+        if STAGE_NAME.match(strip_inline_markdown(text).strip()):
+            return False  # "Phase 1 – Technical Submission": a stage of the evaluation
         return 2 <= len(text.split()) <= CONTENT_ITEM_WORDS and not text.endswith(":")
 
     def parts_after(

@@ -1,0 +1,94 @@
+"""Defects of the ask wording and the outline found on real solicitations (issue 13, session
+11): the contractor named as the bidder, substitutions "during the solicitation", agencies by
+their acronym, stage names listed under the instructions and ``SECTION A Contract Form``."""
+
+from __future__ import annotations
+
+import pytest
+
+from rfp_retrieval.documents.ask_patterns import (
+    is_administration_requirement,
+    is_ask,
+    is_requirement,
+)
+from rfp_retrieval.documents.matrix import WORK_STATEMENT, matrix_rows
+from rfp_retrieval.documents.outline import parse_outline
+from rfp_retrieval.documents.plain_headings import caps_runin
+from rfp_retrieval.documents.records import RfpDocument
+
+
+def _doc(text: str) -> RfpDocument:
+    return RfpDocument(
+        "t.md", "markdown", "", text, parse_outline(text.splitlines(), "markdown"), ""
+    )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("The Contractor shall describe its approach to the transition.", True),
+        ("Contractor(s) must provide a staffing plan for each task order.", True),
+        ("Contractors will submit the attached price spreadsheet in Excel.", True),
+        # one contractor that "will" do something describes the awarded work
+        ("The Contractor will provide monthly status reports.", False),
+    ],
+)
+def test_the_contractor_as_the_bidder_asks(sentence, expected):
+    assert is_ask(sentence) is expected
+
+
+def test_a_substitution_during_the_solicitation_is_contract_administration():
+    sentence = (
+        "If a proposed key person becomes unavailable during the solicitation and evaluation "
+        "process, the Contractor shall notify the Contracting Officer and provide a substitute."
+    )
+    assert is_administration_requirement(sentence)
+    assert not is_administration_requirement("The proposal shall describe the invoicing process.")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("TTS shall provide for review at a level above the contracting officer.", False),
+        ("The VA shall notify each offeror of the outcome in writing.", False),
+        ("The FIRM shall list three references for similar work.", True),
+        ("The offeror shall list three references for similar work.", True),
+    ],
+)
+def test_an_agency_named_by_its_acronym_is_the_buyer(sentence, expected):
+    assert is_requirement(sentence) is expected
+
+
+def test_a_contractor_work_statement_in_the_sow_stays_work_but_section_l_asks():
+    doc = _doc(
+        "# C. Statement of Work\n\n"
+        "The Contractor shall provide a help desk staffed from 8 a.m. to 6 p.m.\n\n"
+        "# L. Instructions to Offerors\n\n"
+        "The Contractor shall describe its approach to staffing the help desk.\n"
+    )
+    assert [(r.kind, r.text) for r in matrix_rows(doc)] == [
+        (WORK_STATEMENT, "The Contractor shall provide a help desk staffed from 8 a.m. to 6 p.m."),
+        ("question", "The Contractor shall describe its approach to staffing the help desk."),
+    ]
+
+
+def test_stage_names_listed_in_the_instructions_are_no_asks():
+    doc = _doc(
+        "# 4. Instructions to Offerors\n\n"
+        "Quotations will be evaluated in three phases:\n\n"
+        "- Phase 1 – Technical Submission\n"
+        "- Phase 2 – Oral Presentation\n"
+        "- Phase 3 - Price Submission\n\n"
+        "The technical submission shall not exceed five pages.\n"
+    )
+    texts = [r.text for r in matrix_rows(doc) if r.kind in ("question", "requirement")]
+    assert texts == ["The technical submission shall not exceed five pages."]
+
+
+def test_a_ucf_part_and_its_title_is_no_caps_run_in():
+    assert caps_runin("SECTION A Contract Form") is None
+    assert caps_runin("PART IV Representations and Instructions") is None
+    assert caps_runin("AUDIT OF RECORDS The parties agree to keep records.") == (
+        "AUDIT OF RECORDS",
+        "The parties agree to keep records.",
+    )
