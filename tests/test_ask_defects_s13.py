@@ -92,3 +92,21 @@ def test_a_ucf_part_and_its_title_is_no_caps_run_in():
         "AUDIT OF RECORDS",
         "The parties agree to keep records.",
     )
+
+
+def test_each_list_item_has_its_own_kind_not_its_lead_ins():
+    doc = _doc(
+        "# 5. Transition\n\n"
+        "The offeror shall address the following:\n\n"
+        "- Describe the transition schedule and its milestones.\n"
+        "- Submit the resumes of the transition manager and the deputy.\n"
+        "- The Contractor shall complete the transition within 30 days of award.\n"
+        "- The staffing plan for the first ninety days\n"
+    )
+    assert [(r.label, r.kind) for r in matrix_rows(doc)] == [
+        (None, "lead-in"),
+        ("(a)", "question"),
+        ("(b)", "requirement"),
+        ("(c)", WORK_STATEMENT),
+        ("(d)", "question"),  # no wording of its own: the prompt's kind ("address")
+    ]

@@ -104,7 +104,7 @@ def parse(
         for k, part in enumerate(q.parts):
             part_kind = kind_of.get(f"{q.id}{part_letter(k)}", q.kind)
             label = part_label_of(q, k)
-            out.print(escape(f"      {label} [{part_kind}] {part[:150]}"))
+            out.print(escape(f"      {label} {part[:150]} [{part_kind}]"))
     out.print("\n[bold]Past performance[/bold]")
     issuer = payload["issuer"]
     out.print(
