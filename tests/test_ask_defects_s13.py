@@ -110,3 +110,50 @@ def test_each_list_item_has_its_own_kind_not_its_lead_ins():
         ("(c)", WORK_STATEMENT),
         ("(d)", "question"),  # no wording of its own: the prompt's kind ("address")
     ]
+
+
+TABBED_RFQ = (
+    "# Request for Quotations: Records Digitization Services\n\n"
+    "## 4. Quotation Instructions\n\n"
+    "**Tab B – Technical Approach (limit: 5 pages)**\n\n"
+    "a. Describe your approach to scanning and indexing the records.\n\n"
+    "b. Explain how you will assure the quality of the images.\n\n"
+    "**Tab C – Past Performance (limit: 3 pages)**\n\n"
+    "a. Provide three references for similar work performed in the last five years.\n\n"
+    "References from private companies are not acceptable.\n"
+)
+
+
+def test_response_tabs_keep_their_letter_in_the_labels_and_their_page_limits_are_asks():
+    from rfp_retrieval.documents.questions import find_questions
+
+    doc = _doc(TABBED_RFQ)
+    assert [(s.number, s.heading) for s in doc.sections if s.level > 1] == [
+        ("Tab B", "Technical Approach (limit: 5 pages)"),
+        ("Tab C", "Past Performance (limit: 3 pages)"),
+    ]
+    assert [(q.label, q.kind, q.text) for q in find_questions(doc)] == [
+        ("Tab B", "requirement", "Tab B – Technical Approach (limit: 5 pages)"),
+        ("Tab B a.", "question", "Describe your approach to scanning and indexing the records."),
+        ("Tab B b.", "question", "Explain how you will assure the quality of the images."),
+        ("Tab C", "requirement", "Tab C – Past Performance (limit: 3 pages)"),
+        (
+            "Tab C a.",
+            "question",
+            "Provide three references for similar work performed in the last five years.",
+        ),
+        (None, "requirement", "References from private companies are not acceptable."),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("References from private companies are not acceptable.", True),
+        ("Resumes of subcontractor staff will not be accepted.", True),
+        ("Experience as a subcontractor is acceptable.", False),
+        ("Videotapes will not be accepted in lieu of an on-site presentation.", False),
+    ],
+)
+def test_references_or_resumes_the_buyer_will_not_accept_are_a_requirement(sentence, expected):
+    assert is_requirement(sentence) is expected

@@ -98,14 +98,19 @@ CONTINUATION = re.compile(
 )
 _REQUIREMENT = re.compile(
     r"\b(?:shall|must|is required to|are required to)\b"
+    r"|\b(?:references?|experience|projects?|contracts?|resumes?|résumés?|samples?)\b[^.;:]{0,80}?"
+    r"\s(?:(?:is|are)\s+not|(?:will|shall)\s+not\s+be|cannot\s+be)\s+(?:acceptable|accepted|"
+    r"allowed|permitted)\b"
     r"|(?<!\bno\s)(?<!\bnot\s)\b(?:information|use|submission|signature|copy|copies|form|"
     r"forms|letter|statement|attachment|certification|documentation)\b[^.;:!?]{0,60}?\s(?:is|are)\s+"
     r"(?:also\s+)?required\b",
     re.I,
 )
-"""``shall`` / ``must`` / ``is required to``, and an enclosure that "is required" (``Use of the
+"""``shall`` / ``must`` / ``is required to``, an enclosure that "is required" (``Use of the
 Technical Approach Template is required``, ``The following information is required on the
-cover page:``)."""
+cover page:``), and the references, experience or resumes the buyer will not accept
+(``References from private companies are not acceptable``: a condition the offer must
+meet)."""
 FORMAT_RULE = re.compile(
     r"\b(?:should|will|is to|are to)\s+(?:not\s+)?(?:be\s+)?(?:no (?:more|longer) than|not exceed|"
     r"exceed|limited to|at most|a maximum of)\s+(?:\w+\s+)?(?:\(\d+\)\s+)?"

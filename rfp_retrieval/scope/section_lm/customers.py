@@ -252,9 +252,8 @@ _KIND_OF_REFERENCE = re.compile(
 
 
 def _names_customers(text: str) -> bool:
-    return (
-        bool(_CUSTOMER_CUE.search(text) or _KIND_OF_REFERENCE.search(text))
-        or any(rx.search(text) for _, rx in INDUSTRY_PATTERNS)
+    return bool(_CUSTOMER_CUE.search(text) or _KIND_OF_REFERENCE.search(text)) or any(
+        rx.search(text) for _, rx in INDUSTRY_PATTERNS
     )
 
 
