@@ -157,3 +157,37 @@ def test_response_tabs_keep_their_letter_in_the_labels_and_their_page_limits_are
 )
 def test_references_or_resumes_the_buyer_will_not_accept_are_a_requirement(sentence, expected):
     assert is_requirement(sentence) is expected
+
+
+SF1449_THEN_UCF = [
+    "SOLICITATION/CONTRACT/ORDER FOR COMMERCIAL ITEMS",
+    "1. REQUISITION NUMBER 2. CONTRACT NO. 3. AWARD/EFFECTIVE DATE 4. ORDER NUMBER",
+    "5. SOLICITATION NUMBER 6. SOLICITATION ISSUE DATE",
+    "",
+    "SECTION C - DESCRIPTION/SPECS/WORK STATEMENT",
+    "",
+    "C.1 SCOPE OF WORK",
+    "The contractor shall maintain the grounds.",
+    "",
+    "C.3 TASKS",
+    "",
+    "C.3.1 Mowing and Trimming",
+    "The contractor shall mow all turf areas every week.",
+    "",
+    "SECTION L - INSTRUCTIONS, CONDITIONS, AND NOTICES TO OFFERORS",
+    "",
+    "L.4.2.1 Technical Capability",
+    "The offeror shall describe its equipment.",
+]
+
+
+def test_a_standard_forms_title_is_no_section_and_the_ucf_parts_nest():
+    outline = [(s.number, s.heading, s.level) for s in parse_outline(SF1449_THEN_UCF, "plain")]
+    assert outline == [
+        ("SECTION C", "DESCRIPTION/SPECS/WORK STATEMENT", 1),
+        ("C.1", "SCOPE OF WORK", 2),
+        ("C.3", "TASKS", 2),
+        ("C.3.1", "Mowing and Trimming", 3),
+        ("SECTION L", "INSTRUCTIONS, CONDITIONS, AND NOTICES TO OFFERORS", 1),
+        ("L.4.2.1", "Technical Capability", 4),
+    ]

@@ -317,6 +317,16 @@ def _standalone_title(lines: list[str], i: int, layout: HeadingLayout) -> Headin
 _FORM_FIELD = re.compile(r"(?<!\S)(?P<n>\d{1,2})[a-z]?\.\s+[A-Z]{2,}")
 
 
+def form_title(lines: list[str], i: int) -> bool:
+    """The line ``i`` is the title of a standard form (``SOLICITATION/CONTRACT/ORDER FOR
+    COMMERCIAL ITEMS`` over the SF 1449's blocks, ``SOLICITATION, OFFER AND AWARD`` over the
+    SF 33's): the next non-blank line holds two numbered form blocks or more (``1.
+    REQUISITION NUMBER 2. CONTRACT NO.``). A form's title is no section of the outline (the
+    UCF parts after the form are)."""
+    nxt = next((ln.strip() for ln in lines[i + 1 : i + 4] if ln.strip()), "")
+    return len(_FORM_FIELD.findall(nxt)) >= 2
+
+
 def _next_form_field(rest: str, seq: int) -> bool:
     """Whether ``rest`` (the line after a number ``seq``) holds the next numbered field of the
     same row (``2. CONTRACT NO. 3. AWARD/EFFECTIVE DATE``): the block labels of a standard
@@ -481,6 +491,8 @@ def plain_candidate(
         if not _group_heading(lines, i):
             return None  # a plain ALL-CAPS line in a styled document is a form line
     if _CAPS_HEADING.match(line) and not TRAILING_FUNCTION_WORD.search(line):
+        if form_title(lines, i):
+            return None
         words = line.split()
         letters = sum(c.isalpha() for c in line)
         if (
