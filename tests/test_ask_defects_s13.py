@@ -191,3 +191,32 @@ def test_a_standard_forms_title_is_no_section_and_the_ucf_parts_nest():
         ("SECTION L", "INSTRUCTIONS, CONDITIONS, AND NOTICES TO OFFERORS", 1),
         ("L.4.2.1", "Technical Capability", 4),
     ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        (
+            "Refusal to provide the requested information by an offeror shall disqualify the "
+            "offeror from further consideration for award.",
+            True,
+        ),
+        ("Failure to include the signed form may result in rejection of the proposal.", True),
+        ("Offerors must register in the portal in order to download the RFP documents.", True),
+        ("Vendors must register a minimum of one week prior to uploading a proposal.", True),
+        # the asks and qualifications themselves stay
+        ("The offeror shall describe how it will eliminate the backlog.", False),
+        ("Offerors must be registered in SAM at the time of submission.", False),
+    ],
+)
+def test_consequences_and_portal_registration_are_procurement_process(sentence, expected):
+    from rfp_retrieval.documents.ask_patterns import is_procurement_process
+
+    assert is_procurement_process(sentence) is expected
+
+
+def test_a_legal_effect_binds_no_one():
+    assert not is_requirement(
+        "Proprietary information submitted by an offeror shall not be subject to public "
+        "disclosure under the state's public records act."
+    )

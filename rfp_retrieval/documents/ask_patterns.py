@@ -124,13 +124,15 @@ pages``, ``Written responses should be in 12-point font``): a format instruction
 must meet, as binding in practice as one written with ``shall``."""
 _NOT_REQUIREMENT = re.compile(
     r"\bmeans\b|\bas used in\b|\bis defined as\b|\bshall be deemed\b|\bshall be construed\b|"
+    r"\bshall (?:not )?be subject to\b|"
     r"\bshall mean\b|\bshall have the meaning\b|\bnothing in\b|\bshall be considered\b|"
     r"^[^:.]{1,40}:\s*(?:relates|refers) to\b",
     re.I,
 )
-"""A definition or a deeming rule: ``... means ...``, ``... shall be deemed / considered
-...`` (``Equipment specifications ... shall be considered as minimal requirements``), a term
-defined by ``Senior Level: relates to very experienced ...``."""
+"""A definition, a deeming rule or a legal effect: ``... means ...``, ``... shall be deemed /
+considered ...``, ``... shall not be subject to public disclosure`` (``Equipment specifications
+... shall be considered as minimal requirements``), a term defined by ``Senior Level: relates to
+very experienced ...``."""
 EVALUATED = re.compile(
     r"\bwill (?:be )?(?:evaluated?|assess(?:ed)?|rated?|considered?|scored?|reviewed?)\b|"
     r"\b(?:evaluates|assesses)\b|\bwill evaluate\b|\bevaluation will\b",
@@ -477,7 +479,9 @@ def is_procurement_process(sentence: str) -> bool:
     ...``, ``Proposals shall be evaluated ...``, ``No award shall be made ...``), questions and
     contact before award (``Questions shall be submitted to ...``, ``The offeror shall direct
     all communications to ...``), when offers must arrive (``must be received no later
-    than ...``) and what a firm that does not bid must do (``_NO_BID``). A question
+    than ...``), what a firm that does not bid must do (``_NO_BID``), the consequence of
+    failing an ask (``_CONSEQUENCE``) and the portal registration that reaches the documents
+    (``_PORTAL_ACCESS``). A question
     (``... ?``) is never one: an evaluator's question about the offer
     is what the proposal must show.
 
@@ -497,7 +501,31 @@ def is_procurement_process(sentence: str) -> bool:
         or _COMMUNICATION.search(s)
         or _RECEIPT_DEADLINE.search(s)
         or _NO_BID.search(s)
+        or _CONSEQUENCE.search(s)
+        or _PORTAL_ACCESS.search(s)
     )
+
+
+_CONSEQUENCE = re.compile(
+    r"^(?:[^,;]{0,120}?)\b(?:shall|will|may|can)\s+(?:also\s+)?(?:(?:disqualify|eliminate)\b"
+    r"[^.;]{0,60}?\b(?:from (?:further )?(?:consideration|the competition|award))|"
+    r"result\s+in\s+(?:the\s+)?(?:rejection|disqualification|elimination|exclusion)|"
+    r"render\b[^.]{0,40}\b(?:non-?responsive|ineligible|unacceptable))\b",
+    re.I,
+)
+"""The consequence of failing an ask (``Refusal to provide the requested information ... shall
+disqualify the offeror``, ``Failure to comply may result in rejection``): how the buyer
+treats the offer; the ask it enforces is its own line."""
+_PORTAL_ACCESS = re.compile(
+    r"\bregister\b[^.;]{0,80}?\b(?:in order to|to|prior to|before)\s+(?:\w+\s+){0,2}?"
+    r"(?:download|upload|uploading|downloading|access|view|obtain)\b",
+    re.I,
+)
+"""Registering on the buyer's portal to reach the documents or the upload (``Offerors must
+register in the portal in order to download the RFP documents``, ``Vendors must register a
+minimum of one week prior to uploading a proposal``): how to reach the buyer, not a line of
+the proposal (a registration the offeror must hold, "be registered in SAM", is a
+qualification)."""
 
 
 _NO_BID = re.compile(
