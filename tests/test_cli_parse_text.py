@@ -63,3 +63,37 @@ def test_parse_shows_whether_prime_only_applies_and_each_filters_reading(tmp_pat
     )
     result = CliRunner().invoke(app, ["parse", "--json", str(rfp)])
     assert json.loads(result.output)["past_performance"]["require_prime"] is False
+
+
+def test_parse_gives_each_item_the_kind_the_compliance_matrix_gives_it(tmp_path):
+    from rfp_retrieval.documents.extract import load_document
+    from rfp_retrieval.documents.matrix import matrix_rows
+
+    rfp = tmp_path / "rfp.md"
+    rfp.write_text(
+        "# Request for Quotations\n\n"
+        "## 1. Statement of Work\n\n"
+        "The Contractor shall maintain the case system around the clock.\n\n"
+        "## 2. Evaluation\n\n"
+        "Quotations will be evaluated on technical approach and price.\n\n"
+        "## 3. Instructions\n\n"
+        "The quotation shall include the following:\n\n"
+        "- A staffing plan with the hours of each labor category\n"
+        "- Three references for similar work\n"
+    )
+    result = CliRunner().invoke(app, ["parse", "--json", str(rfp)])
+    assert result.exit_code == 0, result.output
+    questions = json.loads(result.output)["questions"]
+    parsed = [(q["text"], q["kind"]) for q in questions] + [
+        (p["text"], p["kind"]) for q in questions for p in q["parts"]
+    ]
+    rows = {(r.text, r.kind) for r in matrix_rows(load_document(rfp))}
+    assert set(parsed) == rows
+    assert (
+        "The Contractor shall maintain the case system around the clock.",
+        "work-statement",
+    ) in rows
+    assert (
+        "Quotations will be evaluated on technical approach and price.",
+        "procurement-process",
+    ) in rows

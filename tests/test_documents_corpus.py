@@ -50,14 +50,17 @@ COUNTS = {
     "18f-dol-whd-14c-first-order-rfq.md": (35, 34),
     "18f-dol-whd-14c-oral-presentation-instructions.md": (9, 3),
     "18f-dol-whd-14c-sf1449.pdf": (3, 2),
-    "18f-dos-talentmap-pws.md": (48, 53),
+    "18f-dos-talentmap-pws.md": (48, 52),
     "18f-dos-talentmap-rfq.md": (36, 43),
-    "18f-hhs-tdrs-base-award-with-pws.pdf": (53, 128),
+    # 130 (was 128): "The contractor must submit a final invoice ..." (the matrix: work)
+    "18f-hhs-tdrs-base-award-with-pws.pdf": (53, 130),
     # 105: more asks from the issue-13 rules (inline "1) ...; 2) ..." lists split, more
     # instruction headings); sections unchanged
-    "18f-hhs-tdrs-rfq-draft.pdf": (77, 101),  # 103: asks cut at invisible PDF lines now whole
-    "18f-hhs-tdrs-rfq-final.docx": (68, 104),
-    "18f-hhs-tdrs-rfq-final.md": (68, 104),
+    # 97 / 101: an agency by its acronym is the buyer ("TTS shall provide for review ..."),
+    # stage names ("Phase 1 – Technical Submission") ask nothing
+    "18f-hhs-tdrs-rfq-draft.pdf": (77, 97),  # 103: asks cut at invisible PDF lines now whole
+    "18f-hhs-tdrs-rfq-final.docx": (68, 101),
+    "18f-hhs-tdrs-rfq-final.md": (68, 101),
     "18f-usfs-epermit-api-rfq.md": (34, 45),
     "18f-usfs-epermit-api-soo-draft.docx": (9, 3),
     "18f-usfs-epermit-api-soo.md": (9, 3),
@@ -76,19 +79,21 @@ COUNTS = {
     "doc-rfi-cybersecurity-operations-cloud-migration.pdf": (16, 53),
     # 184 (was 331): Appendix A "General Conditions and Instructions to Bidders" is clause
     # text (section_kinds.CLAUSES): its shall/must terms and listed items are no asks
-    "fairfax-county-va-it-staff-augmentation-rfp-2000004198.pdf": (291, 182),
-    "george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf": (62, 187),
+    # 183 (was 182): "The Contractor must provide ..." / "Offeror(s) must ..." are asks; "...
+    # shall not be subject to public disclosure" binds no one (a legal effect)
+    "fairfax-county-va-it-staff-augmentation-rfp-2000004198.pdf": (291, 183),
+    "george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf": (62, 185),
     # 50: the closing "Attachment 1: APPLICANT FORM" (a colon after the label) is read
     "hawaii-htdc-business-consultant-services-rfp-26-001.pdf": (50, 78),
     "kubernetes-third-party-security-audit-rfp-2018.md": (11, 7),
     "kubernetes-third-party-security-audit-rfp-decision-2019.md": (1, 0),
     # 389: "Subfactor 1: Technical Approach" headings (colon after the label) in L and M
-    "navy-niwc-atlantic-facilities-support-rfq-2020.pdf": (389, 585),
+    "navy-niwc-atlantic-facilities-support-rfq-2020.pdf": (389, 582),
     "osd-cape-future-analytics-rfi-hq003417rfabpa.pdf": (15, 7),
     "ostif-kubernetes-security-audit-rfp-2025.md": (19, 12),
     "protocol-labs-ipfs-rfp-001-brave-local-discovery.md": (11, 1),
     # 88: "Factor 5: Price/Cost Evaluation" (colon after the label) is read
-    "tsa-itms-task-order-proposal-instructions.pdf": (88, 54),
+    "tsa-itms-task-order-proposal-instructions.pdf": (88, 55),
     "tsa-oatss-sources-sought-rfi-70t04020i9nap6403.pdf": (6, 38),
     "ussocom-silent-knight-demo-draft-soo.pdf": (6, 3),
     "ustaxcourt-ef-cms-appendix-b-workflows.md": (18, 15),
@@ -99,7 +104,7 @@ COUNTS = {
     # 120: later attachments' "1. GENERAL" lists are no appendix sections, SF 1449 field rows
     # are no headings and a UCF part's running-header copies are dropped; 215: general
     # conditions and contract terms are clause text, not asks (issue 13)
-    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (120, 214),
+    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (120, 218),
     "dla-scals-modernization-rfp-SP4709-26-R-0042.md": (48, 34),
     "franklin-dhhs-iecms-modernization-rfp.md": (73, 49),
     "hhs-acf-grants-platform-rfp-75ACF126R00031.md": (44, 42),

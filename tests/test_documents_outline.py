@@ -227,6 +227,7 @@ def test_numbering_table_is_the_single_source_of_schemes():
     assert names == [
         "question",
         "factor",
+        "tab",
         "section-word",
         "ucf-letter",
         "addendum",

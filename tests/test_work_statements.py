@@ -92,7 +92,7 @@ def test_contractor_wording_in_instructions_stays_an_ask_and_invoicing_rules_do_
     lines = text.splitlines()
     doc = RfpDocument("t.md", "markdown", "", text, parse_outline(lines, "markdown"), "")
     assert [(row.kind, row.text[:40]) for row in matrix_rows(doc)] == [
-        ("requirement", "The contractor must demonstrate similar "),
+        ("question", "The contractor must demonstrate similar "),
         (WORK_STATEMENT, "The contractor shall submit invoices ele"),
     ]
 

@@ -26,7 +26,7 @@ def parse(
 ) -> None:
     """Print an RFP's outline, questions, past-performance requirements and summary."""
     from rfp_retrieval.documents.extract import load_document
-    from rfp_retrieval.documents.matrix import part_label_of
+    from rfp_retrieval.documents.matrix import matrix_rows, part_label_of, part_letter
     from rfp_retrieval.documents.questions import find_questions
     from rfp_retrieval.documents.records import DocumentError
     from rfp_retrieval.report.filters import filter_sentence
@@ -41,6 +41,9 @@ def parse(
     as_of = as_of_for(doc)
     reading = read_scope(doc, as_of=as_of.date)
     questions = find_questions(doc)
+    # one rule for an item's kind: the compliance matrix's (matrix.matrix_kind), so `parse`
+    # and `matrix` never disagree on whether an item is an ask (issue 13)
+    kind_of = {row.id: row.kind for row in matrix_rows(doc, questions)}
     sections = [
         {
             "number": s.number,
@@ -58,9 +61,14 @@ def parse(
                 "label": q.label,
                 "text": q.text,
                 "section_path": q.section_path,
-                "kind": q.kind,
+                "kind": kind_of.get(q.id, q.kind),
                 "parts": [
-                    {"label": part_label_of(q, k), "text": part} for k, part in enumerate(q.parts)
+                    {
+                        "label": part_label_of(q, k),
+                        "text": part,
+                        "kind": kind_of.get(f"{q.id}{part_letter(k)}", q.kind),
+                    }
+                    for k, part in enumerate(q.parts)
                 ],
             }
             for q in questions
@@ -91,9 +99,12 @@ def parse(
     out.print(f"\n[bold]Questions and requirements[/bold] ({len(questions)})")
     for q in questions:
         where = f"p.{q.page}" if q.page else f"l.{q.line}"
-        out.print(escape(f"  {q.id} [{q.kind}] {q.label or '-'} ({where}) {q.text[:160]}"))
+        kind = kind_of.get(q.id, q.kind)
+        out.print(escape(f"  {q.id} [{kind}] {q.label or '-'} ({where}) {q.text[:160]}"))
         for k, part in enumerate(q.parts):
-            out.print(escape(f"      {part_label_of(q, k)} {part[:156]}"))
+            part_kind = kind_of.get(f"{q.id}{part_letter(k)}", q.kind)
+            label = part_label_of(q, k)
+            out.print(escape(f"      {label} {part[:150]} [{part_kind}]"))
     out.print("\n[bold]Past performance[/bold]")
     issuer = payload["issuer"]
     out.print(
@@ -114,6 +125,4 @@ def parse(
         out.print(escape(f"  relevance: {rel.sentence[:160]} [{rel.section}]"))
     for t in reading.trace:
         if t["section"]:
-            out.print(
-                escape(f"  {t['filter']} stated in: {t['section']} ({filter_sentence(t)})")
-            )
+            out.print(escape(f"  {t['filter']} stated in: {t['section']} ({filter_sentence(t)})"))

@@ -206,13 +206,14 @@ class ParseSection(TypedDict):
 class ParsePart(TypedDict):
     label: str  # ``matrix.part_label_of``: "3.2(1)", "(a)"
     text: str
+    kind: str  # the compliance-matrix kind of the item's row (``matrix.matrix_rows``)
 
 
 class ParseQuestion(TypedDict):
     label: str | None
     text: str
     section_path: list[str]
-    kind: str
+    kind: str  # the compliance-matrix kind (``matrix.matrix_kind``): an ask kind or not
     parts: list[ParsePart]  # the list items of a compound ask, in order
 
 

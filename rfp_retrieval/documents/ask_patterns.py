@@ -28,9 +28,17 @@ ASK_VERBS = f"{CONTENT_VERBS}|{PROCEDURAL_VERBS}"
 _ACTORS = (
     r"(?:the\s+|each\s+|all\s+)?(?:offeror|offerors|quoter|quoters|vendor|vendors|"
     r"respondent|respondents|proposer|proposers|bidder|bidders|applicant|applicants|firm|firms|"
+    r"offeror\(s\)|contractors|contractor\(s\)|"
     r"you|proposal|proposals|quote|quotation|response|responses|submission|narrative)"
     r"(?:['’]s)?"
 )
+"""Who an ask is addressed to: the bidder by any of its names, or the proposal itself."""
+_CONTRACTOR = r"(?:the\s+|each\s+)?contractor"
+"""One contractor as the subject of an ask: only with ``shall`` / ``must`` (Section L and an
+RFQ call the offeror "the Contractor": ``The Contractor shall describe ...``); "the
+Contractor will ..." describes the awarded work. Contractors in the plural (``Contractors will
+submit the attached spreadsheet``) are the firms competing, one of ``_ACTORS``.
+``matrix.matrix_kind`` keeps a contractor's post-award work apart."""
 
 
 def _ask_pattern(verbs: str) -> re.Pattern[str]:
@@ -41,7 +49,8 @@ def _ask_pattern(verbs: str) -> re.Pattern[str]:
         rf"briefly\s+|clearly\s+|fully\s+)?(?:{verbs})\b"
         rf"|^{_ACTORS}\s+(?:shall|must|should|will|is|are)\s+(?:be\s+)?(?:also\s+|briefly\s+|"
         rf"clearly\s+|asked to\s+|requested to\s+|required to\s+|expected to\s+|"
-        rf"encouraged to\s+)*(?:{verbs})\b",
+        rf"encouraged to\s+)*(?:{verbs})\b"
+        rf"|^{_CONTRACTOR}\s+(?:shall|must)\s+(?:also\s+|briefly\s+|clearly\s+)?(?:{verbs})\b",
         re.I,
     )
 
@@ -89,14 +98,19 @@ CONTINUATION = re.compile(
 )
 _REQUIREMENT = re.compile(
     r"\b(?:shall|must|is required to|are required to)\b"
+    r"|\b(?:references?|experience|projects?|contracts?|resumes?|résumés?|samples?)\b[^.;:]{0,80}?"
+    r"\s(?:(?:is|are)\s+not|(?:will|shall)\s+not\s+be|cannot\s+be)\s+(?:acceptable|accepted|"
+    r"allowed|permitted)\b"
     r"|(?<!\bno\s)(?<!\bnot\s)\b(?:information|use|submission|signature|copy|copies|form|"
     r"forms|letter|statement|attachment|certification|documentation)\b[^.;:!?]{0,60}?\s(?:is|are)\s+"
     r"(?:also\s+)?required\b",
     re.I,
 )
-"""``shall`` / ``must`` / ``is required to``, and an enclosure that "is required" (``Use of the
+"""``shall`` / ``must`` / ``is required to``, an enclosure that "is required" (``Use of the
 Technical Approach Template is required``, ``The following information is required on the
-cover page:``)."""
+cover page:``), and the references, experience or resumes the buyer will not accept
+(``References from private companies are not acceptable``: a condition the offer must
+meet)."""
 FORMAT_RULE = re.compile(
     r"\b(?:should|will|is to|are to)\s+(?:not\s+)?(?:be\s+)?(?:no (?:more|longer) than|not exceed|"
     r"exceed|limited to|at most|a maximum of)\s+(?:\w+\s+)?(?:\(\d+\)\s+)?"
@@ -110,13 +124,15 @@ pages``, ``Written responses should be in 12-point font``): a format instruction
 must meet, as binding in practice as one written with ``shall``."""
 _NOT_REQUIREMENT = re.compile(
     r"\bmeans\b|\bas used in\b|\bis defined as\b|\bshall be deemed\b|\bshall be construed\b|"
+    r"\bshall (?:not )?be subject to\b|"
     r"\bshall mean\b|\bshall have the meaning\b|\bnothing in\b|\bshall be considered\b|"
     r"^[^:.]{1,40}:\s*(?:relates|refers) to\b",
     re.I,
 )
-"""A definition or a deeming rule: ``... means ...``, ``... shall be deemed / considered
-...`` (``Equipment specifications ... shall be considered as minimal requirements``), a term
-defined by ``Senior Level: relates to very experienced ...``."""
+"""A definition, a deeming rule or a legal effect: ``... means ...``, ``... shall be deemed /
+considered ...``, ``... shall not be subject to public disclosure`` (``Equipment specifications
+... shall be considered as minimal requirements``), a term defined by ``Senior Level: relates to
+very experienced ...``."""
 EVALUATED = re.compile(
     r"\bwill (?:be )?(?:evaluated?|assess(?:ed)?|rated?|considered?|scored?|reviewed?)\b|"
     r"\b(?:evaluates|assesses)\b|\bwill evaluate\b|\bevaluation will\b",
@@ -253,19 +269,29 @@ regarding the objectives ... are provided in the CRD``): not an imperative, even
 first word is one (``is_ask``). A relative clause (``that are listed in``) is no main verb."""
 
 
+_BUYER_ACRONYM = (
+    r"(?:the\s+)?(?!(?i:firms?|you|vendors?|quoters?|bidders?)\b)(?-i:[A-Z]{2,5})\s+"
+    r"(?:reserves\b|(?:shall|will|may)\s+(?:not\s+|also\s+)?(?:notify|review|evaluate|award|"
+    r"reserve|consider|respond|select|conduct|issue|determine|accept|reject|pay|retain|approve|"
+    r"inform|schedule|make|furnish|be responsible|provide (?:for|the (?:contractor|offerors?|"
+    r"vendors?|quoters?)))\b)"
+)
 _BUYER = re.compile(
     r"^(?:[A-Z][^.?!:]{0,60}?(?:\s?[-\u2013\u2014]\s|:\s))?"
     r"(?:(?:upon|after|following|during|within|once|at|for|in|as|when|if)\b[^,]{0,90},\s*)?"
+    rf"(?:{_BUYER_ACRONYM}|"
     r"(?:the\s+)?(?:government|contracting officer|contracting specialist|CO|COR|KO|"
     r"contracting officer['’]s (?:technical )?representative|agency|county|state|department|"
     r"university|city|commonwealth|owner|purchaser|buyer|purchasing (?:agent|office|division)|"
     r"procurement officer|evaluation (?:team|panel|committee|board)|evaluators?)"
-    r"(?:['’]s\s+\w+)?\s+(?:shall|will|must|may|reserves)\b",
+    r"(?:['’]s\s+\w+)?\s+(?:shall|will|must|may|reserves)\b)",
     re.I,
 )
 """A sentence whose subject is the buyer (the Government, the Contracting Officer, the County,
-the evaluation panel) states the buyer's own obligation or right: nothing the proposal answers
-or the offeror must meet (``The CO shall respond in writing within 30 days``)."""
+the evaluation panel, an agency or office named by its acronym and doing what a buyer does:
+``TTS shall provide for review ...``, ``The VA will notify ...``; ``The IECMS shall support
+...`` is a system, not the buyer) states the buyer's own obligation or right: nothing the
+proposal answers or the offeror must meet (``The CO shall respond in writing within 30 days``)."""
 
 
 CONTENT_LEAD_IN = re.compile(
@@ -345,11 +371,12 @@ def is_work_statement(sentence: str) -> bool:
 
 
 _PROPOSAL_NOUN = re.compile(
-    r"\b(?:proposals?|quotes?|quotations?|offers?|bids?|responses?|RFP|RFQ|RFI|solicitation|"
-    r"volume|page limit|pages)\b",
+    r"\b(?:proposals?|quotes?|quotations?|offers?|bids?|responses?|volume|page limit|pages)\b",
     re.I,
 )
-"""The proposal itself named (not "submit", which invoices and substitution requests share)."""
+"""The proposal itself named (not "submit", which invoices and substitution requests share,
+and not the solicitation or the RFP: a substitution "during the solicitation process" or an
+invoice citing "the solicitation number" is still contract administration)."""
 
 _ADMINISTRATION = re.compile(
     r"\b(?:invoic\w*|payments?|paid|reimburs\w*|substitut\w*|travel|modifications?|"
@@ -374,8 +401,16 @@ def is_administration_requirement(sentence: str) -> bool:
         and bool(_ADMINISTRATION.search(s))
         and not _PROPOSAL_NOUN.search(s)
         and not _QUALIFICATION.search(s)
-        and not is_ask(s)
+        and (not is_ask(s) or bool(_CONTRACTOR_ACTION.match(s.strip())))
     )
+
+
+_CONTRACTOR_ACTION = re.compile(
+    rf"^{_CONTRACTOR}\s+(?:shall|must)\s+(?:also\s+)?(?:{PROCEDURAL_VERBS})\b", re.I
+)
+"""``The contractor must submit a final invoice ...``: the contractor's action on an
+administration matter (submit, include, complete ...) is the awarded contract's, even though
+the wording is that of an ask (``is_administration_requirement``)."""
 
 
 def is_work_requirement(sentence: str) -> bool:
@@ -444,7 +479,9 @@ def is_procurement_process(sentence: str) -> bool:
     ...``, ``Proposals shall be evaluated ...``, ``No award shall be made ...``), questions and
     contact before award (``Questions shall be submitted to ...``, ``The offeror shall direct
     all communications to ...``), when offers must arrive (``must be received no later
-    than ...``) and what a firm that does not bid must do (``_NO_BID``). A question
+    than ...``), what a firm that does not bid must do (``_NO_BID``), the consequence of
+    failing an ask (``_CONSEQUENCE``) and the portal registration that reaches the documents
+    (``_PORTAL_ACCESS``). A question
     (``... ?``) is never one: an evaluator's question about the offer
     is what the proposal must show.
 
@@ -464,7 +501,31 @@ def is_procurement_process(sentence: str) -> bool:
         or _COMMUNICATION.search(s)
         or _RECEIPT_DEADLINE.search(s)
         or _NO_BID.search(s)
+        or _CONSEQUENCE.search(s)
+        or _PORTAL_ACCESS.search(s)
     )
+
+
+_CONSEQUENCE = re.compile(
+    r"^(?:[^,;]{0,120}?)\b(?:shall|will|may|can)\s+(?:also\s+)?(?:(?:disqualify|eliminate)\b"
+    r"[^.;]{0,60}?\b(?:from (?:further )?(?:consideration|the competition|award))|"
+    r"result\s+in\s+(?:the\s+)?(?:rejection|disqualification|elimination|exclusion)|"
+    r"render\b[^.]{0,40}\b(?:non-?responsive|ineligible|unacceptable))\b",
+    re.I,
+)
+"""The consequence of failing an ask (``Refusal to provide the requested information ... shall
+disqualify the offeror``, ``Failure to comply may result in rejection``): how the buyer
+treats the offer; the ask it enforces is its own line."""
+_PORTAL_ACCESS = re.compile(
+    r"\bregister\b[^.;]{0,80}?\b(?:in order to|to|prior to|before)\s+(?:\w+\s+){0,2}?"
+    r"(?:download|upload|uploading|downloading|access|view|obtain)\b",
+    re.I,
+)
+"""Registering on the buyer's portal to reach the documents or the upload (``Offerors must
+register in the portal in order to download the RFP documents``, ``Vendors must register a
+minimum of one week prior to uploading a proposal``): how to reach the buyer, not a line of
+the proposal (a registration the offeror must hold, "be registered in SAM", is a
+qualification)."""
 
 
 _NO_BID = re.compile(

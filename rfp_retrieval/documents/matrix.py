@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import csv
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from rfp_retrieval.documents.ask_patterns import (
     CHOICE_LIST,
+    PROCEDURAL_ASK,
     is_administration_requirement,
+    is_ask,
     is_bare_lead_in,
     is_general_compliance,
     is_impersonal_requirement,
@@ -95,15 +97,16 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
     One row per question, requirement, evaluation criterion and response-table row, in
     document order. A compound ask (a prompt ending with ``:`` and its list items) gives its
     prompt a row and each item a row of its own right below it (id ``q-007a``, label
-    ``3.2(a)`` or ``(a)``, the prompt's kind; the item's own number when the document numbers
-    it, ``3.2(1)`` for a ``1.`` item, else its letter in the list: ``part_label_of``): a
+    ``3.2(a)`` or ``(a)``, its own kind: ``item_kind``; the item's own number when the document
+    numbers it, ``3.2(1)`` for a ``1.`` item, else its letter in the list: ``part_label_of``): a
     proposal manager checks every sub-item of an instruction separately, so each one is a
     line of the matrix (issue 13). A requirement that binds the contractor after award (a
     contractor work statement, ``ask_patterns.is_work_statement``, or a proposal-free
     obligation in statement-of-work text, ``is_work_requirement``) keeps its row with kind
     ``WORK_STATEMENT``: the team checks it, the proposal does not answer it (issue 13). A
     prompt that only announces its items (``ask_patterns.is_bare_lead_in``) keeps its row
-    with kind ``LEAD_IN``; its items keep the prompt's ask kind.
+    with kind ``LEAD_IN``; each item has its own kind (``item_kind``: the prompt's unless its
+    own wording says more).
     """
     found = find_questions(doc) if questions is None else questions
     kinds = SectionKinds(doc)
@@ -124,9 +127,10 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
         choice = bool(CHOICE_LIST.search(q.text)) or is_disjunction(q.parts)
         for k, part in enumerate(q.parts):
             letter = part_letter(k)
-            part_kind = OPTION if choice or _names_a_section(part, others) else kind
-            if part_kind not in ASK_KINDS and part.rstrip().endswith("?"):
-                part_kind = "question"  # a question is always an ask
+            if choice or _names_a_section(part, others):
+                part_kind = OPTION
+            else:
+                part_kind = item_kind(doc, kinds, q, part, kind)
             if part.rstrip().endswith(":") and CHOICE_LIST.search(part):
                 choice = True  # "... in at least ten of the following areas:": the items
                 # after this part are its options (a nested list flattened into the parts)
@@ -210,6 +214,8 @@ def matrix_kind(doc: RfpDocument, kinds: SectionKinds, q: Question) -> str:
         return GENERAL_COMPLIANCE
     if kind == "requirement" and _post_award(doc, kinds, q):
         return WORK_STATEMENT
+    if kind == "question" and not q.text.rstrip().endswith("?") and _contractor_work(doc, kinds, q):
+        return WORK_STATEMENT  # "The Contractor shall provide monthly reports" in the SOW
     if kind in ("question", "requirement") and _work_in_sow(doc, kinds, q):
         return WORK_STATEMENT
     return kind
@@ -227,6 +233,46 @@ def _work_in_sow(doc: RfpDocument, kinds: SectionKinds, q: Question) -> bool:
     if kinds.is_instructions(section) or kinds.is_evaluation(section):
         return False
     return is_task_imperative(q.text) or q.kind == "question" and is_work_statement(q.text)
+
+
+def item_kind(doc: RfpDocument, kinds: SectionKinds, q: Question, part: str, prompt: str) -> str:
+    """The matrix kind of ``part``, a list item of the compound ask ``q`` whose prompt has the
+    matrix kind ``prompt``: the item's own wording decides where it says more than the
+    prompt, else it keeps the prompt's kind. A question (``?``) is a ``question``; an item
+    about the buyer's process (``ask_patterns.is_procurement_process``) is
+    ``PROCUREMENT_PROCESS``; under an ask, a contractor's post-award work statement outside
+    Section L/M is ``WORK_STATEMENT`` and an item that asks by its own verb is a
+    ``question`` (``Describe ...``) or a ``requirement`` (``Submit ...``,
+    ``ask_patterns.PROCEDURAL_ASK``). Source: proposal practice of shredding to the lowest
+    level (each item is its own compliance line, of its own kind)."""
+    text = strip_inline_markdown(part).strip()
+    if text.endswith("?"):
+        return "question"  # a question is always an ask
+    if is_procurement_process(text):
+        return PROCUREMENT_PROCESS
+    if prompt not in ASK_KINDS or prompt == "table-row":
+        return prompt
+    item = replace(q, text=text, parts=[], part_labels=[])
+    if _contractor_work(doc, kinds, item):
+        return WORK_STATEMENT
+    if is_ask(text):
+        return "requirement" if PROCEDURAL_ASK.match(text) else "question"
+    return prompt
+
+
+def _contractor_work(doc: RfpDocument, kinds: SectionKinds, q: Question) -> bool:
+    """An imperative-verb sentence whose subject is the contractor (``The Contractor shall
+    provide ...``: ``ask_patterns.is_ask`` reads "contractor" as the bidder) that is a
+    post-award work statement (``ask_patterns.is_work_statement``) outside Section L/M and
+    past-performance text, where "the contractor" is the offeror."""
+    if not is_work_statement(q.text):
+        return False
+    section = doc.section(q.section_key)
+    return section is None or not (
+        kinds.is_instructions(section)
+        or kinds.is_evaluation(section)
+        or kinds.is_past_performance(section)
+    )
 
 
 def _post_award(doc: RfpDocument, kinds: SectionKinds, q: Question) -> bool:

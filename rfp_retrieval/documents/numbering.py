@@ -113,6 +113,17 @@ NUMBERING_SCHEMES: tuple[NumberingScheme, ...] = (
         lambda label: 1,
         relative=True,
     ),
+    # Tab B – Technical Approach / TAB 3: Past Performance  (the response tabs of an RFQ's
+    # instructions, nested below the section that lists them; a heading only with a title)
+    NumberingScheme(
+        "tab",
+        re.compile(
+            r"(?P<label>(?:TAB|Tab)\s+(?P<id>[A-Z]|\d{1,2}))(?=\s*[:.\-\u2013\u2014]\s*[A-Z])"
+        ),
+        "tab",
+        lambda label: 1,
+        relative=True,
+    ),
     # SECTION ONE / Section L / Section IV / Section 2.  (Hawaii HTDC, DLA, Alaska)
     NumberingScheme(
         "section-word",

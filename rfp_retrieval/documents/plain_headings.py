@@ -52,6 +52,13 @@ _CAPS_RUNIN = re.compile(
 )
 
 
+_NUMBERED_PART = re.compile(
+    r"^(?:SECTION|PART|ARTICLE|ATTACHMENT|EXHIBIT|APPENDIX|VOLUME|TAB)\s+[A-Z0-9]{1,4}$"
+)
+"""A part named by its number alone (``SECTION A``, ``PART IV``, ``ATTACHMENT 2``): with a title
+after it the line is the numbered heading of the part (``numbering``), not a caps run-in."""
+
+
 def caps_runin(text: str) -> tuple[str, str] | None:
     """(title, body) of a paragraph that opens with an ALL-CAPS run-in title joined to its
     text by a dash, a colon or a space (``AUTHORITY-The Purchasing Agent ...``, ``TIE-BIDS –
@@ -65,6 +72,8 @@ def caps_runin(text: str) -> tuple[str, str] | None:
     title = (m.group("t") or m.group("t2")).strip(" -,")
     if sum(c.isalpha() for c in title) < 4 or not is_caps(title):
         return None
+    if _NUMBERED_PART.match(title):
+        return None  # "SECTION A Contract Form": a numbered part and its title, no run-in
     if len(title.split()) == 1 and "-" not in title and len(title) < 5:
         return None
     return title, (m.group("b") or m.group("b1") or "").strip()
@@ -308,6 +317,16 @@ def _standalone_title(lines: list[str], i: int, layout: HeadingLayout) -> Headin
 _FORM_FIELD = re.compile(r"(?<!\S)(?P<n>\d{1,2})[a-z]?\.\s+[A-Z]{2,}")
 
 
+def form_title(lines: list[str], i: int) -> bool:
+    """The line ``i`` is the title of a standard form (``SOLICITATION/CONTRACT/ORDER FOR
+    COMMERCIAL ITEMS`` over the SF 1449's blocks, ``SOLICITATION, OFFER AND AWARD`` over the
+    SF 33's): the next non-blank line holds two numbered form blocks or more (``1.
+    REQUISITION NUMBER 2. CONTRACT NO.``). A form's title is no section of the outline (the
+    UCF parts after the form are)."""
+    nxt = next((ln.strip() for ln in lines[i + 1 : i + 4] if ln.strip()), "")
+    return len(_FORM_FIELD.findall(nxt)) >= 2
+
+
 def _next_form_field(rest: str, seq: int) -> bool:
     """Whether ``rest`` (the line after a number ``seq``) holds the next numbered field of the
     same row (``2. CONTRACT NO. 3. AWARD/EFFECTIVE DATE``): the block labels of a standard
@@ -472,6 +491,8 @@ def plain_candidate(
         if not _group_heading(lines, i):
             return None  # a plain ALL-CAPS line in a styled document is a form line
     if _CAPS_HEADING.match(line) and not TRAILING_FUNCTION_WORD.search(line):
+        if form_title(lines, i):
+            return None
         words = line.split()
         letters = sum(c.isalpha() for c in line)
         if (

@@ -65,7 +65,7 @@ from rfp_retrieval.documents.ask_patterns import (
     is_requirement,
     refers_back,
 )
-from rfp_retrieval.documents.numbering import normalise_number
+from rfp_retrieval.documents.numbering import LIST_ITEM_LABEL, normalise_number
 from rfp_retrieval.documents.questionnaire import QUESTIONNAIRE_FORMATS as QUESTIONNAIRE_EXTENSIONS
 from rfp_retrieval.documents.records import Question, RfpDocument, Section
 from rfp_retrieval.documents.response_tables import (
@@ -87,6 +87,29 @@ nothing of its own, says what the answer to that question should weigh: it stays
 
 CONTENT_ITEM_WORDS = 30
 """Longest list item of instructions text read as required content (``_Finder.content_item``)."""
+
+HEADING_PAGE_LIMIT = re.compile(
+    r"\((?:(?:page\s+)?limit(?:ed to)?\s*[:=-]?\s*|not to exceed\s+|maximum(?: of)?\s*:?\s*|"
+    r"max\.?\s*:?\s*|no more than\s+|up to\s+)?(?:\w+\s+)?\(?\d{1,3}\)?[- ]?pages?"
+    r"(?:\s+(?:maximum|max\.?|limit|or less))?\)",
+    re.I,
+)
+"""A page limit printed in a heading (``Tab B – Technical Approach (limit: 5 pages)``,
+``Management Plan (10-page limit)``, ``(not to exceed 3 pages)``, ``(5 pages maximum)``): an
+instruction of its own (issue 13)."""
+
+RESPONSE_PART = re.compile(r"^(?:Tab|TAB|Volume|VOLUME)\s+\S+$")
+"""The number of a response tab or volume (``Tab B``, ``Volume II``): its lettered items are
+cited with it (``Tab B a.``), as the tabs restart their letters."""
+
+STAGE_NAME = re.compile(
+    r"^(?:phase|step|stage|round|tier)\s+(?:\d{1,2}|[ivx]{1,4}|one|two|three|four|five)\b"
+    r"(?:\s*[-\u2013\u2014:]\s*(?:[\w/&,()'’-]+\s*){1,6})?\.?$",
+    re.I,
+)
+"""A list item that only names a stage of a phased evaluation (``Phase 1 – Technical
+Submission``, ``Step 2: Oral Presentation``): the list says how the buyer proceeds; what
+each stage's submission holds is asked in its own text (``QuestionFinder.content_item``)."""
 
 CONTEXT_WORDS = 120
 """Upper bound on ``Question.context`` length in words."""
@@ -283,6 +306,9 @@ class _Finder:
         text = re.sub(r"\s+", " ", text).strip()
         if not parts:
             text, parts, part_labels = _inline_chain(text)
+        if label and owner is not None and owner.number and label != owner.number:
+            if RESPONSE_PART.match(owner.number) and re.fullmatch(LIST_ITEM_LABEL, label):
+                label = f"{owner.number} {label}"  # "Tab B a.": the tab's item, not Tab C's
         q = Question(
             id="",
             label=label,
@@ -387,6 +413,17 @@ class _Finder:
                 line0=start,
                 own=section,
             )
+        elif section.heading and HEADING_PAGE_LIMIT.search(section.heading):
+            # "Tab B – Technical Approach (limit: 5 pages)": the limit is an instruction the
+            # proposal must keep, printed in the heading
+            self.add(
+                label=section.number,
+                text=strip_inline_markdown(heading_line).strip().lstrip("#").strip(),
+                owner=owner,
+                kind="requirement",
+                line0=start,
+                own=section,
+            )
         remainder = _after_heading(heading_line, section.heading)
         blocks = self.blocks(start + 1, end)
         if remainder and blocks and blocks[0].kind == "prose" and blocks[0].start == start + 1:
@@ -441,6 +478,8 @@ class _Finder:
         if re.fullmatch(r"\(?\d{1,2}[.)]", block.marker):
             return False
         text = block.text
+        if STAGE_NAME.match(strip_inline_markdown(text).strip()):
+            return False  # "Phase 1 – Technical Submission": a stage of the evaluation
         return 2 <= len(text.split()) <= CONTENT_ITEM_WORDS and not text.endswith(":")
 
     def parts_after(
