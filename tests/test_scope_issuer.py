@@ -62,3 +62,21 @@ def test_generic_solicitor_is_not_an_issuer(tmp_path: Path) -> None:
     reading = read_scope(load_document(path))
     assert reading.issuer is None
     assert [t["reading"] for t in reading.trace if t["filter"] == "issuer"] == ["not stated"]
+
+
+def test_a_company_named_on_the_cover_line_is_a_commercial_issuer(tmp_path: Path) -> None:
+    """New-user trial: a utility cooperative's RFP (its name alone on the first line) read no
+    issuer, so no sector bump; a title ending in a company word is still no issuer."""
+    path = tmp_path / "rfp.md"
+    path.write_text(
+        "# Prairie Lakes Electric Cooperative\n\n## Request for Proposal: Outage Texting\n\n"
+        f"Issued: November 20, 2026{_BODY}"
+    )
+    reading = read_scope(load_document(path))
+    assert (reading.issuer, reading.issuer_type) == (
+        "Prairie Lakes Electric Cooperative",
+        "commercial",
+    )
+    title_only = tmp_path / "title.md"
+    title_only.write_text(f"# Health Plan Modernization\n{_BODY}")
+    assert read_scope(load_document(title_only)).issuer is None

@@ -80,6 +80,11 @@ _COMPANY_NAME = re.compile(
     r"Health Plan|Hospitals?|Medical Center|Clinic)\b"
 )
 
+# A cover line that is a company's name: it ends in one of ``_COMPANY_NAME``'s words (a name
+# ends in its legal-form or kind word; "Health Plan Modernization" is a title, not a name).
+# New-user trial: a utility cooperative's RFP read no issuer, so no sector bump.
+_COMPANY_NAME_LINE = re.compile(_COMPANY_NAME.pattern + r"\W*$")
+
 _ORG_NAME = re.compile(
     r"(?:[A-Z][a-z]+ ){1,4}(?:University|County)\b|\b(?:State|City|Commonwealth) of "
     r"[A-Z][a-z]+(?: [A-Z][a-z]+)?|\b(?:STATE|COMMONWEALTH) OF [A-Z]+(?: [A-Z]+)?\b"
@@ -123,7 +128,8 @@ def _issuer_from_front(doc: RfpDocument, lines: list[str]) -> tuple[str | None, 
     """The organisation named on the cover page when no issuer label is present.
 
     The first short, name-like line (Title Case, no verbs) that resolves to a federal agency or
-    reads as a state / local / commercial organisation; else the first "X University",
+    reads as a state / local organisation or ends in a company word (``_COMPANY_NAME_LINE``:
+    "Cascade Ridge Electric Cooperative", "First Prairie Bank"); else the first "X University",
     "X County", "State of X" in the first 40 lines.
     """
     for line in lines[:40]:
@@ -133,7 +139,11 @@ def _issuer_from_front(doc: RfpDocument, lines: list[str]) -> tuple[str | None, 
         words = [w for w in re.findall(r"[A-Za-z][A-Za-z'’\-]*", text) if len(w) >= 4]
         if words and sum(w[0].isupper() for w in words) / len(words) < 0.6:
             continue
-        if resolve_agency(text) is not None or non_federal_type(text) is not None:
+        if (
+            resolve_agency(text) is not None
+            or non_federal_type(text) is not None
+            or _COMPANY_NAME_LINE.search(text)
+        ):
             return text, "cover page"
     for line in lines[:40]:
         m = _ORG_NAME.search(strip_inline_markdown(line))
