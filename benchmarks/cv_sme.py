@@ -49,6 +49,7 @@ STEPS = {
     "cosine_margin": np.round(np.arange(0.0, 0.301, 0.005), 3),
     "bm25_top3": np.round(np.arange(0.0, 30.01, 0.5), 1),
     "support": np.round(np.arange(0.10, 1.001, 0.01), 2),
+    "rare_terms_top3": np.round(np.arange(0.0, 1.001, 0.02), 2),
 }
 
 
@@ -94,7 +95,7 @@ def _balanced_accuracy(rows: list[dict], signal: str, floor: float) -> float:
     return float((tnr + tpr) / 2)
 
 
-CHOOSABLE = ("cosine_top3", "lexical_top3", "cosine_margin", "support")
+CHOOSABLE = ("cosine_top3", "lexical_top3", "cosine_margin", "support", "rare_terms_top3")
 """Signals the rule may use: the bounded ones. Raw BM25 (``bm25_top3``) is printed but not
 chosen: its scale moves with the library's size and the query's length, so a floor tuned on
 this library does not carry to a customer's."""
@@ -151,6 +152,7 @@ def main() -> None:
     )
     parser.add_argument("--validation", nargs="*", default=list(VALIDATION))
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--rows-out", type=Path, help="write every case's signals (JSON)")
     parser.add_argument(
         "--max-false-flags",
         type=float,
@@ -164,6 +166,8 @@ def main() -> None:
     embedder = _MemoEmbedder()
     index = build_index(load_answer_library(REPO / "sample" / "answers").blocks, embedder)
     rows = _cases(qrels, prepared, index, embedder)
+    if args.rows_out:
+        args.rows_out.write_text(json.dumps(rows), encoding="utf-8")
     validation = set(args.validation)
     tuning_rows = [r for r in rows if r["doc"] not in validation]
     by_doc: dict[str, list[dict]] = defaultdict(list)

@@ -95,3 +95,62 @@ def test_labels_that_restart_per_section_take_their_section_number():
     )
     labels = [v["label"] for v in question_views(rewritten, None)]
     assert labels == ["3 Q1", "4 Q1", "Q2"]
+
+
+def test_reference_instructions_are_past_performance_asks():
+    from rfp_retrieval.retrieval.answers import is_past_performance_ask
+
+    assert is_past_performance_ask(
+        "For each reference give the contract number, the customer contact and the period."
+    )
+    assert is_past_performance_ask("References must include a point of contact and phone.")
+    assert is_past_performance_ask("Provide client references with current contact details.")
+    assert not is_past_performance_ask("Each reference architecture diagram shall be legible.")
+    assert not is_past_performance_ask("The standards are incorporated by reference.")
+
+
+def test_a_references_ask_is_past_performance_even_when_passages_clear_the_floor():
+    import numpy as np
+
+    from rfp_retrieval.retrieval.answers import PAST_PERFORMANCE, AnswerIndex, RetrievalConfig
+    from rfp_retrieval.rewrite.records import Query
+
+    vectors = np.eye(2, dtype=np.float32)
+    index = AnswerIndex(["AB-1", "AB-2"], ["One", "Two"], ["alpha text", "beta text"], vectors)
+    close = np.array([[0.95, 0.0]], dtype=np.float32)
+    ask = "Offerors shall provide three (3) references for projects of similar size."
+    result = index.search([Query("original", ask, 1.0)], close, RetrievalConfig(floor=0.45))
+    assert (result.status, result.confidence) == (PAST_PERFORMANCE, 0.95)
+    assert [p.block_id for p in result.passages] == ["AB-1", "AB-2"]
+
+
+def test_the_brief_points_a_references_ask_to_the_references_not_to_passages():
+    from rfp_retrieval.report.brief import brief_html, brief_markdown
+
+    answers = pl.DataFrame(
+        {
+            "question_id": ["q-001", "q-002"],
+            "label": ["5.1", "5.2"],
+            "question": [
+                "For each reference give the contract number.",
+                "Describe how you encrypt data at rest.",
+            ],
+            "status": ["past performance", "ok"],
+            "rank": [1, 1],
+            "block_id": ["AB-149", "AB-020"],
+            "title": ["Past Performance: State Eligibility", "Encryption at rest"],
+            "score": [0.3, 0.4],
+        }
+    )
+    views = question_views(None, answers)
+    assert [(v["past_performance"], [p["block_id"] for p in v["passages"]]) for v in views] == [
+        (True, []),
+        (False, ["AB-020"]),
+    ]
+    scope = {"rfp_partition": "rfp-1", "title": "Case Management"}
+    text = brief_markdown(scope, [], set(), views)
+    assert "AB-149" not in text and "Passage 1: AB-020" in text
+    assert "- **Answer from the references:** a past-performance ask" in text
+    page = brief_html(scope, [], set(), views)
+    assert '<h2 id="references">The three references</h2>' in page
+    assert page.count('<p class="answer-from-references">') == 1 and "AB-149" not in page

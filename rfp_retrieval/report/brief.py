@@ -26,7 +26,7 @@ from rfp_retrieval.report.caveats import (
 )
 from rfp_retrieval.report.chart import score_chart_svg, score_parts
 from rfp_retrieval.report.filters import filter_sentence, plain_value, usd
-from rfp_retrieval.report.questions import NEEDS_SME, question_views
+from rfp_retrieval.report.questions import ANSWERED_BY_REFERENCES, NEEDS_SME, question_views
 from rfp_retrieval.report.reasons import why_cite
 from rfp_retrieval.retrieval.components import RAW_COSINES
 from rfp_retrieval.retrieval.overrides import override_line, override_marks
@@ -381,6 +381,8 @@ def brief_markdown(
             )
             for text in q.get("queries") or []:
                 lines.append(f"  - query: {_md(text)}")
+            if q.get("past_performance"):
+                lines.append(f"- **Answer from the references:** {_md(ANSWERED_BY_REFERENCES)}")
             for p in q.get("passages") or []:
                 lines.append(
                     f"- Passage {p.get('rank')}: {_md(p.get('block_id'))} {_md(p.get('title'))}"
@@ -460,7 +462,7 @@ def brief_html(
                 f"<td>{_e(filter_sentence(t))}</td></tr>"
             )
         h.append("</table>")
-    h.append("<h2>The three references</h2>")
+    h.append('<h2 id="references">The three references</h2>')
     h.append(f"<p>Ranking mode <b>{_e(shared['mode'])}</b>; {_e(candidates_sentence(shared))}.</p>")
     if shared["relaxation_steps"]:
         h.append(
@@ -557,6 +559,11 @@ def brief_html(
                     "<details><summary>Query set</summary><ul>"
                     + "".join(f"<li>{_e(t)}</li>" for t in q["queries"])
                     + "</ul></details>"
+                )
+            if q.get("past_performance"):
+                h.append(
+                    f'<p class="answer-from-references"><b>Answer from the '
+                    f'<a href="#references">references</a>:</b> {_e(ANSWERED_BY_REFERENCES)}</p>'
                 )
             if q.get("passages"):
                 h.append("<ol>")

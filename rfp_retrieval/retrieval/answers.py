@@ -37,28 +37,43 @@ from rfp_retrieval.rewrite.terms import index_tokens
 
 NEEDS_SME = "needs SME"
 PAST_PERFORMANCE = "past performance"
-"""Status of an ask for past-performance references under the floor: the brief's reference
-picks answer it, not the answer library, so it is no SME's job (issue 15: "needs SME" fired
-on "Offerors shall provide three (3) references")."""
+"""Status of an ask for past-performance references ("Offerors shall provide three (3)
+references", "For each reference give the contract number"): the brief's reference picks
+answer it, not the answer library, so it is neither answered from passages nor an SME's job
+(issue 15: such asks were answered from the answer library, and "needs SME" fired on them)."""
 
 _PAST_PERFORMANCE_ASK = re.compile(
     r"\bpast[- ]performance\b"
     r"|\b(?:one|two|three|four|five|\d+)\s+(?:\(\d+\)\s+)?(?:\w+\s+)?references\b"
     r"|\breferences?\s+(?:for|from|of)\s+(?:similar|comparable|prior|previous|recent|relevant)\b"
-    r"|\b(?:similar|comparable|prior|previous|recent|relevant)\s+(?:contracts|efforts|projects)\b",
+    r"|\b(?:similar|comparable|prior|previous|recent|relevant)\s+(?:contracts|efforts|projects)\b"
+    r"|\b(?:each|every|per)\s+(?:(?:client|customer|project|contract)\s+)?reference\b"
+    r"(?!\s+(?:architecture|model|implementation|design|data|number|document))"
+    r"|\b(?:client|customer)\s+references?\b"
+    r"|\breferences?\s+(?:shall|must|should|will)\s+(?:include|contain|be|cover|describe)\b",
     re.I,
 )
 
 
 def is_past_performance_ask(question: str) -> bool:
     """True when ``question`` asks for past-performance references or prior efforts
-    ("Offerors shall provide three (3) references", "Summarize each referenced effort" is
-    not enough on its own: it needs "past performance", a counted "references" or "prior /
-    similar contracts")."""
+    ("Offerors shall provide three (3) references", "For each reference give the contract
+    number", "References must include a point of contact"): "past performance", a counted
+    "references", "each reference", "client / customer references", "references shall
+    include ..." or "prior / similar contracts". "Reference architecture", "cross-references"
+    and "incorporated by reference" are not (rule: what a proposal manager answers with the
+    references volume, issue 15)."""
     return bool(_PAST_PERFORMANCE_ASK.search(question or ""))
 
 
-SME_SIGNALS = ("cosine_top3", "lexical_top3", "cosine_margin", "bm25_top3", "support")
+SME_SIGNALS = (
+    "cosine_top3",
+    "lexical_top3",
+    "cosine_margin",
+    "bm25_top3",
+    "support",
+    "rare_terms_top3",
+)
 """Candidate confidence signals of a question (``AnswerResult.signals``):
 
 - ``cosine_top3``: best cosine (in [-1, 1]) between a top-3 passage and its closest query;
@@ -67,7 +82,12 @@ SME_SIGNALS = ("cosine_top3", "lexical_top3", "cosine_margin", "bm25_top3", "sup
 - ``cosine_margin``: cosine of the top passage minus that of the 5th (the top stands out);
 - ``bm25_top3``: best BM25 score (>= 0) of a top-3 passage under any query;
 - ``support``: fused score of the top passage over the score of a passage ranked first by
-  every query (in [0, 1]).
+  every query (in [0, 1]);
+- ``rare_terms_top3``: best share (in [0, 1]) of the original question's content tokens,
+  each weighted by its inverse document frequency over the library (``log((n + 1) / (df +
+  1))``), found in one top-3 passage: a passage that only shares the question's common
+  words ("describe", "approach", "training") scores low, one holding its rare words
+  ("caseworkers", "Medicaid") high (issue 15: off-topic passages were not flagged).
 """
 
 
@@ -146,7 +166,8 @@ class AnswerResult:
     its closest query; ``signals`` maps every candidate "needs SME" signal (``SME_SIGNALS``)
     to its value; ``agreement`` the share (in [0, 1]) of the query-set weight whose own
     top 3 holds the top passage; ``status`` is ``ok``, ``needs SME``, or ``past performance``
-    (an ask for references under the floor: the brief's reference picks answer it).
+    (an ask for references, whatever its signals: the brief's reference picks answer it and
+    the brief shows no passage for it).
     """
 
     passages: list[Passage]
@@ -186,6 +207,11 @@ class AnswerIndex:
         tokens = [index_tokens(t) for t in self.texts]
         self._tokens = [set(t) for t in tokens]
         self._lexical = LexicalIndex(tokens)
+        df: dict[str, int] = {}
+        for block in self._tokens:
+            for token in block:
+                df[token] = df.get(token, 0) + 1
+        self._df = df
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -268,11 +294,25 @@ class AnswerIndex:
             "cosine_margin": round(float(best_cos[top] - best_cos[fifth]), 4),
             "bm25_top3": round(float(best_bm25[window].max()), 4),
             "support": round(float(fused[top] / (total_weight / (config.fusion_k + 1))), 4),
+            "rare_terms_top3": self._rare_terms(asked, window),
         }
         status = "ok" if signals[config.sme_signal] >= config.floor else NEEDS_SME
-        if status == NEEDS_SME and is_past_performance_ask(original):
+        if is_past_performance_ask(original):
             status = PAST_PERFORMANCE
         return AnswerResult(passages, confidence, agreement, status, signals)
+
+    def _rare_terms(self, asked: set[str], window: Sequence[int]) -> float:
+        """``rare_terms_top3`` (``SME_SIGNALS``) of the question tokens ``asked`` over the
+        blocks at rows ``window``; 0.0 for a question without content tokens."""
+        if not asked:
+            return 0.0
+        n = len(self.ids)
+        weight = {t: float(np.log((n + 1) / (self._df.get(t, 0) + 1))) for t in asked}
+        total = sum(weight.values())
+        if total <= 0:
+            return 0.0
+        best = max(sum(weight[t] for t in asked & self._tokens[int(i)]) for i in window)
+        return round(best / total, 4)
 
 
 def _ranks(scores: np.ndarray) -> np.ndarray:
