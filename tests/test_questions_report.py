@@ -154,3 +154,33 @@ def test_the_brief_points_a_references_ask_to_the_references_not_to_passages():
     page = brief_html(scope, [], set(), views)
     assert '<h2 id="references">The three references</h2>' in page
     assert page.count('<p class="answer-from-references">') == 1 and "AB-149" not in page
+
+
+def test_phrasings_that_disagree_on_the_top_passage_need_an_sme():
+    # six phrasings, each ranking a different passage first (cosine 0.8 > 0.46): no two agree
+    # on what answers the question, so the library most likely lacks the answer
+    import numpy as np
+
+    from rfp_retrieval.retrieval.answers import NEEDS_SME, AnswerIndex, RetrievalConfig
+    from rfp_retrieval.rewrite.records import Query
+
+    ids = [f"AB-{i}" for i in range(1, 7)]
+    index = AnswerIndex(ids, ids, [f"w{i}" for i in range(6)], np.eye(6))
+    queries = [
+        Query("original" if q == 0 else f"paraphrase_{q}", f"weekend shift staffing {q}", 1.0)
+        for q in range(6)
+    ]
+    cosines = [0.8, 0.6, 0.5, 0.4, 0.3, 0.2]
+    vectors = np.zeros((6, 6), dtype=np.float32)
+    for q in range(6):
+        for j in range(6):
+            vectors[q, (q + j) % 6] = cosines[j]
+    result = index.search(queries, vectors, RetrievalConfig())
+    assert (result.signals["cosine_top3"], result.signals["support"]) == (0.8, 0.7365)
+    assert result.status == NEEDS_SME
+    agreeing = np.tile(vectors[0], (6, 1))
+    assert index.search(queries, agreeing, RetrievalConfig()).status == "ok"
+    config = RetrievalConfig()
+    assert config.needs_sme({"cosine_top3": 0.6, "support": 0.73})
+    assert not config.needs_sme({"cosine_top3": 0.6, "support": 0.74})
+    assert config.needs_sme({"cosine_top3": 0.45, "support": 1.0})
