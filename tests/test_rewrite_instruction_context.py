@@ -61,3 +61,11 @@ def test_answer_code_lists_say_how_to_answer():
     assert says_how_to_answer("Respond to each requirement with Comply, Partial, or Exception.")
     assert says_how_to_answer('Answer "Yes/No" in column C.')
     assert not says_how_to_answer("Describe how exceptions in batch jobs are handled.")
+
+
+def test_a_verb_the_thesaurus_matched_through_its_stem_is_not_swapped():
+    from rfp_retrieval.rewrite.offline import paraphrase
+
+    out = paraphrase("Describe how the solution encrypts data at rest", "")
+    assert not [p for p in out if "cryptography" in p or "ciphers data" in p]
+    assert paraphrase("How are backups tested?", "")[:1] == ["How are snapshots tested?"]
