@@ -209,6 +209,7 @@ FLAGGED_ANSWERABLE = [
     "acf-gmpmo-12",
     "vsq-csv-05",
     "vsq-csv-09",
+    "vsq-csv-13",
     "vsq-csv-16",
     "vsq-csv-30",
 ]
