@@ -21,20 +21,48 @@ from rfp_retrieval.report.brief import (
     reference_facts,
 )
 from rfp_retrieval.report.reasons import relevance_criteria, rfp_scope_sections
+from rfp_retrieval.retrieval.overrides import (
+    NOT_APPLIED,
+    override_path,
+    override_problem,
+    ranker_picks,
+    rejected_id_reasons,
+)
 
 # Answer-pipeline tables read when they exist (the brief still renders without them).
 QUESTION_TABLES = ("rewritten_questions", "question_answers")
 
 
-def _rfp_context(duckdb: DuckDBPartitionStore, key: str) -> dict:
-    """The RFP's relevance-criteria sentences and scope units, read from its stored document
-    (``{"relevance": [], "sections": None}`` when the document tables are not stored)."""
+def _rfp_context(duckdb: DuckDBPartitionStore, key: str) -> tuple[dict, dict | None]:
+    """The RFP's relevance-criteria sentences and scope units, and its ``document`` facts for
+    the brief (outline headings, OCR'd and empty pages; ``brief.document_warnings``), read
+    from its stored document (``({"relevance": [], "sections": None}, None)`` when the
+    document tables are not stored)."""
     document = duckdb.read_partition("rfp_document", key)
     outline = duckdb.read_partition("rfp_outline", key)
     if document is None or outline is None or document.height != 1:
-        return {"relevance": [], "sections": None}
+        return {"relevance": [], "sections": None}, None
     doc = document_from_frames(document, outline)
-    return {"relevance": relevance_criteria(doc), "sections": rfp_scope_sections(doc)}
+    facts = {
+        "headings": [s.heading for s in doc.sections if s.heading][:60],
+        "ocr_pages": doc.ocr_pages,
+        "pages_without_text": list(doc.pages_without_text),
+    }
+    context = {"relevance": relevance_criteria(doc), "sections": rfp_scope_sections(doc)}
+    return context, facts
+
+
+def _override_problem(duckdb: DuckDBPartitionStore, paths: ProjectPaths, key, pp_references):
+    """Why this RFP's override file was not applied (``overrides.override_problem``, with
+    the library's rejected rows named), None when it applied or there is none."""
+    path = override_path(paths.overrides_dir, key)
+    if not path.is_file():
+        return None
+    entries = duckdb.read_table("pp_entries", ["id"])
+    known = set(entries["id"].to_list()) if entries is not None else set()
+    rejected = rejected_id_reasons(duckdb.read_table("pp_rejected_entries"))
+    problem = override_problem(path, known, ranker_picks(pp_references), key, rejected)
+    return f"{problem}; {NOT_APPLIED}" if problem else None
 
 
 @rfp_asset(
@@ -87,12 +115,17 @@ def _brief_one(key, scope_query, pp_references, pp_entries, paths, duckdb):
     ids = [r["id"] for r in references if r.get("id")]
     facts = reference_facts(pp_entries, ids)
     entries = {row["id"]: row for row in pp_entries.filter(pl.col("id").is_in(ids)).to_dicts()}
-    notes = {"entries": entries, **_rfp_context(duckdb, key)}
+    context, document = _rfp_context(duckdb, key)
+    notes = {"entries": entries, **context}
     record = notes_record(notes_by_reference(references, scope, vague, **notes))
-    markdown = brief_markdown(scope, references, vague, questions, facts, **notes)
+    header = {
+        "document": document,
+        "override_problem": _override_problem(duckdb, paths, key, pp_references),
+    }
+    markdown = brief_markdown(scope, references, vague, questions, facts, **notes, **header)
     folder = paths.output_for(key)
     html_path, md_path = folder / "brief.html", folder / "brief.md"
-    page = brief_html(scope, references, vague, questions, facts, **notes)
+    page = brief_html(scope, references, vague, questions, facts, **notes, **header)
     html_path.write_text(page, encoding="utf-8")
     md_path.write_text(markdown, encoding="utf-8")
     frame = pl.DataFrame(

@@ -1,6 +1,7 @@
-"""Cross-validation of the "needs SME" rule with negatives (issue: the flag never fired).
+"""Cross-validation of the "needs SME" rule with negatives (issue 15: the flag was too permissive).
 
-Run: ``.venv/bin/python benchmarks/cv_sme.py [--qrels FILE...] [--validation DOC...] [--json]``
+Run: ``.venv/bin/python benchmarks/cv_sme.py [--qrels FILE...] [--validation DOC...] [--json]
+[--rows-out FILE | --rows-in FILE] [--tuning-only]``
 
 For every dev question (both qrels files by default) two cases are searched with the offline
 rewriting chain:
@@ -9,21 +10,27 @@ rewriting chain:
 - negative: the same question with its relevant blocks (grade 1 and 2) removed from the
   library (the library "lacks the answer"; a question on an RFP the library never saw).
 
-"needs SME" should fire on the negatives and not on the positives. Each candidate signal
-(``SME_SIGNALS`` in ``rfp_retrieval.retrieval.answers``) is thresholded; the signal and floor
-with the best balanced accuracy (mean of the flag rate on negatives and the no-flag rate on
-positives), among those flagging at most ``--max-false-flags`` (default 10%) of the
-positives, are chosen by leave-one-document-out over the tuning documents (per fold: chosen
-on the other tuning documents, scored on the held-out one), then chosen on all tuning
-documents and scored on the validation documents (``--validation``, default the two held
-back while the rules were designed). Also printed: how many positives with a relevant
-passage in the top 3 the chosen rule flags (the trade-off with issue 15).
+"needs SME" should fire when no relevant passage is in the top 3 and not when one is (issue
+15: "the SME flag cross-checked on the dev qrels (no flag when a relevant passage is in the top
+3)"): every case is labelled by that, whether searched against the full library or not. A rule
+flags when a signal (``SME_SIGNALS`` in ``rfp_retrieval.retrieval.answers``) is under its
+floor, or either of two signals is. The rule with the best balanced accuracy, among those
+flagging at most ``--max-false-flags`` (default 10%) of the top-3-answerable cases, is chosen
+by leave-one-document-out over the tuning documents (per fold: chosen on the other tuning
+documents, scored on the held-out one), then chosen on all tuning documents and scored on the
+validation documents (``--validation``, default the two held back while the rules were
+designed; ``--tuning-only`` leaves them out). Printed per rule: the flag's precision and
+recall against "no relevant passage in the top 3", and the counts behind them.
+``--rows-out FILE`` keeps every case's signals, ``--rows-in FILE`` re-scores them without
+the model. ``RFP_RETRIEVAL_SHARED_DATA`` names the shared data folder (default
+``../shared/data``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -32,6 +39,8 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+DATA = Path(os.environ.get("RFP_RETRIEVAL_SHARED_DATA") or REPO.parent / "shared" / "data")
+"""The shared data folder (``RFP_RETRIEVAL_SHARED_DATA`` overrides; a worktree passes it)."""
 
 from benchmarks.cv_answers import VALIDATION, _MemoEmbedder  # noqa: E402
 from rfp_retrieval.answers.ingest import load_answer_library  # noqa: E402
@@ -49,6 +58,7 @@ STEPS = {
     "cosine_margin": np.round(np.arange(0.0, 0.301, 0.005), 3),
     "bm25_top3": np.round(np.arange(0.0, 30.01, 0.5), 1),
     "support": np.round(np.arange(0.10, 1.001, 0.01), 2),
+    "rare_terms_top3": np.round(np.arange(0.0, 1.001, 0.02), 2),
 }
 
 
@@ -86,56 +96,99 @@ def _cases(qrels, prepared, index, embedder) -> list[dict]:
     return rows
 
 
-def _balanced_accuracy(rows: list[dict], signal: str, floor: float) -> float:
-    neg = [r for r in rows if r["negative"]]
-    pos = [r for r in rows if not r["negative"]]
-    tnr = np.mean([r[signal] < floor for r in neg]) if neg else 0.0
-    tpr = np.mean([r[signal] >= floor for r in pos]) if pos else 0.0
-    return float((tnr + tpr) / 2)
-
-
-CHOOSABLE = ("cosine_top3", "lexical_top3", "cosine_margin", "support")
+CHOOSABLE = ("cosine_top3", "lexical_top3", "cosine_margin", "support", "rare_terms_top3")
 """Signals the rule may use: the bounded ones. Raw BM25 (``bm25_top3``) is printed but not
 chosen: its scale moves with the library's size and the query's length, so a floor tuned on
 this library does not carry to a customer's."""
 
 MAX_FALSE_FLAGS = 0.10
-"""Default cap on the share of positives flagged (a writer who sees "needs SME" on a question
-the library answers learns to ignore the flag); ``--max-false-flags 1`` gives plain balanced
-accuracy."""
+"""Default cap on the share of top-3-answerable cases flagged (a writer who sees "needs SME"
+on a question whose answer is among the three passages learns to ignore the flag);
+``--max-false-flags 1`` gives plain balanced accuracy."""
+
+Rule = tuple[tuple[str, float], ...]
+"""A "needs SME" rule: flagged when any ``(signal, floor)`` clause has signal < floor."""
 
 
-def _score(rows: list[dict], signal: str, floor: float, max_false: float) -> float:
-    """Balanced accuracy, or -1 when more than ``max_false`` of the positives are flagged."""
-    pos = [r for r in rows if not r["negative"]]
-    if pos and np.mean([r[signal] < floor for r in pos]) > max_false + 1e-9:
-        return -1.0
-    return _balanced_accuracy(rows, signal, floor)
+def _flags(rows: list[dict], rule: Rule) -> np.ndarray:
+    out = np.zeros(len(rows), dtype=bool)
+    for signal, floor in rule:
+        out |= np.array([r[signal] < floor for r in rows], dtype=bool)
+    return out
 
 
-def _choose(rows: list[dict], max_false: float = MAX_FALSE_FLAGS) -> tuple[float, str, float]:
-    """(score, signal, floor) best on ``rows`` (``_score``); ties: the first signal, the lower
-    floor."""
-    best = (-1.0, "", 0.0)
+def _target(rows: list[dict]) -> np.ndarray:
+    """True where no relevant passage is in the top 3 (the flag should fire; issue 15)."""
+    return np.array([not r["top3_hit"] for r in rows], dtype=bool)
+
+
+def _objective(flag: np.ndarray, target: np.ndarray, max_false: float) -> np.ndarray:
+    """Balanced accuracy of ``flag`` (any leading shape, last axis the cases) against
+    ``target``; -1 where more than ``max_false`` of the top-3-answerable cases are flagged."""
+    hit = ~target
+    tpr = (flag & target).sum(-1) / max(int(target.sum()), 1)
+    false = (flag & hit).sum(-1) / max(int(hit.sum()), 1)
+    score = (tpr + (1 - false)) / 2
+    return np.where(false > max_false + 1e-9, -1.0, score)
+
+
+def _choose(rows: list[dict], max_false: float = MAX_FALSE_FLAGS) -> tuple[float, Rule]:
+    """(score, rule) best on ``rows`` (``_objective``) among one-signal rules and pairs of
+    signals (flag when either is under its floor); ties: a one-signal rule, then the first
+    signals, then the lower floors."""
+    target = _target(rows)
+    values = {s: np.array([r[s] for r in rows], dtype=float) for s in CHOOSABLE}
+    best: tuple[float, Rule] = (-1.0, ())
     for signal in CHOOSABLE:
-        for floor in STEPS[signal]:
-            score = _score(rows, signal, float(floor), max_false)
-            if score > best[0] + 1e-9:
-                best = (score, signal, float(floor))
+        grid = STEPS[signal]
+        flag = values[signal][None, :] < grid[:, None]
+        scores = _objective(flag, target, max_false)
+        i = int(np.argmax(scores))
+        if scores[i] > best[0] + 1e-9:
+            best = (float(scores[i]), ((signal, float(grid[i])),))
+    for k, first in enumerate(CHOOSABLE):
+        for second in CHOOSABLE[k + 1 :]:
+            ga, gb = STEPS[first], STEPS[second]
+            fa = values[first][None, :] < ga[:, None]
+            fb = values[second][None, :] < gb[:, None]
+            flag = fa[:, None, :] | fb[None, :, :]
+            scores = _objective(flag, target, max_false)
+            i, j = np.unravel_index(int(np.argmax(scores)), scores.shape)
+            if scores[i, j] > best[0] + 1e-9:
+                best = (float(scores[i, j]), ((first, float(ga[i])), (second, float(gb[j]))))
     return best
 
 
-def _figures(rows: list[dict], signal: str, floor: float) -> dict:
-    neg = [r for r in rows if r["negative"]]
-    pos = [r for r in rows if not r["negative"]]
-    answerable = [r for r in pos if r["top3_hit"]]
+def _figures(rows: list[dict], rule: Rule) -> dict:
+    """Flag figures of ``rule`` on ``rows``: precision and recall against "no relevant passage
+    in the top 3", balanced accuracy, and the counts behind them."""
+    flag, target = _flags(rows, rule), _target(rows)
+    neg = np.array([r["negative"] for r in rows], dtype=bool)
+    hit = ~target
+    flagged = int(flag.sum())
+    right = int((flag & target).sum())
     return {
-        "balanced_accuracy": round(_balanced_accuracy(rows, signal, floor), 4),
-        "negatives_flagged": f"{sum(r[signal] < floor for r in neg)}/{len(neg)}",
-        "positives_flagged": f"{sum(r[signal] < floor for r in pos)}/{len(pos)}",
-        "top3_answerable_flagged": f"{sum(r[signal] < floor for r in answerable)}"
-        f"/{len(answerable)}",
+        "precision": round(right / flagged, 4) if flagged else None,
+        "recall": round(right / int(target.sum()), 4) if target.any() else None,
+        "balanced_accuracy": round(float(_objective(flag, target, 1.0)), 4),
+        "no_top3_flagged": f"{right}/{int(target.sum())}",
+        "top3_answerable_flagged": f"{int((flag & hit).sum())}/{int(hit.sum())}",
+        "negatives_flagged": f"{int((flag & neg).sum())}/{int(neg.sum())}",
+        "positives_flagged": f"{int((flag & ~neg).sum())}/{int((~neg).sum())}",
     }
+
+
+def _rule_text(rule: Rule) -> str:
+    return " or ".join(f"{s} < {f}" for s, f in rule) or "never"
+
+
+def default_rule(config: RetrievalConfig | None = None) -> Rule:
+    """The rule ``RetrievalConfig`` applies (``AnswerIndex.search``)."""
+    config = config or RetrievalConfig()
+    rule: Rule = ((config.sme_signal, config.floor),)
+    if config.sme_second_signal:
+        rule += ((config.sme_second_signal, config.sme_second_floor),)
+    return rule
 
 
 def main() -> None:
@@ -145,101 +198,90 @@ def main() -> None:
         type=Path,
         nargs="+",
         default=[
-            REPO.parent / "shared" / "data" / "answers_qrels_dev.jsonl",
-            REPO.parent / "shared" / "data" / "answers_qrels_dev2.jsonl",
+            DATA / "answers_qrels_dev.jsonl",
+            DATA / "answers_qrels_dev2.jsonl",
         ],
     )
     parser.add_argument("--validation", nargs="*", default=list(VALIDATION))
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--rows-out", type=Path, help="write every case's signals (JSON)")
+    parser.add_argument("--rows-in", type=Path, help="read the cases from --rows-out instead")
+    parser.add_argument(
+        "--tuning-only", action="store_true", help="leave the validation documents out"
+    )
     parser.add_argument(
         "--max-false-flags",
         type=float,
         default=MAX_FALSE_FLAGS,
-        help="largest share of positives the chosen rule may flag on the training documents",
+        help="largest share of top-3-answerable cases the chosen rule may flag (training)",
     )
     args = parser.parse_args()
     assert set(STEPS) == set(SME_SIGNALS), (sorted(STEPS), SME_SIGNALS)
-    qrels = [q for path in args.qrels for q in load_qrels(path)]
-    prepared = prepare_questions(qrels)
-    embedder = _MemoEmbedder()
-    index = build_index(load_answer_library(REPO / "sample" / "answers").blocks, embedder)
-    rows = _cases(qrels, prepared, index, embedder)
+    if args.rows_in:
+        rows = json.loads(args.rows_in.read_text(encoding="utf-8"))
+    else:
+        qrels = [q for path in args.qrels for q in load_qrels(path)]
+        prepared = prepare_questions(qrels)
+        embedder = _MemoEmbedder()
+        index = build_index(load_answer_library(REPO / "sample" / "answers").blocks, embedder)
+        rows = _cases(qrels, prepared, index, embedder)
+    if args.rows_out:
+        args.rows_out.write_text(json.dumps(rows), encoding="utf-8")
     validation = set(args.validation)
     tuning_rows = [r for r in rows if r["doc"] not in validation]
+    validation_rows = [] if args.tuning_only else [r for r in rows if r["doc"] in validation]
     by_doc: dict[str, list[dict]] = defaultdict(list)
     for r in tuning_rows:
         by_doc[r["doc"]].append(r)
-    folds = {}
+    folds, held = {}, []
     for doc in sorted(by_doc):
         train = [r for d, rs in by_doc.items() if d != doc for r in rs]
-        score, signal, floor = _choose(train, args.max_false_flags)
-        folds[doc] = {"signal": signal, "floor": floor, "train_balanced_accuracy": round(score, 4)}
-        folds[doc] |= {"held_out": _figures(by_doc[doc], signal, floor)}
-    held_rows = []
-    for doc, fold in folds.items():
-        held_rows += [dict(r, _floor=fold["floor"], _sig=fold["signal"]) for r in by_doc[doc]]
-    pooled_neg = [r for r in held_rows if r["negative"]]
-    pooled_pos = [r for r in held_rows if not r["negative"]]
+        score, rule = _choose(train, args.max_false_flags)
+        folds[doc] = {"rule": _rule_text(rule), "train_balanced_accuracy": round(score, 4)}
+        folds[doc] |= {"held_out": _figures(by_doc[doc], rule)}
+        held.append((by_doc[doc], rule))
+    flag = np.concatenate([_flags(rs, rule) for rs, rule in held]) if held else np.array([])
+    target = np.concatenate([_target(rs) for rs, _ in held]) if held else np.array([])
+    right = int((flag & target).sum())
     pooled = {
-        "balanced_accuracy": round(
-            float(
-                np.mean([r[r["_sig"]] < r["_floor"] for r in pooled_neg]) / 2
-                + np.mean([r[r["_sig"]] >= r["_floor"] for r in pooled_pos]) / 2
-            ),
-            4,
-        )
+        "precision": round(right / int(flag.sum()), 4) if flag.sum() else None,
+        "recall": round(right / int(target.sum()), 4) if target.sum() else None,
+        "balanced_accuracy": round(float(_objective(flag, target, 1.0)), 4),
     }
-    score, signal, floor = _choose(tuning_rows, args.max_false_flags)
-    per_signal = {s: _choose_one(tuning_rows, s, args.max_false_flags) for s in STEPS}
+    score, rule = _choose(tuning_rows, args.max_false_flags)
+    current = default_rule()
     report = {
         "folds": folds,
         "pooled_held_out_tuning": pooled,
-        "chosen_on_tuning": {"signal": signal, "floor": floor},
-        "tuning": _figures(tuning_rows, signal, floor),
-        "validation": _figures([r for r in rows if r["doc"] in validation], signal, floor),
-        "best_floor_per_signal_on_tuning": per_signal,
+        "chosen_on_tuning": _rule_text(rule),
+        "tuning": _figures(tuning_rows, rule),
         "current_default": {
-            "signal": RetrievalConfig().sme_signal,
-            "floor": RetrievalConfig().floor,
-            "tuning": _figures(tuning_rows, RetrievalConfig().sme_signal, RetrievalConfig().floor),
-            "validation": _figures(
-                [r for r in rows if r["doc"] in validation],
-                RetrievalConfig().sme_signal,
-                RetrievalConfig().floor,
-            ),
+            "rule": _rule_text(current),
+            "tuning": _figures(tuning_rows, current),
         },
     }
+    if validation_rows:
+        report["validation"] = _figures(validation_rows, rule)
+        report["current_default"]["validation"] = _figures(validation_rows, current)
     if args.json:
         print(json.dumps(report, indent=2))
         return
     for doc, fold in folds.items():
         h = fold["held_out"]
         print(
-            f"held out {doc[:48]:48s} chose {fold['signal']}>={fold['floor']} "
-            f"(train BA {fold['train_balanced_accuracy']:.3f}) held-out BA "
-            f"{h['balanced_accuracy']:.3f} neg flagged {h['negatives_flagged']} "
-            f"pos flagged {h['positives_flagged']} top3-answerable flagged "
-            f"{h['top3_answerable_flagged']}"
+            f"held out {doc[:44]:44s} chose {fold['rule']} (train BA "
+            f"{fold['train_balanced_accuracy']:.3f}): precision {h['precision']} recall "
+            f"{h['recall']} top3-answerable flagged {h['top3_answerable_flagged']}"
         )
-    print(f"pooled held-out (tuning documents): BA {pooled['balanced_accuracy']:.3f}")
-    print(f"chosen on all tuning documents: {signal} >= {floor}")
+    print(f"pooled held-out (tuning documents): {pooled}")
+    print(f"chosen on all tuning documents: {_rule_text(rule)}")
     for part in ("tuning", "validation"):
-        print(f"  {part}: {report[part]}")
-    for s, (ba, f) in per_signal.items():
-        print(f"  best {s:14s} floor {f:<6} tuning BA {ba:.3f}")
+        if part in report:
+            print(f"  {part}: {report[part]}")
     cur = report["current_default"]
-    print(f"current default {cur['signal']} >= {cur['floor']}: tuning {cur['tuning']}")
-    print(f"  validation {cur['validation']}")
-
-
-def _choose_one(rows: list[dict], signal: str, max_false: float) -> tuple[float, float]:
-    """(score, floor) best for one ``signal`` (``_score``); ties: the lower floor."""
-    best = (-1.0, 0.0)
-    for floor in STEPS[signal]:
-        score = _score(rows, signal, float(floor), max_false)
-        if score > best[0] + 1e-9:
-            best = (score, float(floor))
-    return round(best[0], 4), best[1]
+    print(f"current default {cur['rule']}: tuning {cur['tuning']}")
+    if "validation" in cur:
+        print(f"  validation {cur['validation']}")
 
 
 if __name__ == "__main__":

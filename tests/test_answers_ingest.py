@@ -83,6 +83,31 @@ def test_empty_body_unreadable_and_idless_files_are_named(tmp_path):
     assert reasons["plain.md"].startswith("no YAML front matter")
 
 
+def test_files_the_library_cannot_read_are_rejected_with_what_to_do(tmp_path):
+    _block(tmp_path, "ok.md", "id: AB-906\ntitle: Fine\nlast_reviewed: 2025-01-01")
+    _block(tmp_path, "sub/UPPER.MD", "id: AB-907\ntitle: Upper\nlast_reviewed: 2025-01-01")
+    (tmp_path / "old answers.xls").write_bytes(b"\xd0\xcf\x11\xe0")
+    (tmp_path / "sub" / "notes.docx").write_bytes(b"PK\x03\x04")
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "x.txt").write_text("cache", encoding="utf-8")
+    (tmp_path / "~$answers.xlsx").write_bytes(b"lock")
+    library = load_answer_library(tmp_path)
+    assert [b.id for b in library.blocks] == ["AB-906", "AB-907"]
+    reasons = {Path(r.file).name: (r.row, r.reason) for r in library.rejected}
+    assert reasons == {
+        "old answers.xls": (
+            None,
+            "not read: the old Excel format (.xls) is not read: save it as .xlsx (a library "
+            "reads .csv and .xlsx spreadsheets and Markdown (.md) files)",
+        ),
+        "notes.docx": (
+            None,
+            "not read: a Word file (.docx) is not read: save it as Markdown (.md) (a library "
+            "reads .csv and .xlsx spreadsheets and Markdown (.md) files)",
+        ),
+    }
+
+
 def test_missing_and_unreadable_review_dates_are_problems(tmp_path):
     _block(tmp_path, "a.md", "id: AB-903\ntitle: A")
     _block(tmp_path, "b.md", "id: AB-904\ntitle: B\nlast_reviewed: next spring")

@@ -95,3 +95,92 @@ def test_labels_that_restart_per_section_take_their_section_number():
     )
     labels = [v["label"] for v in question_views(rewritten, None)]
     assert labels == ["3 Q1", "4 Q1", "Q2"]
+
+
+def test_reference_instructions_are_past_performance_asks():
+    from rfp_retrieval.retrieval.answers import is_past_performance_ask
+
+    assert is_past_performance_ask(
+        "For each reference give the contract number, the customer contact and the period."
+    )
+    assert is_past_performance_ask("References must include a point of contact and phone.")
+    assert is_past_performance_ask("Provide client references with current contact details.")
+    assert not is_past_performance_ask("Each reference architecture diagram shall be legible.")
+    assert not is_past_performance_ask("The standards are incorporated by reference.")
+
+
+def test_a_references_ask_is_past_performance_even_when_passages_clear_the_floor():
+    import numpy as np
+
+    from rfp_retrieval.retrieval.answers import PAST_PERFORMANCE, AnswerIndex, RetrievalConfig
+    from rfp_retrieval.rewrite.records import Query
+
+    vectors = np.eye(2, dtype=np.float32)
+    index = AnswerIndex(["AB-1", "AB-2"], ["One", "Two"], ["alpha text", "beta text"], vectors)
+    close = np.array([[0.95, 0.0]], dtype=np.float32)
+    ask = "Offerors shall provide three (3) references for projects of similar size."
+    result = index.search([Query("original", ask, 1.0)], close, RetrievalConfig(floor=0.45))
+    assert (result.status, result.confidence) == (PAST_PERFORMANCE, 0.95)
+    assert [p.block_id for p in result.passages] == ["AB-1", "AB-2"]
+
+
+def test_the_brief_points_a_references_ask_to_the_references_not_to_passages():
+    from rfp_retrieval.report.brief import brief_html, brief_markdown
+
+    answers = pl.DataFrame(
+        {
+            "question_id": ["q-001", "q-002"],
+            "label": ["5.1", "5.2"],
+            "question": [
+                "For each reference give the contract number.",
+                "Describe how you encrypt data at rest.",
+            ],
+            "status": ["past performance", "ok"],
+            "rank": [1, 1],
+            "block_id": ["AB-149", "AB-020"],
+            "title": ["Past Performance: State Eligibility", "Encryption at rest"],
+            "score": [0.3, 0.4],
+        }
+    )
+    views = question_views(None, answers)
+    assert [(v["past_performance"], [p["block_id"] for p in v["passages"]]) for v in views] == [
+        (True, []),
+        (False, ["AB-020"]),
+    ]
+    scope = {"rfp_partition": "rfp-1", "title": "Case Management"}
+    text = brief_markdown(scope, [], set(), views)
+    assert "AB-149" not in text and "Passage 1: AB-020" in text
+    assert "- **Answer from the references:** a past-performance ask" in text
+    page = brief_html(scope, [], set(), views)
+    assert '<h2 id="references">The three references</h2>' in page
+    assert page.count('<p class="answer-from-references">') == 1 and "AB-149" not in page
+
+
+def test_phrasings_that_disagree_on_the_top_passage_need_an_sme():
+    # six phrasings, each ranking a different passage first (cosine 0.8 > 0.46): no two agree
+    # on what answers the question, so the library most likely lacks the answer
+    import numpy as np
+
+    from rfp_retrieval.retrieval.answers import NEEDS_SME, AnswerIndex, RetrievalConfig
+    from rfp_retrieval.rewrite.records import Query
+
+    ids = [f"AB-{i}" for i in range(1, 7)]
+    index = AnswerIndex(ids, ids, [f"w{i}" for i in range(6)], np.eye(6))
+    queries = [
+        Query("original" if q == 0 else f"paraphrase_{q}", f"weekend shift staffing {q}", 1.0)
+        for q in range(6)
+    ]
+    cosines = [0.8, 0.6, 0.5, 0.4, 0.3, 0.2]
+    vectors = np.zeros((6, 6), dtype=np.float32)
+    for q in range(6):
+        for j in range(6):
+            vectors[q, (q + j) % 6] = cosines[j]
+    result = index.search(queries, vectors, RetrievalConfig())
+    assert (result.signals["cosine_top3"], result.signals["support"]) == (0.8, 0.7365)
+    assert result.status == NEEDS_SME
+    agreeing = np.tile(vectors[0], (6, 1))
+    assert index.search(queries, agreeing, RetrievalConfig()).status == "ok"
+    config = RetrievalConfig()
+    assert config.needs_sme({"cosine_top3": 0.6, "support": 0.73})
+    assert not config.needs_sme({"cosine_top3": 0.6, "support": 0.74})
+    assert config.needs_sme({"cosine_top3": 0.45, "support": 1.0})

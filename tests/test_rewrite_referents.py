@@ -93,11 +93,11 @@ def test_a_follow_up_ask_is_not_paragraph_context():
 
 
 def test_a_verb_in_ed_is_never_swapped_for_a_phrase():
-    # "retained" -> "keep" is one word for one word (still a verb); "hold on to" and
-    # "continuity of staff" are phrases of the same group and are never put in its place
+    # "retained" is matched through its stem only: no phrase of its group is in its form, so
+    # it is never swapped ("How long are backups keep" was a nonsense variant, issue 15);
+    # "hold on to" and "continuity of staff" are never put in its place
     out = paraphrase("How long are backups retained", "")
     assert out == [
-        "How long are backups keep",
         "How long are snapshots retained",
         "How long are replicas retained",
     ]

@@ -40,6 +40,7 @@ from rfp_retrieval.answers.records import (
     AnswerLibrary,
     RejectedBlock,
 )
+from rfp_retrieval.library.files import MARKDOWN_SUFFIXES, library_files
 from rfp_retrieval.library.writeups import lenient_yaml_load
 
 QA_COLUMNS: dict[str, tuple[str, ...]] = {
@@ -64,7 +65,11 @@ def load_answer_library(folder: str | Path) -> AnswerLibrary:
     """Every block of the answer library under ``folder``.
 
     Returns an ``AnswerLibrary`` whose ``blocks`` are in sorted file order (rows in sheet
-    order). Raises ``FileNotFoundError`` naming the folder when it does not exist.
+    order). Which files are read is the one rule of ``library.files.library_files`` (shared
+    with the past-performance library): every other file (an ``.xls``, a ``.docx``, a
+    ``.txt``) becomes a ``RejectedBlock`` without a row, "not read: ... save it as ...", so
+    nothing is dropped silently; hidden files, Office lock files and READMEs are skipped.
+    Raises ``FileNotFoundError`` naming the folder when it does not exist.
     """
     root = Path(folder)
     if not root.is_dir():
@@ -72,19 +77,19 @@ def load_answer_library(folder: str | Path) -> AnswerLibrary:
             f"answer library folder {root} does not exist; create it or set answers_dir"
         )
     library = AnswerLibrary(folder=str(root))
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        suffix = path.suffix.lower()
-        if path.name.startswith((".", "~$")):
-            continue
-        if suffix == ".md" and path.name.lower() != "readme.md":
+    spreadsheets, markdown, not_read = library_files(root)
+    for path in sorted(spreadsheets + markdown, key=lambda p: p.relative_to(root).as_posix()):
+        if path.suffix.lower() in MARKDOWN_SUFFIXES:
             try:
                 library.blocks.append(read_markdown_block(path))
             except _Rejected as exc:
                 library.rejected.append(RejectedBlock(str(path), None, str(exc)))
-        elif suffix in (".csv", ".xlsx"):
+        else:
             blocks, rejected = read_qa_spreadsheet(path)
             library.blocks.extend(blocks)
             library.rejected.extend(rejected)
+    for path, reason in not_read:
+        library.rejected.append(RejectedBlock(str(path), None, reason))
     _mark_duplicates(library.blocks)
     return library
 

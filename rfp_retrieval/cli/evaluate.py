@@ -38,12 +38,15 @@ def eval_past_performance(
 
     Each golden line names an RFP file (a relative path is read from the golden file's \
 folder), the as-of date its recency window counts back from, and the ideal references. The \
-library is embedded again on every call: expect minutes on a laptop.
+library's vectors are kept beside the store (eval_pp_facet_embeddings.parquet) and reused \
+while the library and the model are unchanged: the first call embeds the library (minutes on \
+a laptop), later ones only new or edited entries.
     """
     config = config_file(config)
     from rfp_retrieval.eval.past_performance import (
+        EVAL_CACHE_FILE,
         GoldenSetError,
-        embed_library,
+        embed_library_counts,
         evaluate_modes,
         load_golden,
         mode_configs,
@@ -83,8 +86,12 @@ library is embedded again on every call: expect minutes on a laptop.
         )
         raise typer.Exit(1)
     embedder = Embedder(settings.model_location())
-    console.print(f"embedding {entries.height} entries and {len(scopes)} scopes...")
-    vectors = embed_library(entries, embedder)
+    cache = settings.db_path.parent / EVAL_CACHE_FILE
+    vectors, counts = embed_library_counts(entries, embedder, cache)
+    console.print(
+        f"{entries.height} entries: {counts['reused']} facet vectors reused from {cache}, "
+        f"{counts['embedded']} embedded; embedding {len(scopes)} scopes..."
+    )
     results = evaluate_modes(entries, vectors, prepare_scopes(scopes, embedder), configs)
     if as_json:
         print_json({"modes": results})

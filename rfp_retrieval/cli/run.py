@@ -269,10 +269,12 @@ def override_problems(
         override_path,
         override_problem,
         ranker_picks,
+        rejected_id_reasons,
     )
 
     entries = store.read_table("pp_entries", ["id"])
     known = set(entries["id"].to_list()) if entries is not None else set()
+    rejected = rejected_id_reasons(store.read_table("pp_rejected_entries"))
     found = []
     for item in outcomes:
         path = override_path(overrides_dir, item["partition"])
@@ -280,7 +282,7 @@ def override_problems(
             continue
         refs = store.read_partition("pp_references", item["partition"])
         picks = ranker_picks(refs) if refs is not None else []
-        problem = override_problem(path, known, picks, item["partition"])
+        problem = override_problem(path, known, picks, item["partition"], rejected)
         if problem:
             reason = problem.removeprefix(f"{path}: ")
             found.append({"file": str(path), "reason": f"{reason}; {NOT_APPLIED}"})

@@ -9,6 +9,7 @@ every field of ``RfpDocument`` and ``Section`` has a column (``page_starts`` as 
 from __future__ import annotations
 
 import datetime as dt
+import json
 from dataclasses import asdict
 from typing import Any
 
@@ -28,6 +29,7 @@ DOCUMENT_SCHEMA = {
     "summary": pl.String,
     "text": pl.String,
     "pages_without_text": pl.List(pl.Int64),
+    "ocr_pages": pl.String,  # JSON {page: mean OCR word confidence in %}, "{}" when none
     "warnings": pl.List(pl.String),
     "section_count": pl.Int64,
     "page_starts": pl.List(pl.Int64),
@@ -62,6 +64,7 @@ def document_frame(partition: str, doc: RfpDocument) -> pl.DataFrame:
         "summary": doc.summary,
         "text": doc.text,
         "pages_without_text": list(doc.pages_without_text),
+        "ocr_pages": json.dumps({str(p): round(c, 1) for p, c in sorted(doc.ocr_pages.items())}),
         "warnings": list(doc.warnings),
         "section_count": len(doc.sections),
         "page_starts": list(doc.page_starts),
@@ -128,6 +131,7 @@ def document_from_frames(document: pl.DataFrame, outline: pl.DataFrame) -> RfpDo
         issue_date=issue,
         issue_date_unread=row.get("issue_date_unread"),
         pages_without_text=list(row.get("pages_without_text") or []),
+        ocr_pages={int(p): float(c) for p, c in json.loads(row.get("ocr_pages") or "{}").items()},
         warnings=list(row.get("warnings") or []),
         page_starts=list(row.get("page_starts") or []),
     )

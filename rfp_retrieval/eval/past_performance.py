@@ -194,7 +194,46 @@ def mode_configs(mode: str, base: RankingConfig | None = None) -> dict[str, Rank
     return {name: base.with_mode(name) for name in names}
 
 
-def embed_library(entries: pl.DataFrame, embedder: Embedder) -> EntryVectors:
-    """Facet vectors of every entry (no cache: evaluation embeds what it ranks)."""
-    frame, _ = facet_embeddings_frame(entries, embedder)
-    return EntryVectors.from_frame(frame)
+def embed_library(
+    entries: pl.DataFrame, embedder: Embedder, cache: Path | None = None
+) -> EntryVectors:
+    """Facet vectors of every entry: ``(ids, {facet: (n, dim) unit float32})``.
+
+    ``cache``: a Parquet file of facet vectors from an earlier evaluation (the
+    ``pp_facet_embeddings`` shape). A vector is reused when its entry id, facet, text hash and
+    model id are unchanged, so an unchanged library under an unchanged model is not embedded
+    again (issue 15: every ``eval past-performance`` call re-embedded the library, minutes);
+    a new or edited entry, or another model, is embedded. The file is rewritten with the
+    vectors of this call. An unreadable cache file is ignored and rewritten (it is a cache,
+    not input). Without ``cache``, everything is embedded. Counts: ``embed_library_counts``.
+    """
+    vectors, _ = embed_library_counts(entries, embedder, cache)
+    return vectors
+
+
+def embed_library_counts(
+    entries: pl.DataFrame, embedder: Embedder, cache: Path | None = None
+) -> tuple[EntryVectors, dict[str, int]]:
+    """``embed_library`` and its counts ``{"embedded": n, "reused": m}`` (facet vectors)."""
+    previous = None
+    if cache is not None and cache.is_file():
+        try:
+            previous = pl.read_parquet(cache)
+        except Exception:  # noqa: BLE001 - a damaged cache is rebuilt, never trusted
+            previous = None
+        if previous is not None and not {"id", "facet", "model", "text_sha", "vector"} <= set(
+            previous.columns
+        ):
+            previous = None
+    frame, counts = facet_embeddings_frame(entries, embedder, previous)
+    if cache is not None:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_name(cache.name + ".tmp")
+        frame.write_parquet(tmp)
+        tmp.replace(cache)
+    return EntryVectors.from_frame(frame), counts
+
+
+EVAL_CACHE_FILE = "eval_pp_facet_embeddings.parquet"
+"""The file, beside the DuckDB store (``Settings.db_path``), that ``eval past-performance``
+keeps its facet vectors in between calls."""

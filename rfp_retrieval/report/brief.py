@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import html
 import json
+import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
@@ -27,7 +28,7 @@ from rfp_retrieval.report.caveats import (
 )
 from rfp_retrieval.report.chart import score_chart_svg, score_parts
 from rfp_retrieval.report.filters import filter_sentence, plain_value, usd
-from rfp_retrieval.report.questions import NEEDS_SME, question_views
+from rfp_retrieval.report.questions import ANSWERED_BY_REFERENCES, NEEDS_SME, question_views
 from rfp_retrieval.report.reasons import why_cite
 from rfp_retrieval.retrieval.components import RAW_COSINES
 from rfp_retrieval.retrieval.overrides import override_line, override_marks
@@ -100,6 +101,106 @@ def _scope_field(scope: Mapping[str, Any], key: str) -> str:
                 if reading.get("unknown") and reading.get(key[len("value_") :]) is not None:
                     return "no filter (annual value stated: not compared with total values)"
     return _fmt(value)
+
+
+_SOLICITATION = re.compile(
+    r"\brequest\s+for\s+(?:proposals?|quotations?|quotes?|information|qualifications|"
+    r"applications|offers?)\b|\bRF[PQIO]\b|\bsolicitation\b|\binvitation\s+(?:to|for)\s+"
+    r"(?:bid|negotiate|tender)\b|\b(?:IFB|ITB|ITN)\b|\bstatement\s+of\s+(?:work|objectives)\b|"
+    r"\bperformance\s+work\s+statement\b|\b(?:PWS|SOW|SOO)\b",
+    re.I,
+)
+"""Words that name a solicitation ("Request for Proposal 1234 — Case Management System")."""
+
+_JURISDICTION = re.compile(
+    r"^(?:the\s+)?(?:state|commonwealth|county|city|town|township|village|borough|parish|"
+    r"district|territory|province|government|republic|people)\s+of\s+[\w .,'&-]+$",
+    re.I,
+)
+"""A cover line that only names a government ("STATE OF NEBRASKA", "City of Tacoma")."""
+
+
+def _words_of(text: str | None) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", (text or "").lower()))
+
+
+def is_cover_line(title: str | None, issuer: str | None = None) -> bool:
+    """True when the document's ``title`` only names who issued it: a government's name
+    ("STATE OF NEBRASKA", "County of Marin") or the issuer's name itself, with no word of a
+    solicitation (rule: the first line of a state or local RFP is its letterhead; the
+    solicitation's name comes below it; issue 15)."""
+    if not title or _SOLICITATION.search(title):
+        return False
+    if issuer and _words_of(title) and _words_of(title) in _words_of(issuer):
+        return True
+    return bool(_JURISDICTION.match(title.strip()))
+
+
+def brief_title(scope: Mapping[str, Any], headings: Sequence[str] = ()) -> str:
+    """The brief's title: the RFP's title, unless it is a cover line (``is_cover_line``),
+    then the first of ``headings`` (the outline's headings in document order) that names a
+    solicitation ("Request for Proposal 1234 — Case Management System"); else the title as
+    read, else the partition key."""
+    title = scope.get("title")
+    if title and is_cover_line(title, scope.get("issuer")):
+        for heading in headings:
+            text = " ".join(str(heading or "").split())
+            if text and text != title and _SOLICITATION.search(text):
+                return text
+    return title or str(scope.get("rfp_partition") or "")
+
+
+def issuer_line(scope: Mapping[str, Any]) -> str:
+    """ "Issued by <issuer> (<type>)" from the ``scope_query`` row, or "Issuer not stated"
+    (the issuer is shown under the title whatever the title is; issue 15)."""
+    issuer = scope.get("issuer")
+    if not issuer:
+        return "Issuer not stated"
+    kind = scope.get("issuer_type")
+    return f"Issued by {issuer}" + (f" ({kind})" if kind else "")
+
+
+def document_warnings(
+    document: Mapping[str, Any] | None, override_problem: str | None = None
+) -> list[str]:
+    """What the writer must know about how this RFP was read and whether their override file
+    applied, one sentence each:
+
+    - pages read by OCR (``document["ocr_pages"]``: ``{page: mean word confidence in %}``),
+      with their confidence: quote nothing from them without checking the PDF;
+    - pages with no text at all (``document["pages_without_text"]``): nothing on them was
+      read;
+    - ``override_problem``: why the RFP's override file was not applied
+      (``retrieval.overrides.override_problem``), so a failed override is said in that RFP's
+      brief, not only in the run output (issue 15).
+
+    [] when there is nothing to say."""
+    out: list[str] = []
+    document = document or {}
+    ocr = document.get("ocr_pages") or {}
+    if isinstance(ocr, str):
+        try:
+            ocr = json.loads(ocr or "{}")
+        except json.JSONDecodeError:
+            ocr = {}
+    if ocr:
+        pages = sorted(ocr.items(), key=lambda kv: int(kv[0]))
+        listed = ", ".join(f"{int(p)} ({float(c):.0f}% word confidence)" for p, c in pages)
+        out.append(
+            f"Read by OCR (scanned, no text layer): page{'s' if len(pages) > 1 else ''} "
+            f"{listed}. OCR misreads numbers and names: check anything quoted from "
+            f"{'them' if len(pages) > 1 else 'it'} against the PDF."
+        )
+    empty = list(document.get("pages_without_text") or [])
+    if empty:
+        out.append(
+            f"No text could be read on page{'s' if len(empty) > 1 else ''} "
+            f"{', '.join(str(p) for p in empty)}: any requirement there is missing from this "
+            "brief."
+        )
+    if override_problem:
+        out.append(f"Override file not applied: {override_problem}")
+    return out
 
 
 def reference_facts(entries: pl.DataFrame, ids: Collection[str]) -> dict[str, str]:
@@ -285,6 +386,8 @@ def brief_markdown(
     entries: Mapping[str, Mapping[str, Any]] | None = None,
     relevance: Sequence[Mapping[str, Any]] = (),
     sections: Sequence[tuple[str, str]] | None = None,
+    document: Mapping[str, Any] | None = None,
+    override_problem: str | None = None,
 ) -> str:
     """The brief as Markdown (same content as ``brief_html``, no chart).
 
@@ -293,12 +396,19 @@ def brief_markdown(
     outcomes are vague; ``questions``: ``question_views`` output or None when not built;
     ``facts``: ``reference_facts`` output (customer, role, value, period per entry id);
     ``entries`` / ``relevance`` / ``sections`` as in ``reference_notes`` (why cite, check
-    before citing).
+    before citing); ``document``: ``{"headings": [outline headings in order], "ocr_pages":
+    {page: confidence %}, "pages_without_text": [page]}`` of the RFP (title rule
+    ``brief_title``, warnings ``document_warnings``); ``override_problem``: why the RFP's
+    override file was not applied, None when it applied or there is none.
     """
     picks, shared = _picks(references), _shared(references)
     notes = notes_by_reference(references, scope, vague_ids, entries, relevance, sections)
     marks = override_marks(references)
-    lines = [f"# Response brief: {_md(scope.get('title') or scope.get('rfp_partition'))}", ""]
+    title = brief_title(scope, (document or {}).get("headings") or ())
+    lines = [f"# Response brief: {_md(title)}", "", _md(issuer_line(scope)), ""]
+    for warning in document_warnings(document, override_problem):
+        lines.append(f"> **Warning:** {_md(warning)}")
+        lines.append("")
     lines += ["## ScopeQuery as read from the RFP", ""]
     for key, label in SCOPE_FIELDS:
         lines.append(f"- **{label}:** {_md(_scope_field(scope, key))}")
@@ -383,6 +493,8 @@ def brief_markdown(
             )
             for text in q.get("queries") or []:
                 lines.append(f"  - query: {_md(text)}")
+            if q.get("past_performance"):
+                lines.append(f"- **Answer from the references:** {_md(ANSWERED_BY_REFERENCES)}")
             for p in q.get("passages") or []:
                 lines.append(
                     f"- Passage {p.get('rank')}: {_md(p.get('block_id'))} {_md(p.get('title'))}"
@@ -422,6 +534,8 @@ def brief_html(
     entries: Mapping[str, Mapping[str, Any]] | None = None,
     relevance: Sequence[Mapping[str, Any]] = (),
     sections: Sequence[tuple[str, str]] | None = None,
+    document: Mapping[str, Any] | None = None,
+    override_problem: str | None = None,
 ) -> str:
     """The brief as one self-contained HTML page (inline CSS and SVG, no script).
 
@@ -431,7 +545,7 @@ def brief_html(
     picks, shared = _picks(references), _shared(references)
     notes = notes_by_reference(references, scope, vague_ids, entries, relevance, sections)
     marks = override_marks(references)
-    title = scope.get("title") or scope.get("rfp_partition")
+    title = brief_title(scope, (document or {}).get("headings") or ())
     h = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -439,8 +553,13 @@ def brief_html(
         "style-src 'unsafe-inline'; img-src data:\">",
         f"<title>Response brief: {_e(title)}</title><style>{CSS}</style></head><body>",
         f"<h1>Response brief: {_e(title)}</h1>",
+        f'<p class="issuer">{_e(issuer_line(scope))}</p>',
         f'<p class="muted">Partition {_e(scope.get("rfp_partition"))}; embedding model '
         f"{_e(scope.get('model'))}</p>",
+        *(
+            f'<div class="warn document-warning">{_e(w)}</div>'
+            for w in document_warnings(document, override_problem)
+        ),
         "<h2>ScopeQuery as read from the RFP</h2><table>",
     ]
     for key, label in SCOPE_FIELDS:
@@ -463,7 +582,7 @@ def brief_html(
             )
         h.append("</table>")
     h += [f'<div class="warn"><b>Check the RFP:</b> {_e(w)}</div>' for w in rfp_warnings(trace)]
-    h.append("<h2>The three references</h2>")
+    h.append('<h2 id="references">The three references</h2>')
     h.append(f"<p>Ranking mode <b>{_e(shared['mode'])}</b>; {_e(candidates_sentence(shared))}.</p>")
     if shared["relaxation_steps"]:
         h.append(
@@ -560,6 +679,11 @@ def brief_html(
                     "<details><summary>Query set</summary><ul>"
                     + "".join(f"<li>{_e(t)}</li>" for t in q["queries"])
                     + "</ul></details>"
+                )
+            if q.get("past_performance"):
+                h.append(
+                    f'<p class="answer-from-references"><b>Answer from the '
+                    f'<a href="#references">references</a>:</b> {_e(ANSWERED_BY_REFERENCES)}</p>'
                 )
             if q.get("passages"):
                 h.append("<ol>")

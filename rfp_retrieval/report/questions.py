@@ -8,9 +8,15 @@ from typing import Any
 
 import polars as pl
 
+from rfp_retrieval.retrieval.answers import NEEDS_SME, PAST_PERFORMANCE
 from rfp_retrieval.rewrite.terms import STOPWORDS, words
 
-NEEDS_SME = "needs SME"
+ANSWERED_BY_REFERENCES = (
+    "a past-performance ask: answer it with the references picked above (The three "
+    "references), not with answer-library passages"
+)
+"""What the brief says for an ask with the ``past performance`` status (issue 15: "Offerors
+shall provide three (3) references" was answered from the answer library)."""
 
 _SECTION_NUMBER = re.compile(
     r"^\s*(?:(?:Section|Part|Article|Volume|Factor|Attachment|Appendix|Exhibit)\s+)?"
@@ -93,12 +99,15 @@ def question_views(
     ``question_answers`` frames (None when the answer pipeline has not run). Missing columns
     are tolerated. Returns None when both frames are None, [] when they hold no question.
     Each passage is ``{rank, block_id, title, score}``; ``needs_sme`` is True when the
-    retrieval status says so. ``label`` is the citation label (``full_label``: "III.B (ii)"),
-    ``item_label`` the label as printed; ``queries`` the variants worth showing
-    (``meaningful_queries``), ``all_queries`` the whole query set. ``questions`` is the
-    ``rfp_questions`` frame (optional): a compound ask's list items become ``items``
-    (``[{label, text}]``, labelled with the document's own numbers as in the compliance
-    matrix, ``matrix.part_label_of``; issue 13), else ``items`` is [].
+    retrieval status says so; ``past_performance`` is True for an ask for references
+    (status ``past performance``, ``retrieval.answers.is_past_performance_ask``): its
+    ``passages`` are left out (the brief points it to the references instead, wording
+    ``ANSWERED_BY_REFERENCES``; the ``question_answers`` table keeps them). ``label`` is
+    the citation label (``full_label``: "III.B (ii)"), ``item_label`` the label as printed;
+    ``queries`` the variants worth showing (``meaningful_queries``), ``all_queries`` the
+    whole query set. ``questions`` is the ``rfp_questions`` frame (optional): a compound
+    ask's list items become ``items`` (``[{label, text}]``, labelled with the document's own
+    numbers as in the compliance matrix, ``matrix.part_label_of``; issue 13), else ``items`` is [].
     """
     if rewritten is None and answers is None:
         return None
@@ -120,6 +129,7 @@ def question_views(
                 "status": None,
                 "confidence": None,
                 "needs_sme": False,
+                "past_performance": False,
                 "passages": [],
                 "items": [],
             },
@@ -150,7 +160,8 @@ def question_views(
         v["status"] = row.get("status")
         v["confidence"] = row.get("confidence")
         v["needs_sme"] = row.get("status") == NEEDS_SME
-        if row.get("block_id"):
+        v["past_performance"] = row.get("status") == PAST_PERFORMANCE
+        if row.get("block_id") and not v["past_performance"]:
             v["passages"].append(
                 {
                     "rank": row.get("rank"),

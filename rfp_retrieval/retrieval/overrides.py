@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -30,7 +31,7 @@ from typing import Any
 import polars as pl
 import yaml
 
-from rfp_retrieval.library.cells import library_id
+from rfp_retrieval.library.cells import entry_id_key, library_id
 from rfp_retrieval.library.writeups import lenient_yaml_load
 from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.retrieval.past_performance import rank_references
@@ -254,13 +255,42 @@ def _iso(value: Any, path: Path, number: int) -> str:
     )
 
 
+def rejected_id_reasons(rejected: pl.DataFrame | None) -> dict[str, str]:
+    """``{entry id key: "<file> row <n>: <reason>"}`` of the library's rejected rows
+    (``pp_rejected_entries``: file, row, reason, raw JSON of the row's cells): every cell of
+    a rejected row that reads as an entry id (``PP-951``: letters, a separator or none, digits)
+    is keyed by ``library.cells.entry_id_key``, so an override naming it can say the row was
+    rejected and why instead of "not held" (issue 15). {} for None or an empty frame."""
+    out: dict[str, str] = {}
+    if rejected is None or not rejected.height or "raw" not in rejected.columns:
+        return out
+    for row in rejected.iter_rows(named=True):
+        try:
+            cells = json.loads(row.get("raw") or "{}")
+        except json.JSONDecodeError:
+            continue
+        where = f"{row.get('file')} row {row['row']}" if row.get("row") else str(row.get("file"))
+        for value in cells.values() if isinstance(cells, dict) else []:
+            text = str(value or "").strip()
+            if _ID_LIKE.fullmatch(text):
+                out.setdefault(entry_id_key(text), f"{where}: {row.get('reason')}")
+    return out
+
+
+_ID_LIKE = re.compile(r"[A-Za-z]{1,6}[- _]?\d{1,6}")
+
+
 def load_overrides(
-    path: Path | str, known_ids: set[str] | frozenset[str]
+    path: Path | str,
+    known_ids: set[str] | frozenset[str],
+    rejected: Mapping[str, str] | None = None,
 ) -> list[ReferenceOverride]:
     """Read one override file (see the module docstring for the format).
 
     Accepts a mapping with an ``overrides`` list, a bare list, or a single override mapping.
-    ``known_ids`` are the library's entry ids (``pp_entries.id``).
+    ``known_ids`` are the library's entry ids (``pp_entries.id``); ``rejected``:
+    ``rejected_id_reasons`` of the library's rejected rows (an id there is named "rejected:
+    <file> row <n>: <reason>", not "not held").
 
     Returns the overrides in file order (empty when the file is missing).
 
@@ -320,6 +350,16 @@ def load_overrides(
         for f in ("replace", "with"):  # the library's spelling: pp-175 is PP-175
             fields[f] = library_id(fields[f], known_ids)
         unknown = [fields[f] for f in ("replace", "with") if fields[f] not in known_ids]
+        refused = {i: (rejected or {}).get(entry_id_key(i)) for i in unknown}
+        if any(refused.values()):
+            raise OverrideError(
+                f"{path}: override {number} names "
+                + "; ".join(
+                    f"{i}, rejected: {why}" if why else f"{i}, which the library does not hold"
+                    for i, why in refused.items()
+                )
+                + "; fix the library row (or pick another entry) and re-run"
+            )
         if unknown:
             raise OverrideError(
                 f"{path}: override {number} names {', '.join(unknown)}, which the library does "
@@ -420,13 +460,18 @@ def check_against_picks(
 
 
 def override_problem(
-    path: Path | str, known_ids: set[str], chosen: Sequence[str], partition: str
+    path: Path | str,
+    known_ids: set[str],
+    chosen: Sequence[str],
+    partition: str,
+    rejected: Mapping[str, str] | None = None,
 ) -> str | None:
     """Why the override file ``path`` of ``partition`` is not applied (the ``OverrideError``
     of ``load_overrides`` or ``check_against_picks``), None when it applies or is absent.
-    ``chosen``: the pipeline's picks for the partition (before overrides)."""
+    ``chosen``: the pipeline's picks for the partition (before overrides); ``rejected`` as in
+    ``load_overrides``."""
     try:
-        check_against_picks(load_overrides(path, known_ids), chosen, partition)
+        check_against_picks(load_overrides(path, known_ids, rejected), chosen, partition)
     except OverrideError as exc:
         return str(exc)
     return None

@@ -48,7 +48,7 @@ STRUCTURAL_WORDS: frozenset[str] = frozenset(
     criteria award basis overview introduction background summary executive solicitation
     questions question other information offeror's offerors' vendor vendors vendor's bidder
     bidders respondent respondents supplier suppliers proposer proposers to of and the
-    for""".split()
+    for table tables matrix worksheet template checklist form forms""".split()
 )
 """Words of headings that place an answer in the proposal rather than name its topic."""
 
@@ -64,6 +64,35 @@ BOILERPLATE_WORDS: frozenset[str] = frozenset(
     answers answered below above page pages limit limited font order sequence""".split()
 )
 """Procurement boilerplate: never a topic of the paragraph context summary."""
+
+FORMAT_WORDS: frozenset[str] = frozenset(
+    """page pages limit limits limited maximum max minimum min exceed exceeding words word
+    characters character mandatory optional required scored unscored points point pass fail
+    single double spaced sided font size pt inch inches margin margins""".split()
+)
+"""Words of a heading's aside that say how long or how scored an answer is ("(limit: 4
+pages)", "(Mandatory)", "[10 points]"): never its topic (issue 15)."""
+
+_ASIDE = re.compile(r"\s*[(\[]([^()\[\]]*)[)\]]")
+
+_RESPONSE_CODE = (
+    r"(?:fully\s+|partially\s+)?(?:comply|complies|compliant|non-?compliant|does\s+not\s+comply"
+    r"|partial|exceptions?|alternate|alternative|yes|no|n/a|y|n|meets|does\s+not\s+meet)"
+)
+_RESPONSE_CODES = re.compile(
+    rf"\b{_RESPONSE_CODE}\b(?:\s*(?:,|/|\bor\b|,\s*or\b)\s*[\"'“]?{_RESPONSE_CODE}\b)+", re.I
+)
+"""A list of two or more answer codes ("Comply, Partial, or Exception", "Yes/No", "Y/N"):
+the sentence says how to fill a response table, not what the row is about."""
+
+
+def says_how_to_answer(sentence: str) -> bool:
+    """True when ``sentence`` lists the codes a response table is answered with ("Respond
+    to each requirement with Comply, Partial, or Exception", "Answer Yes/No"): it is an
+    instruction, never a question's context (issue 15: rewrites carried "(Comply, Partial,
+    Exception)")."""
+    return bool(_RESPONSE_CODES.search(sentence or ""))
+
 
 GENERIC_HEADING_WORDS: frozenset[str] = frozenset(
     """other additional considerations consideration general miscellaneous special related
@@ -162,8 +191,11 @@ class QuestionContext:
 
 def clean_heading(text: str) -> str:
     """A heading without its numbering label: "3.4 Data Migration" -> "Data Migration",
-    "L.4.2 Volume II — Technical Approach" -> "Technical Approach"."""
+    "L.4.2 Volume II — Technical Approach" -> "Technical Approach"; an aside in brackets that
+    names no topic, only a length or scoring ("(limit: 4 pages)", "(Mandatory)",
+    "[10 points]", ``FORMAT_WORDS``), is dropped with it (an acronym "(SSO)" stays)."""
     out = (text or "").strip().lstrip("#").strip()
+    out = _ASIDE.sub(lambda m: "" if _names_nothing(m.group(1)) else m.group(0), out).strip()
     for _ in range(3):
         new = _VOLUME.sub("", _LABEL.sub("", out, count=1), count=1).strip()
         if new == out or not new:
@@ -349,10 +381,20 @@ def names_a_topic(sentence: str) -> bool:
     """True when ``sentence`` has a word that is neither a function word nor procurement
     boilerplate: "Offerors shall respond to each of the following items in order." names no
     topic (it says how to answer, not what about)."""
+    if says_how_to_answer(sentence):
+        return False
     vocabulary = STOPWORDS | BOILERPLATE_WORDS | STRUCTURAL_WORDS | QUESTION_WORDS | ABSTRACT_WORDS
     return any(
         w.lower() not in vocabulary and re.search(r"[a-z]", w.lower()) for w in words(sentence)
     )
+
+
+def _names_nothing(aside: str) -> bool:
+    """True when a heading's bracketed ``aside`` holds no word beyond function words,
+    boilerplate, structural and ``FORMAT_WORDS`` (digits and punctuation aside)."""
+    vocabulary = STOPWORDS | BOILERPLATE_WORDS | STRUCTURAL_WORDS | FORMAT_WORDS
+    tokens = [w.lower() for w in words(aside)]
+    return bool(tokens) and all(t in vocabulary or not re.search(r"[a-z]", t) for t in tokens)
 
 
 def document_subject(title: str) -> str:
@@ -377,7 +419,8 @@ def keyword_summary(
 
     Sentences that ask something (end in "?", or start with an instruction verb or a
     "Question N." label, also after "If so," / "If not,": "If so, describe the algorithm and
-    key management.") are left out: they are other questions, not context. Words already
+    key management.") are left out: they are other questions, not context; so are sentences
+    that list a response table's answer codes (``says_how_to_answer``). Words already
     in ``exclude`` (the question and heading) and procurement boilerplate are skipped.
     Returns "" when nothing topical is left or ``max_words`` is 0.
     """
@@ -389,6 +432,8 @@ def keyword_summary(
         s = _LABEL.sub("", sentence.strip(), count=1)
         first = (words(_FOLLOW_UP.sub("", s, count=1))[:1] or [""])[0].lower()
         if not s or s.endswith("?") or first in QUESTION_WORDS or first == "question":
+            continue
+        if says_how_to_answer(s):
             continue
         kept.append(s)
     body = " ".join(kept)
@@ -450,6 +495,10 @@ def inherit_context(
     """
     config = config or ContextConfig()
     ctx = QuestionContext(topic=(question.topic or "").strip())
+    if ctx.topic and config.skip_structural and is_structural(clean_heading(ctx.topic)):
+        # a table's caption ("Requirements Response Table") places the row, it is no topic
+        ctx.skipped.append(ctx.topic)
+        ctx.topic = ""
     path = list(question.section_path or [])
     if doc is not None and path and _same(path[0], doc.title):
         path = path[1:]

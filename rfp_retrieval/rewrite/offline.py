@@ -232,6 +232,7 @@ def paraphrase(
             options = THESAURUS[group]
             option = options[(phrase_index + i) % len(options)]
             verb = bool(_VERB_POSITION.search(text[:a])) or not _same_participle(written, option)
+            verb = verb or not _listed_form(written, options)
             swap = option if not verb and _fits(written, option, text[b:], text[:a]) else written
             pieces[-1] = _fix_article(pieces[-1], swap)
             pieces.append(swap)
@@ -247,6 +248,22 @@ _NOMINAL = re.compile(
     r"(?:tion|sion|ment|ness|ity|ance|ence|ship|ism|ists?|ers?|ors?|ings?|ics)$", re.I
 )
 _VERB_POSITION = re.compile(r"\b(?:should|must|shall|will|would|can|could|may|might)\s+$", re.I)
+
+
+def _listed_form(written: str, options: tuple[str, ...] | list[str]) -> bool:
+    """True when ``written`` is one of its group's phrases as listed, or the plural or
+    singular of one ("backups" for "backup"); a single word the thesaurus only matched
+    through its stem ("encrypts" for "encryption", "migrate" for "migration") is another
+    word class or form and is not swapped: "how the solution encrypts data" must not become
+    "how the solution cryptography data" (issue 15: nonsense query variants)."""
+    low = written.lower()
+    if " " in low:
+        return True
+    for option in options:
+        o = option.lower()
+        if low == o or low in (o + "s", o + "es") or o in (low + "s", low + "es"):
+            return True
+    return False
 
 
 def _same_participle(written: str, option: str) -> bool:
