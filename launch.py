@@ -260,7 +260,9 @@ class Launcher:
     Attributes:
         settings: the command's settings (``rfp_retrieval.settings.Settings``).
         defs: ``build_definitions(settings)``.
-        instance: the ``DagsterInstance`` of ``home`` (with ``home/dagster.yaml``).
+        instance: the ``DagsterInstance`` of ``home`` (with ``home/dagster.yaml``), its
+            SQLite event log pooled (``resources.event_log``) and its compute logs mirrored
+            by threads, not processes (``resources.compute_logs``).
         store: a read-only partition store on the configured store (``settings.store``).
     """
 
@@ -271,6 +273,7 @@ class Launcher:
         import dagster as dg
 
         from code_location import build_definitions
+        from resources.compute_logs import thread_mirrored_compute_logs
         from resources.event_log import pooled_event_log
         from resources.partition_store import partition_store_for
 
@@ -279,6 +282,7 @@ class Launcher:
         self.defs = build_definitions(settings)
         self.instance = dg.DagsterInstance.from_config(str(self.home))
         pooled_event_log(self.instance)  # the SQLite event log, one engine per shard
+        thread_mirrored_compute_logs(self.instance)  # no tail/watcher processes per run
         self.store = partition_store_for(settings, read_only=True)
 
     @contextmanager
