@@ -186,6 +186,7 @@ def prepare_home(
 class RunOutcome:
     """How one run ended, in the CLI's terms (no Dagster object leaves this module).
 
+    ``started`` is False for a partition no run was started for (Ctrl-C came first);
     ``error`` is the message of the first failed step (``failure_message``);
     ``failure_classes`` the exception class names behind the failed steps; ``unexpected``
     names the first failure that is no ``dg.Failure`` and no ``EXPECTED_ERRORS`` class (a bug,
@@ -195,6 +196,7 @@ class RunOutcome:
 
     success: bool
     interrupted: bool = False
+    started: bool = True
     error: str | None = None
     failure_classes: frozenset[str] = frozenset()
     unexpected: str | None = None
@@ -419,7 +421,8 @@ class Launcher:
         try:
             self.instance.add_dynamic_partitions(RFP_PARTITIONS, list(paths))
         except KeyboardInterrupt:
-            return {key: RunOutcome(success=False, interrupted=True) for key in paths}
+            unstarted = RunOutcome(success=False, interrupted=True, started=False)
+            return dict.fromkeys(paths, unstarted)
         order = self.instance.get_dynamic_partitions(RFP_PARTITIONS)
         outcomes: dict[str, RunOutcome] = {}
         for stretch in batch_ranges(order, list(paths)):
@@ -436,8 +439,8 @@ class Launcher:
                         break
             if any(o.interrupted for o in outcomes.values()):
                 break
-        for key in paths:
-            outcomes.setdefault(key, RunOutcome(success=False, interrupted=True))
+        for key in paths:  # Ctrl-C before their run began
+            outcomes.setdefault(key, RunOutcome(success=False, interrupted=True, started=False))
         return outcomes
 
     def _run_range(self, keys: Sequence[str], paths: Mapping[str, Path]) -> RunOutcome:
