@@ -207,6 +207,7 @@ def test_ctrl_c_stops_the_batch_and_lists_what_was_not_finished(tmp_path):
     _print_run_summary(outcomes, out)
     text = out.file.getvalue()
     assert "Summary: 0 RFP(s) ok, 0 failed, 3 interrupted" in text
+    assert "first.md    interrupted   -" in text  # the table says so too (was "failed")
     assert "Interrupted (nothing half-written is kept; run again):" in text
     assert "Failed (fix the file" not in text
 
