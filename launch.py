@@ -186,6 +186,7 @@ def prepare_home(
 class RunOutcome:
     """How one run ended, in the CLI's terms (no Dagster object leaves this module).
 
+    ``started`` is False for a partition no run was started for (Ctrl-C came first);
     ``error`` is the message of the first failed step (``failure_message``);
     ``failure_classes`` the exception class names behind the failed steps; ``unexpected``
     names the first failure that is no ``dg.Failure`` and no ``EXPECTED_ERRORS`` class (a bug,
@@ -195,6 +196,7 @@ class RunOutcome:
 
     success: bool
     interrupted: bool = False
+    started: bool = True
     error: str | None = None
     failure_classes: frozenset[str] = frozenset()
     unexpected: str | None = None
@@ -260,7 +262,9 @@ class Launcher:
     Attributes:
         settings: the command's settings (``rfp_retrieval.settings.Settings``).
         defs: ``build_definitions(settings)``.
-        instance: the ``DagsterInstance`` of ``home`` (with ``home/dagster.yaml``).
+        instance: the ``DagsterInstance`` of ``home`` (with ``home/dagster.yaml``), its
+            SQLite event log pooled (``resources.event_log``) and its compute logs mirrored
+            by threads, not processes (``resources.compute_logs``).
         store: a read-only partition store on the configured store (``settings.store``).
     """
 
@@ -271,6 +275,7 @@ class Launcher:
         import dagster as dg
 
         from code_location import build_definitions
+        from resources.compute_logs import thread_mirrored_compute_logs
         from resources.event_log import pooled_event_log
         from resources.partition_store import partition_store_for
 
@@ -279,6 +284,7 @@ class Launcher:
         self.defs = build_definitions(settings)
         self.instance = dg.DagsterInstance.from_config(str(self.home))
         pooled_event_log(self.instance)  # the SQLite event log, one engine per shard
+        thread_mirrored_compute_logs(self.instance)  # no tail/watcher processes per run
         self.store = partition_store_for(settings, read_only=True)
 
     @contextmanager
@@ -415,7 +421,8 @@ class Launcher:
         try:
             self.instance.add_dynamic_partitions(RFP_PARTITIONS, list(paths))
         except KeyboardInterrupt:
-            return {key: RunOutcome(success=False, interrupted=True) for key in paths}
+            unstarted = RunOutcome(success=False, interrupted=True, started=False)
+            return dict.fromkeys(paths, unstarted)
         order = self.instance.get_dynamic_partitions(RFP_PARTITIONS)
         outcomes: dict[str, RunOutcome] = {}
         for stretch in batch_ranges(order, list(paths)):
@@ -432,8 +439,8 @@ class Launcher:
                         break
             if any(o.interrupted for o in outcomes.values()):
                 break
-        for key in paths:
-            outcomes.setdefault(key, RunOutcome(success=False, interrupted=True))
+        for key in paths:  # Ctrl-C before their run began
+            outcomes.setdefault(key, RunOutcome(success=False, interrupted=True, started=False))
         return outcomes
 
     def _run_range(self, keys: Sequence[str], paths: Mapping[str, Path]) -> RunOutcome:

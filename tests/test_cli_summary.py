@@ -207,5 +207,40 @@ def test_ctrl_c_stops_the_batch_and_lists_what_was_not_finished(tmp_path):
     _print_run_summary(outcomes, out)
     text = out.file.getvalue()
     assert "Summary: 0 RFP(s) ok, 0 failed, 3 interrupted" in text
+    assert "first.md    interrupted   -" in text  # the table says so too (was "failed")
     assert "Interrupted (nothing half-written is kept; run again):" in text
     assert "Failed (fix the file" not in text
+
+
+def test_ctrl_c_in_a_batch_starts_no_run_after_it_and_keeps_what_finished(tmp_path):
+    from rich.progress import Progress
+
+    from launch import RunOutcome
+    from rfp_retrieval.cli.run import run_rfps
+
+    class Launcher:
+        store = None
+
+        def run_batch(self, files):
+            assert [key for key, _ in files] == ["later-md", "bad-md", "cut-md"]
+            return {  # bad-md failed in its own run, cut-md's run was stopped by Ctrl-C
+                "bad-md": RunOutcome(success=False, error="bad.md: the file has no text"),
+                "cut-md": RunOutcome(success=False, interrupted=True),
+                "later-md": RunOutcome(success=False, interrupted=True, started=False),
+            }
+
+        def run_rfp(self, key, path):
+            raise AssertionError(f"a run was started after Ctrl-C: {key}")
+
+    files = [tmp_path / f"{name}.md" for name in ("later", "bad", "cut")]
+    for path in files:
+        path.write_text("# RFP\n", encoding="utf-8")
+    with Progress(disable=True) as progress:
+        outcomes = run_rfps(Launcher(), [str(f) for f in files], [], progress)
+        task = progress.tasks[0]
+        assert (task.completed, task.description) == (1, "RFPs: interrupted (Ctrl-C)")
+    assert [(o["partition"], o["status"], o["error"]) for o in outcomes] == [
+        ("later-md", "interrupted", "not started: the run was interrupted"),
+        ("bad-md", "failed", "bad.md: the file has no text"),
+        ("cut-md", "interrupted", "interrupted (Ctrl-C); run again to process it"),
+    ]

@@ -3,6 +3,9 @@ back to the in-process model when the helper cannot serve (issue 15 speed)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -75,3 +78,34 @@ def test_a_helper_that_cannot_serve_falls_back_to_the_in_process_model(
 def test_an_unresolvable_model_is_not_preloaded(fresh_models, tmp_path) -> None:
     assert embedding.preload(str(tmp_path / "no-such-model")) is False
     assert embedding._LOADED == {}
+
+
+class StepInterrupted(BaseException):
+    """What Dagster raises in a step on Ctrl-C (``DagsterExecutionInterruptedError``): a
+    ``BaseException`` that is no ``KeyboardInterrupt``."""
+
+
+def test_ctrl_c_while_the_helper_encodes_stops_the_helper_and_goes_on_up(
+    tmp_path, monkeypatch
+) -> None:
+    from rfp_retrieval.retrieval import encoder_process
+
+    remote = RemoteModel.__new__(RemoteModel)
+    remote.folder, remote._local, remote._dimension = tmp_path / "no-model", None, None
+    remote._lock = threading.Lock()
+    helper = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(60)"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    remote._process = helper
+
+    def interrupted(stream):
+        raise StepInterrupted
+
+    monkeypatch.setattr(encoder_process, "_receive", interrupted)
+    with pytest.raises(StepInterrupted):
+        remote.encode_in_precision(["parallel payroll testing"], 32, "fp32")
+    assert remote._process is None
+    assert helper.wait(timeout=5) == -9  # killed at once, not left to finish its encode
+    assert remote._local is None  # no fallback: the model was not loaded in process

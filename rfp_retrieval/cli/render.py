@@ -146,7 +146,11 @@ def print_run_summary(
     summary.add_column("status", no_wrap=True)
     summary.add_column("top 3", overflow="fold")
     for item in outcomes:
-        status = {"ok": Text("ok", "green"), "warning": Text("warning", "yellow")}
+        status = {
+            "ok": Text("ok", "green"),
+            "warning": Text("warning", "yellow"),
+            "interrupted": Text("interrupted", "yellow"),
+        }
         summary.add_row(  # Text, not markup: a file may be called "RFP [draft].md"
             Text(shown_name(Path(item["file"]).name)),
             status.get(item["status"], Text("failed", "red")),

@@ -45,6 +45,15 @@ from rfp_retrieval.settings import CONFIG_ENV, CONFIG_FILE, SettingsError
 LIBRARY_UNCHANGED = "library unchanged: not rebuilt (--rebuild-library to force)"
 """The run summary's line when the library job was skipped."""
 
+LIBRARY_INTERRUPTED = "library job interrupted (Ctrl-C): no RFP was started; run again"
+"""The run summary's line when Ctrl-C stopped the library job."""
+
+INTERRUPTED = "interrupted (Ctrl-C); run again to process it"
+"""An RFP whose run Ctrl-C stopped (nothing half-written is kept)."""
+
+NOT_STARTED = "not started: the run was interrupted"
+"""An RFP after the Ctrl-C: no run was started for it."""
+
 
 @app.command()
 @releases_store_locks
@@ -129,8 +138,12 @@ def run(
             lib = launch.RunOutcome(success=True)
         else:
             lib = launcher.run_library()
-        progress.advance(task)
-        if not lib.success:
+        if lib.interrupted:  # Ctrl-C in the library job: no RFP started, one summary
+            progress.update(task, description="libraries: interrupted (Ctrl-C)")
+            library_note = LIBRARY_INTERRUPTED
+        else:
+            progress.advance(task)
+        if not lib.success and not lib.interrupted:
             if lib.model_error:
                 where = str(config) if config else os.environ.get(CONFIG_ENV) or CONFIG_FILE
                 advice = (
@@ -153,10 +166,13 @@ def run(
                 highlight=False,
             )
             raise typer.Exit(2)
-        no_library = library_shortfall(launcher.store, settings.library_dir)
-        if no_library:  # said now (each RFP takes a minute) and again for each RFP
-            console.print(Text.assemble(("Warning: ", "yellow"), no_library))
-        outcomes = run_rfps(launcher, rfp_files, missing, progress, no_library)
+        if lib.interrupted:
+            outcomes = not_started(rfp_files)
+        else:
+            no_library = library_shortfall(launcher.store, settings.library_dir)
+            if no_library:  # said now (each RFP takes a minute) and again for each RFP
+                console.print(Text.assemble(("Warning: ", "yellow"), no_library))
+            outcomes = run_rfps(launcher, rfp_files, missing, progress, no_library)
     from rfp_retrieval.retrieval.overrides import unmatched_override_files
 
     with launcher.reading():  # the store's reads open its file once
@@ -301,6 +317,18 @@ def library_rejections(store: Any) -> list[dict[str, Any]]:
     )
 
 
+def not_started(rfp_files: list) -> list[RunItem]:
+    """One ``interrupted`` item per file (``NOT_STARTED``): Ctrl-C came before any RFP ran."""
+    from rfp_retrieval.inbox import partition_key_for
+
+    items = []
+    for path in rfp_files:
+        item = run_item(str(path), partition_key_for(Path(path).name))
+        item["status"], item["error"] = "interrupted", NOT_STARTED
+        items.append(item)
+    return items
+
+
 def run_rfps(
     launcher: Any,
     rfp_files: list,
@@ -318,25 +346,34 @@ def run_rfps(
     the same file listed again is a ``warning`` ("listed twice: it ran once"), another file
     is ``failed`` with what to rename, as the inbox lists a look-alike name (the first file
     keeps the partition; ``inbox.skipped_in_inbox``). A launcher without
-    ``run_batch`` runs each file with ``run_rfp``. Ctrl-C stops the batch and marks the rest
-    ``interrupted``. ``no_library`` (``library_shortfall``) makes an RFP that ran but got no
-    reference ``failed`` with ``"no references: <reason>"`` (its ScopeQuery and brief are
-    kept).
+    ``run_batch`` runs each file with ``run_rfp``. Ctrl-C (in a run, or between runs) stops
+    the batch: no run starts after it; the files whose run it stopped are ``interrupted``
+    (``INTERRUPTED``), those no run had reached ``interrupted`` with ``NOT_STARTED``, those
+    finished before it keep their results. ``no_library`` (``library_shortfall``) makes an
+    RFP that ran but got no reference ``failed`` with ``"no references: <reason>"`` (its
+    ScopeQuery and brief are kept).
     """
     from rfp_retrieval.inbox import partition_key_for
 
     outcomes: list[RunItem] = []
     task = progress.add_task("RFPs: parse, read scope, rank", total=len(rfp_files))
     batched: dict[str, Any] = {}
+    stopped = False  # Ctrl-C: no run is started after it, the rest is "not started"
     if hasattr(launcher, "run_batch"):
         firsts: dict[str, Path] = {}
         for path in rfp_files:
             if str(path) not in missing:
                 firsts.setdefault(partition_key_for(Path(path).name), Path(path))
         progress.update(task, description=f"RFPs: {len(firsts)} in one run")
-        batched = launcher.run_batch(list(firsts.items()))
+        try:
+            batched = launcher.run_batch(list(firsts.items()))
+        except KeyboardInterrupt:  # between Dagster's runs (its own Ctrl-C is an outcome)
+            batched = {}
+        stopped = len(batched) < len(firsts) or any(o.interrupted for o in batched.values())
+        batched = {k: o for k, o in batched.items() if getattr(o, "started", True)}
+    done = 0
     taken: dict[str, Path] = {}
-    for done, path in enumerate(rfp_files):
+    for path in rfp_files:
         path = Path(path)
         key = partition_key_for(path.name)
         item = run_item(str(path), key)
@@ -361,45 +398,53 @@ def run_rfps(
                 else f"{path}: file not found"
             )
             continue
-        if key in batched:
-            result = batched.pop(key)
-        else:
-            progress.update(task, completed=done, description=f"RFP {path.name[:40]}")
-            result = launcher.run_rfp(key, path)
-        if result.interrupted:  # Ctrl-C: stop the batch, say what was not finished
-            item["status"] = "interrupted"
-            item["error"] = "interrupted (Ctrl-C); run again to process it"
-            for rest in rfp_files[done + 1 :]:
-                outcomes.append(
-                    {
-                        **item,
-                        "file": str(rest),
-                        "partition": partition_key_for(Path(rest).name),
-                        "error": "not started: the run was interrupted",
-                    }
-                )
-            break
-        if not result.success:
-            item["error"] = result.message
+        result = batched.pop(key, None)
+        if stopped and result is None:  # never start a run after Ctrl-C
+            item["status"], item["error"] = "interrupted", NOT_STARTED
             continue
-        store = launcher.store
-        scope = store.read_partition("scope_query", key).row(0, named=True)
-        refs = store.read_partition("pp_references", key)
-        item["status"] = "ok"
-        item["scope_query"] = run_scope_query(scope)
-        brief = store.read_partition("response_brief", key)
-        built = brief is not None and brief.height > 0
-        notes = brief["reference_notes"][0] if built and "reference_notes" in brief else None
-        item["references"] = run_references(refs, notes)
-        item["brief"] = brief["html_path"][0] if built else None
-        if no_library and not item["references"]:
-            item["status"] = "failed"
-            item["error"] = f"no references: {no_library}"
-        elif warning := structure_warning(
-            store.read_partition("rfp_outline", key), store.read_partition("rfp_questions", key)
-        ):
-            item["status"] = "warning"
-            item["error"] = warning
-    if rfp_files:
+        try:
+            if result is None:
+                progress.update(task, completed=done, description=f"RFP {path.name[:40]}")
+                result = launcher.run_rfp(key, path)
+            if result.interrupted:
+                raise KeyboardInterrupt
+            if result.success:
+                read_results(launcher.store, item, no_library)
+            else:
+                item["error"] = result.message
+        except KeyboardInterrupt:  # in the run, or while its results were read
+            stopped = True
+            item["status"], item["error"] = "interrupted", INTERRUPTED
+            item.update(scope_query=None, references=[], brief=None)
+            continue
+        done += 1
+    if stopped:
+        progress.update(task, completed=done, description="RFPs: interrupted (Ctrl-C)")
+    elif rfp_files:
         progress.update(task, completed=len(rfp_files), description="RFPs done")
     return outcomes
+
+
+def read_results(store: Any, item: RunItem, no_library: str | None = None) -> None:
+    """Fill ``item`` (``status`` ``ok``) from the stored results of its partition: the scope
+    query, the references, the brief; ``failed`` with ``"no references: <no_library>"`` when
+    it got no reference because the library is empty, ``warning`` with the structure warning
+    (``inbox.structure_warning``) when the RFP's outline looks unreadable."""
+    key = item["partition"]
+    scope = store.read_partition("scope_query", key).row(0, named=True)
+    refs = store.read_partition("pp_references", key)
+    item["status"] = "ok"
+    item["scope_query"] = run_scope_query(scope)
+    brief = store.read_partition("response_brief", key)
+    built = brief is not None and brief.height > 0
+    notes = brief["reference_notes"][0] if built and "reference_notes" in brief else None
+    item["references"] = run_references(refs, notes)
+    item["brief"] = brief["html_path"][0] if built else None
+    if no_library and not item["references"]:
+        item["status"] = "failed"
+        item["error"] = f"no references: {no_library}"
+    elif warning := structure_warning(
+        store.read_partition("rfp_outline", key), store.read_partition("rfp_questions", key)
+    ):
+        item["status"] = "warning"
+        item["error"] = warning

@@ -11,7 +11,10 @@ is), so the vectors are those of the model loaded in process, bit for bit
 (``tests/test_encoder_process.py``).
 
 The helper ignores Ctrl-C (the command handles it) and exits when its pipe closes (the
-command ended, however). When the helper cannot serve (it failed to start or to load the
+command ended, however). A Ctrl-C while the command waits for an answer (a
+``KeyboardInterrupt``, or inside a Dagster step the run's interrupt error: any exception that
+is no ``Exception``) kills the helper and goes on up: the run stops, it does not fall back to
+loading the model in process. When the helper cannot serve (it failed to start or to load the
 model, or died), the model is loaded in process instead (``embedding.load_model``: a broken
 model raises its own error there, as before).
 """
@@ -121,10 +124,13 @@ class RemoteModel:
             try:
                 _send(process.stdin, message)
                 status, value = _receive(process.stdout)
-            except BaseException:  # a dead helper, a broken pipe, Ctrl-C mid-answer
+            except Exception:  # a dead helper, a broken pipe: the in-process model answers
                 self.close()
-                raise_if_interrupt()
                 return None
+            except BaseException:  # Ctrl-C mid-answer (KeyboardInterrupt, or the run's own
+                # interrupt error inside a Dagster step): stop the helper at once, re-raise
+                self.close(kill=True)
+                raise
             if status != "ok":
                 self.close()
                 return None
@@ -152,11 +158,14 @@ class RemoteModel:
             self._dimension = int(value)
         return self._dimension
 
-    def close(self) -> None:
-        """Stop the helper (closing its pipe ends it); later calls run in process."""
+    def close(self, kill: bool = False) -> None:
+        """Stop the helper (closing its pipe ends it; ``kill``: at once, mid-encode, after a
+        Ctrl-C); later calls run in process."""
         process, self._process = self._process, None
         if process is None:
             return
+        if kill:
+            process.kill()
         for stream in (process.stdin, process.stdout):
             try:
                 stream.close()
@@ -166,13 +175,6 @@ class RemoteModel:
             process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             process.kill()
-
-
-def raise_if_interrupt() -> None:
-    """Re-raise the exception being handled when it is a ``KeyboardInterrupt``."""
-    exc = sys.exc_info()[1]
-    if isinstance(exc, KeyboardInterrupt):
-        raise exc
 
 
 def serve(folder: Path, requests: BinaryIO, answers: BinaryIO) -> None:
@@ -215,7 +217,10 @@ def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a library's print cannot reach the pipe
-    serve(Path(sys.argv[1]), sys.stdin.buffer, answers)
+    try:
+        serve(Path(sys.argv[1]), sys.stdin.buffer, answers)
+    except BrokenPipeError:  # the command stopped mid-answer (Ctrl-C): nothing to report
+        os._exit(0)  # no flush of the dead pipe at exit (it would print the error again)
 
 
 if __name__ == "__main__":
