@@ -52,7 +52,10 @@ class DuckDBPartitionStore(dg.ConfigurableResource):
             with DuckDBResource(database=self.database).get_connection() as con:
                 yield con
             return
-        con = duckdb.connect(self.database, read_only=True)
+        # no file yet (a first run stopped before the library job wrote one): an empty
+        # database, so every table reads as "not there yet" as documented, never an IOException
+        exists = Path(self.database).exists()
+        con = duckdb.connect(self.database if exists else ":memory:", read_only=exists)
         try:
             yield con
         finally:

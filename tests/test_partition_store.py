@@ -63,3 +63,16 @@ def test_the_read_only_store_reads_the_same_rows(store):
     assert read_only.read_partition("scope_query", "a-md").equals(
         store.read_partition("scope_query", "a-md")
     )
+
+
+def test_a_read_only_store_whose_file_does_not_exist_yet_reads_as_empty(tmp_path):
+    """A first `run` stopped by Ctrl-C before the library job wrote the DuckDB file printed a
+    DuckDB IOException traceback from the summary's reads (`tests/test_run_ctrl_c.py`, on a
+    loaded machine); a store with no file yet has no table, and reading it creates nothing."""
+    database = tmp_path / "var" / "store.duckdb"
+    store = DuckDBPartitionStore(database=str(database), read_only=True)
+    assert store.read_table("rfp_document", ["rfp_partition", "file"]) is None
+    assert store.read_partition("pp_references", "rfp-md") is None
+    assert store.partition_keys("pp_references") == []
+    assert store.columns("pp_entries") == []
+    assert not database.exists()

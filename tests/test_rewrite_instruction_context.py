@@ -44,7 +44,11 @@ def test_page_limits_and_answer_codes_are_not_appended_to_queries(tmp_path):
         "The system shall support single sign-on with the identity provider."
     )
     assert "Describe your approach to disaster recovery — Hosting" in queries["4.1"]
-    every = [text for texts in queries.values() for text in texts]
+    # the heading's page limit is an ask of its own (the compliance matrix lists it); it is
+    # never context appended to the asks under it or to any other
+    (limit,) = [label for label in queries if label.rstrip(".") == "3"]
+    assert queries[limit][0] == "3. Technical Approach (limit: 4 pages)"
+    every = [text for label, texts in queries.items() if label != limit for text in texts]
     for junk in ("limit", "pages", "Comply", "Partial", "Exception", "Response Table", "points"):
         assert not [t for t in every if junk in t], junk
 
