@@ -54,6 +54,9 @@ def _small_library(folder):
         csv.writer(handle).writerows(rows[:13])
 
 
+# extended since session 11 (CI time): the batch of new files in one run stays in the default
+# run (test_run_batch), the sensor's drop through test_automation_conditions and test_dagster_dev
+@pytest.mark.extended
 def test_twenty_files_at_once_become_twenty_partitions_materialized_once(tmp_path):
     inbox = tmp_path / "inbox"
     inbox.mkdir()

@@ -244,7 +244,10 @@ def drop_rfps(
 
 # about 5 minutes alone on 2 cores (each run is a process that loads the model): the default
 # suite's cover of "N RFPs dropped at once run 4 at once on Postgres, each partition once"
+# extended since session 11 (CI time): the Postgres store and instance stay in the default run
+# through test_postgres_pipeline, test_postgres_killed_run and the Celery test
 @pytest.mark.slow
+@pytest.mark.extended
 def test_six_rfps_dropped_at_once_run_four_at_once_on_postgres(
     tmp_path, monkeypatch, fresh_postgres_url
 ):
