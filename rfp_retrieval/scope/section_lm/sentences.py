@@ -58,13 +58,15 @@ PP_STRONG = re.compile(
 class DocumentSentence:
     """One sentence of an RFP with its section (``label``: the section path joined with
     `` > ``), whether it sits in a past-performance / references section (``pp``), and the
-    list lead-in it completes (``"each reference shall:"``)."""
+    list lead-in it completes (``"each reference shall:"``); ``cell`` is true for a sentence
+    written in a table cell (a requirements-matrix row)."""
 
     text: str
     section: Section | None
     label: str
     pp: bool
     lead: str = ""
+    cell: bool = False
 
 
 def _label(doc: RfpDocument, section: Section | None) -> str:
@@ -74,8 +76,13 @@ def _label(doc: RfpDocument, section: Section | None) -> str:
 
 
 def document_sentences(doc: RfpDocument) -> list[DocumentSentence]:
-    """Every sentence of ``doc`` in order: front matter, then each section's prose and list
-    items (tables and headings dropped)."""
+    """Every sentence of ``doc`` in order: front matter, then each section's prose, list items
+    and prose table cells (``cell=True``; headings and short cells such as "No." or "Yes"
+    dropped).
+
+    A requirement written in a table row ("| 2 | Provide three past performance references
+    ... |", a compliance matrix or questionnaire) is as binding as the same sentence in prose,
+    so a cell of ``CELL_MIN_WORDS`` words or more is read as its own paragraph."""
     kinds = SectionKinds(doc)
     out: list[DocumentSentence] = []
 
@@ -84,11 +91,17 @@ def document_sentences(doc: RfpDocument) -> list[DocumentSentence]:
     for block in _blocks(front):
         for s in split_sentences(block):
             out.append(DocumentSentence(s, None, "(front matter)", False))
+    for cell in _table_cells(front):
+        for s in split_sentences(strip_inline_markdown(cell)):
+            out.append(DocumentSentence(s, None, "(front matter)", False, cell=True))
     for section in doc.sections:
         section_pp = kinds.is_past_performance(section)
         label = _label(doc, section)
         lead = ""
         titled_pp = False  # under a title line such as "Vendor Experience" inside the section
+        for cell in _table_cells(section.body):
+            for s in split_sentences(strip_inline_markdown(cell)):
+                out.append(DocumentSentence(s, section, label, section_pp, cell=True))
         for block in _blocks(section.body):
             is_item = bool(re.match(r"^(?:[-*+•]|\d{1,2}[.)]|\(?[a-z]{1,3}[.)])\s", block))
             text = re.sub(r"^(?:[-*+•]|\d{1,2}[.)]|\(?[a-z]{1,3}[.)])\s+", "", block)
@@ -142,6 +155,27 @@ def _blocks(body: str) -> list[str]:
         current.append(s)
     flush()
     return blocks
+
+
+CELL_MIN_WORDS = 6
+"""A table cell of this many words or more is prose (a requirement sentence); shorter cells
+are labels, numbers and check marks."""
+_SEPARATOR_ROW = re.compile(r"^\|?[\s:|-]+\|?$")
+
+
+def _table_cells(body: str) -> list[str]:
+    """The prose cells (``CELL_MIN_WORDS`` words or more) of the markdown table rows of a
+    body, in order."""
+    cells: list[str] = []
+    for line in body.splitlines():
+        s = line.strip()
+        if not (s.startswith("|") or s.count("|") >= 2) or _SEPARATOR_ROW.match(s):
+            continue
+        for cell in s.strip("|").split("|"):
+            cell = cell.strip()
+            if len(cell.split()) >= CELL_MIN_WORDS:
+                cells.append(cell)
+    return cells
 
 
 def stated(s: DocumentSentence, phrase: str) -> Statement:

@@ -1,0 +1,66 @@
+"""Past-performance requirements read wherever an RFP writes them (issue 18, round 2).
+
+A requirement in a table row (a compliance matrix, a questionnaire) binds like the same
+sentence in prose; the trial RFQ's wording of ongoing work, subcontract work and reference
+format is read the way a proposal veteran reads it. Each RFP here is a small text written for
+the test.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import docx
+
+from rfp_retrieval.documents.extract import load_document
+from rfp_retrieval.scope import read_scope
+
+AS_OF = dt.date(2026, 12, 1)
+TABLE_ROW = (
+    "Provide three past performance references for contracts over $5M performed in the "
+    "last 5 years."
+)
+
+
+def test_a_pp_requirement_in_a_docx_table_row_is_read(tmp_path: Path) -> None:
+    """Break-it: a DOCX whose requirements are all table rows read no count, recency or
+    value, and the brief said "value: any; no recency window"."""
+    d = docx.Document()
+    table = d.add_table(rows=3, cols=3)
+    rows = [
+        ("No.", "Requirement", "Response"),
+        ("1", "Describe your approach to identity and access management.", ""),
+        ("2", TABLE_ROW, ""),
+    ]
+    for r, cells in enumerate(rows):
+        for c, text in enumerate(cells):
+            table.cell(r, c).text = text
+    path = tmp_path / "matrix.docx"
+    d.save(str(path))
+    reading = read_scope(load_document(path), AS_OF)
+    assert reading.references_required == 3
+    assert reading.recency_months == 60
+    assert reading.ended_after == "2021-12-01"
+    assert (reading.value_min, reading.value_max) == (5_000_000, None)
+    (value,) = [t for t in reading.trace if t["filter"] == "value"]
+    assert value["sentence"] == TABLE_ROW
+
+
+def test_a_pp_requirement_in_a_markdown_table_cell_names_its_section(tmp_path: Path) -> None:
+    path = tmp_path / "rfp.md"
+    path.write_text(
+        "# Request for Proposals: Records Portal\n\n## 1. Scope\n\nThe contractor will "
+        "build a records portal.\n\n## 4. Submission Requirements\n\n"
+        "| Item | Requirement |\n|---|---|\n| 4.1 | Technical approach of ten pages or less. |\n"
+        "| 4.2 | Submit two (2) references for similar work completed within the past three "
+        "(3) years. |\n",
+        encoding="utf-8",
+    )
+    reading = read_scope(load_document(path), AS_OF)
+    assert reading.references_required == 2
+    assert reading.ended_after == "2023-12-01"
+    (recency,) = [t for t in reading.trace if t["filter"] == "recency"]
+    assert recency["section"].endswith("> 4. Submission Requirements")
+    # a table cell never becomes an outcome sentence of the ranking texts
+    assert "references" not in reading.outcome_text
