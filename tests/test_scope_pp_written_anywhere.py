@@ -14,6 +14,7 @@ from pathlib import Path
 import docx
 
 from rfp_retrieval.documents.extract import load_document
+from rfp_retrieval.report.filters import filter_sentence
 from rfp_retrieval.scope import read_scope
 
 AS_OF = dt.date(2026, 12, 1)
@@ -64,3 +65,56 @@ def test_a_pp_requirement_in_a_markdown_table_cell_names_its_section(tmp_path: P
     assert recency["section"].endswith("> 4. Submission Requirements")
     # a table cell never becomes an outcome sentence of the ranking texts
     assert "references" not in reading.outcome_text
+
+
+def _read_pp(tmp_path: Path, pp_text: str):
+    path = tmp_path / "rfq.md"
+    path.write_text(
+        "# Request for Quotations: Security Operations Support\n\nIssue date: 2026-10-28\n\n"
+        "## C. Scope\n\nThe contractor will operate a security operations center.\n\n"
+        f"## L.3 Past Performance\n\n{pp_text}\n",
+        encoding="utf-8",
+    )
+    return read_scope(load_document(path))
+
+
+def test_a_minimum_performed_duration_of_ongoing_work_is_read(tmp_path: Path) -> None:
+    """Trial M3: "counts if at least one year has been performed" was not read."""
+    reading = _read_pp(
+        tmp_path,
+        "Submit three (3) references. Work still in progress counts if at least one year has "
+        "been performed.",
+    )
+    (item,) = [t for t in reading.trace if t["filter"] == "ongoing_min_months"]
+    assert item["reading"] == {"months": 12, "anchor": "issue date", "started_by": "2025-10-28"}
+    assert item["sentence"] == (
+        "Work still in progress counts if at least one year has been performed."
+    )
+    assert filter_sentence(item).startswith(
+        "work still in progress counts once 1 year performed (started by 2025-10-28)"
+    )
+    # no recency window is made of it
+    assert reading.ended_after is None and reading.started_after is None
+
+
+def test_subcontract_work_not_considered_means_prime_only(tmp_path: Path) -> None:
+    reading = _read_pp(
+        tmp_path,
+        "Submit three (3) references. References for work performed as a subcontractor will "
+        "not be considered.",
+    )
+    assert reading.require_prime is True
+    (item,) = [t for t in reading.trace if t["filter"] == "require_prime"]
+    assert item["sentence"].startswith("References for work performed as a subcontractor")
+
+
+def test_the_reference_format_sentence_is_no_filter(tmp_path: Path) -> None:
+    reading = _read_pp(
+        tmp_path,
+        "For each reference provide the contract number, customer, contracting officer's "
+        "contact, period of performance, value, and a description of no more than one page.",
+    )
+    assert reading.references_required is None
+    assert (reading.value_min, reading.value_max) == (None, None)
+    assert reading.require_prime is False
+    assert [t["filter"] for t in reading.trace if t["sentence"]] == []
