@@ -118,3 +118,41 @@ def test_the_reference_format_sentence_is_no_filter(tmp_path: Path) -> None:
     assert (reading.value_min, reading.value_max) == (None, None)
     assert reading.require_prime is False
     assert [t["filter"] for t in reading.trace if t["sentence"]] == []
+
+
+RATING_PROSE = (
+    "Submit three (3) references. Each reference will be rated for relevancy. Very relevant: "
+    "a contract value over $20 million and the same scope. Relevant: a contract value of $5 "
+    "million to $20 million and similar scope. Somewhat relevant: a contract value under $5 "
+    "million and some of the scope."
+)
+
+
+def test_a_relevancy_rating_scale_in_prose_is_no_value_constraint(tmp_path: Path) -> None:
+    """The bands grade relevance; read as bounds they contradicted each other (a conflict
+    warning, and "over $20 million" applied as a floor)."""
+    reading = _read_pp(tmp_path, RATING_PROSE)
+    assert (reading.value_min, reading.value_max) == (None, None)
+    assert reading.value_conflict is None
+    assert reading.references_required == 3
+
+
+def test_a_relevancy_rating_table_is_no_value_constraint(tmp_path: Path) -> None:
+    reading = _read_pp(
+        tmp_path,
+        "Submit three (3) references.\n\n| Rating | Definition |\n|---|---|\n"
+        "| Very Relevant | Effort with a contract value over $20 million and the same scope. |\n"
+        "| Somewhat Relevant | Effort with a contract value under $5 million and some of the "
+        "scope. |\n",
+    )
+    assert (reading.value_min, reading.value_max) == (None, None)
+    assert reading.value_conflict is None
+
+
+def test_a_band_rated_not_relevant_stays_a_floor(tmp_path: Path) -> None:
+    reading = _read_pp(
+        tmp_path,
+        "Submit three (3) references. Very relevant: a contract value over $20 million. "
+        "Contracts valued below $2 million will be considered not relevant.",
+    )
+    assert (reading.value_min, reading.value_max) == (2_000_000, None)

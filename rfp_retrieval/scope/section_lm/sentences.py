@@ -58,8 +58,9 @@ PP_STRONG = re.compile(
 class DocumentSentence:
     """One sentence of an RFP with its section (``label``: the section path joined with
     `` > ``), whether it sits in a past-performance / references section (``pp``), and the
-    list lead-in it completes (``"each reference shall:"``); ``cell`` is true for a sentence
-    written in a table cell (a requirements-matrix row)."""
+    list lead-in it completes (``"each reference shall:"``; for a table cell, the row's
+    label such as ``"Very Relevant"``); ``cell`` is true for a sentence written in a table
+    cell (a requirements-matrix row)."""
 
     text: str
     section: Section | None
@@ -91,17 +92,17 @@ def document_sentences(doc: RfpDocument) -> list[DocumentSentence]:
     for block in _blocks(front):
         for s in split_sentences(block):
             out.append(DocumentSentence(s, None, "(front matter)", False))
-    for cell in _table_cells(front):
+    for cell, label in _table_cells(front):
         for s in split_sentences(strip_inline_markdown(cell)):
-            out.append(DocumentSentence(s, None, "(front matter)", False, cell=True))
+            out.append(DocumentSentence(s, None, "(front matter)", False, label, cell=True))
     for section in doc.sections:
         section_pp = kinds.is_past_performance(section)
         label = _label(doc, section)
         lead = ""
         titled_pp = False  # under a title line such as "Vendor Experience" inside the section
-        for cell in _table_cells(section.body):
+        for cell, row_label in _table_cells(section.body):
             for s in split_sentences(strip_inline_markdown(cell)):
-                out.append(DocumentSentence(s, section, label, section_pp, cell=True))
+                out.append(DocumentSentence(s, section, label, section_pp, row_label, cell=True))
         for block in _blocks(section.body):
             is_item = bool(re.match(r"^(?:[-*+•]|\d{1,2}[.)]|\(?[a-z]{1,3}[.)])\s", block))
             text = re.sub(r"^(?:[-*+•]|\d{1,2}[.)]|\(?[a-z]{1,3}[.)])\s+", "", block)
@@ -163,18 +164,25 @@ are labels, numbers and check marks."""
 _SEPARATOR_ROW = re.compile(r"^\|?[\s:|-]+\|?$")
 
 
-def _table_cells(body: str) -> list[str]:
+def _table_cells(body: str) -> list[tuple[str, str]]:
     """The prose cells (``CELL_MIN_WORDS`` words or more) of the markdown table rows of a
-    body, in order."""
-    cells: list[str] = []
+    body, in order, each with its row label: the row's first cell when it is a short label
+    such as "Very Relevant" ("" for a number, an empty cell or a prose first cell)."""
+    cells: list[tuple[str, str]] = []
     for line in body.splitlines():
         s = line.strip()
         if not (s.startswith("|") or s.count("|") >= 2) or _SEPARATOR_ROW.match(s):
             continue
-        for cell in s.strip("|").split("|"):
-            cell = cell.strip()
+        row = [c.strip() for c in s.strip("|").split("|")]
+        first = strip_inline_markdown(row[0]) if row else ""
+        label = (
+            first
+            if first and len(first.split()) < CELL_MIN_WORDS and re.search(r"[A-Za-z]{3}", first)
+            else ""
+        )
+        for cell in row:
             if len(cell.split()) >= CELL_MIN_WORDS:
-                cells.append(cell)
+                cells.append((cell, label))
     return cells
 
 
