@@ -9,11 +9,13 @@ the test.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import docx
 
 from rfp_retrieval.documents.extract import load_document
+from rfp_retrieval.report.caveats import Caveat, ongoing_minimum_caveat
 from rfp_retrieval.report.filters import filter_sentence
 from rfp_retrieval.scope import read_scope
 
@@ -156,3 +158,26 @@ def test_a_band_rated_not_relevant_stays_a_floor(tmp_path: Path) -> None:
         "Contracts valued below $2 million will be considered not relevant.",
     )
     assert (reading.value_min, reading.value_max) == (2_000_000, None)
+
+
+def test_an_ongoing_pick_short_of_the_performed_minimum_is_a_caveat(tmp_path: Path) -> None:
+    """The read minimum reaches the writer on each ongoing pick (from the scope row's trace,
+    as ``retrieval.scope_query`` stores it): started after the started-by date, it may not
+    count yet; completed work, or ongoing work started before, has no such caveat."""
+    reading = _read_pp(
+        tmp_path,
+        "Submit three (3) references. Work still in progress counts if at least one year has "
+        "been performed.",
+    )
+    scope = {"trace": json.dumps(reading.trace), "as_of": dt.date(2026, 10, 28)}
+    young = {"ongoing": True, "start_date": dt.date(2026, 3, 1), "end_date": None}
+    assert ongoing_minimum_caveat(young, scope) == Caveat(
+        "recency",
+        "Ongoing since 2026-03-01: the RFP counts ongoing work once 1 year(s) performed "
+        "(started by 2025-10-28); it may not count yet.",
+    )
+    old = {"ongoing": True, "start_date": dt.date(2025, 1, 1), "end_date": None}
+    done = {"ongoing": False, "start_date": dt.date(2026, 3, 1), "end_date": dt.date(2026, 9, 1)}
+    assert ongoing_minimum_caveat(old, scope) is None
+    assert ongoing_minimum_caveat(done, scope) is None
+    assert ongoing_minimum_caveat(young, {"trace": "[]"}) is None
