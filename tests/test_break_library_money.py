@@ -76,3 +76,21 @@ def test_us_amounts_read_as_before() -> None:
     assert parse_contract_value("$3,700,000") == ContractValue(3_700_000, 3_700_000)
     assert parse_contract_value("$1.005M") == ContractValue(1_005_000, 1_005_000)
     assert parse_contract_value("$12.50") == ContractValue(13, 13)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("=SUM(A1:A2)", "is a spreadsheet formula saved without its value"),
+        ("=B4*2", "is a spreadsheet formula saved without its value"),
+        ("1e15", "is a number in scientific notation (1e15)"),
+        ("$2.5E+06", "is a number in scientific notation (2.5E+06)"),
+    ],
+)
+def test_a_formula_or_scientific_notation_says_what_is_wrong(text: str, said: str) -> None:
+    """Break-it: both read "has two amounts and it is not clear which is the ceiling"."""
+    with pytest.raises(ValueError) as raised:
+        parse_contract_value(text)
+    message = str(raised.value)
+    assert said in message and repr(text) in message
+    assert "ceiling" not in message

@@ -392,15 +392,16 @@ def test_ids_differing_only_in_case_or_dash_are_one_entry(tmp_path: Path) -> Non
 
     load = load_library(tmp_path)
 
-    assert [(e.id, e.source_row) for e in load.entries] == [("pp-901", 4), ("PP-902", 3)]
+    # the later row wins, under the id as the library first spelled it (canonical_spelling)
+    assert [(e.id, e.source_row) for e in load.entries] == [("PP-901", 4), ("PP-902", 3)]
     assert load.entries[0].contract.value.max == 38_500_000
     assert [(s.id, s.row, s.superseded_by_row) for s in load.superseded] == [
-        ("pp-901", 2, 4),
+        ("PP-901", 2, 4),
         ("PP-902", 5, 3),
     ]
     streamed = load_library_frame(tmp_path, batch=2)
-    assert streamed.entries["id"].to_list() == ["pp-901", "PP-902"]
-    assert [(s.id, s.row) for s in streamed.superseded] == [("pp-901", 2), ("PP-902", 5)]
+    assert streamed.entries["id"].to_list() == ["PP-901", "PP-902"]
+    assert [(s.id, s.row) for s in streamed.superseded] == [("PP-901", 2), ("PP-902", 5)]
 
 
 def test_a_duplicate_with_the_same_or_no_last_updated_says_a_person_should_check(tmp_path: Path):

@@ -17,7 +17,8 @@ Nothing is lost:
   ``unknown-vehicle-type``, ``unknown-role``, ``unreadable-last-updated``);
 - when an id appears more than once the most recently updated row wins (``Last Updated`` /
   ``last_updated``; a row without a date is the oldest; on a tie the row read last wins) and
-  the others are listed in ``superseded``.
+  the others are listed in ``superseded``; the kept entry takes the id as most of its rows
+  spell it (on a tie, the first read: ``canonical_spelling``).
 
 Spreadsheets: the header is the row (among the first ``HEADER_SEARCH_ROWS``) naming the most
 known columns, so title rows above it are skipped. A header row whose cells are merged over
@@ -44,9 +45,11 @@ row number, or None when no header was found. Write-ups have no row number (None
 
 from __future__ import annotations
 
+import datetime as dt
 import re
+from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -147,18 +150,21 @@ def load_library_frame(folder: Path | str, batch: int = _FRAME_BATCH) -> Library
         batches.append(entries_frame(pending))
     frame = pl.concat(batches, rechunk=False) if len(batches) > 1 else batches[0]
     del batches
-    order, superseded = _winners_in_id_order(ids, facts)
+    order, superseded, kept_ids = _winners_in_id_order(ids, facts)
     if not np.array_equal(order, np.arange(len(ids))):
         frame = frame[order]
+    if kept_ids != frame["id"].to_list():
+        frame = frame.with_columns(pl.Series("id", kept_ids, dtype=frame.schema["id"]))
     return LibraryFrame(frame.rechunk(), rejected, superseded)
 
 
 def _winners_in_id_order(
     ids: list[str], facts: list[tuple[str | None, int | None, str]]
-) -> tuple[np.ndarray, list[SupersededRow]]:
+) -> tuple[np.ndarray, list[SupersededRow], list[str]]:
     """Rows (in read order) of the entries ``_resolve_duplicates`` keeps, in its output order,
-    and the superseded rows it lists; ``facts`` per read row: (last_updated, source row,
-    source file). Ids sort as there: natural order, first-read order on equal keys."""
+    the superseded rows it lists and the kept entries' ids (``canonical_spelling`` of each
+    group); ``facts`` per read row: (last_updated, source row, source file). Ids sort as
+    there: natural order, first-read order on equal keys."""
     first: dict[str, int] = {}  # entry_id_key -> first row read with it
     duplicated: dict[str, list[int]] = {}
     for k, entry_id in enumerate(ids):
@@ -168,28 +174,51 @@ def _winners_in_id_order(
         else:
             first[key] = k
     winner = dict(first)
+    spelling = {key: ids[k] for key, k in first.items()}
     superseded: list[SupersededRow] = []
     for key in sorted(duplicated, key=lambda i: (entry_id_sort_key(ids[first[i]]), first[i])):
         group = duplicated[key]
         best = max(group, key=lambda k: (facts[k][0] or "", k))
         winner[key] = best
+        spelling[key] = canonical_spelling([ids[k] for k in group])
         for k in group:
             if k != best:
-                superseded.append(_superseded_row(ids[best], facts[k], facts[best]))
+                superseded.append(_superseded_row(spelling[key], facts[k], facts[best]))
     # stable: first-read order on equal keys
     ordered = sorted(first, key=lambda i: entry_id_sort_key(ids[first[i]]))
     order = np.fromiter((winner[i] for i in ordered), dtype=np.int64, count=len(ordered))
-    return order, superseded
+    return order, superseded, [spelling[i] for i in ordered]
 
 
-def superseded_reason(loser_updated: str | None, winner_updated: str | None) -> str:
+def canonical_spelling(spellings: list[str]) -> str:
+    """The id a group of duplicate rows (one ``entry_id_key``) is kept under: the spelling
+    most of its rows use, on a tie the one read first (``PP-004`` then `` pp-004 `` -> the
+    library's ``PP-004``). ``spellings`` in read order, not empty. Rule: an id is a label;
+    a row retyping it in another case or punctuation updates the entry, it does not rename
+    it."""
+    counts = Counter(spellings)
+    return max(spellings, key=lambda s: (counts[s], -spellings.index(s)))
+
+
+def superseded_reason(
+    loser_updated: str | None, winner_updated: str | None, today: dt.date | None = None
+) -> str:
     """Why a duplicate row of an id lost to the kept one, in words for the library listing.
 
     ``loser_updated`` / ``winner_updated`` are ISO dates (``Last Updated``) or None. The rule
     is the module docstring's: the most recently updated row wins, a row without a date is
     the oldest, on a tie the row read last wins. A tie says so, because then nothing in the
-    library shows which row is current and a person should check.
+    library shows which row is current and a person should check. A kept row whose Last
+    Updated is after ``today`` (the run's date; the wall clock when None) won on a date that
+    cannot be right (``library.quality``'s "dates not in the future"): the reason says so.
     """
+    today = today or dt.date.today()
+    if winner_updated and winner_updated > today.isoformat():
+        return (
+            f"the kept row's Last Updated {winner_updated} is after today ({today.isoformat()}), "
+            f"so it won on a date that cannot be right (this row's: {loser_updated or 'none'}); "
+            "check which one is current"
+        )
     if winner_updated and loser_updated and winner_updated > loser_updated:
         return f"older Last Updated ({loser_updated} before {winner_updated})"
     if winner_updated and not loser_updated:
@@ -244,7 +273,7 @@ def _resolve_duplicates(
     candidates: list[_Candidate],
 ) -> tuple[list[PastPerformanceEntry], list[SupersededRow]]:
     # One id however it is typed (entry_id_key: PP-001 and pp-001 are one entry); the kept
-    # row keeps its own spelling, every other row is superseded by it.
+    # row takes the group's canonical_spelling, every other row is superseded by it.
     by_id: dict[str, list[_Candidate]] = {}
     for candidate in candidates:
         by_id.setdefault(entry_id_key(candidate.entry.id), []).append(candidate)
@@ -253,8 +282,10 @@ def _resolve_duplicates(
     for key in sorted(by_id, key=lambda i: entry_id_sort_key(by_id[i][0].entry.id)):
         group = by_id[key]
         winner = max(group, key=lambda c: (c.entry.last_updated or "", c.order))
-        entry_id = winner.entry.id
-        entries.append(winner.entry)
+        entry_id = canonical_spelling([c.entry.id for c in sorted(group, key=lambda c: c.order)])
+        entries.append(
+            winner.entry if winner.entry.id == entry_id else replace(winner.entry, id=entry_id)
+        )
         for loser in sorted(group, key=lambda c: c.order):
             if loser is winner:
                 continue

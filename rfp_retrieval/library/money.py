@@ -114,10 +114,18 @@ _NEGATIVE_RE = re.compile(
 )
 
 
+# A spreadsheet formula saved as text without its computed value ("=SUM(A1:A2)", "=B4*2")
+_FORMULA_RE = re.compile(r"^\s*=\s*[A-Za-z(]")
+# A number in scientific notation ("1e15", "$2.5E+06"), as a sheet shows a too-wide number
+_SCIENTIFIC_RE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[eE][+-]?\d+(?![\w.])")
+
+
 def check_usd_amount_text(text: str) -> None:
     """Raise ``ValueError`` when a library value text is not a plain amount in US dollars: it
     names another currency (``EUR 1.2M``, ``€1.2M``, ``$1.2M CAD``, ``C$4M``: the message says
-    which and asks for USD) or is negative (``-$500K``, ``$-500,000``, ``($500,000)``). Other
+    which and asks for USD), is negative (``-$500K``, ``$-500,000``, ``($500,000)``), is a
+    spreadsheet formula saved without its value (``=SUM(A1:A2)``) or a number in scientific
+    notation (``1e15``: a too-wide number as a sheet shows it). Other
     text passes (the grammar then reads or rejects it). Rule: a past-performance value is
     compared with the RFP's value band, which is in USD, and what a contract is worth is never
     below zero."""
@@ -126,6 +134,17 @@ def check_usd_amount_text(text: str) -> None:
         raise ValueError(
             f"contract value {text!r} is in {foreign.group().strip()}, not US dollars: convert "
             "it to USD (e.g. $1.3M) so it can be compared with an RFP's value range"
+        )
+    if _FORMULA_RE.match(text):
+        raise ValueError(
+            f"contract value {text!r} is a spreadsheet formula saved without its value: save "
+            "the computed amount (e.g. $3,700,000) in the cell, or export the sheet with values"
+        )
+    sci = _SCIENTIFIC_RE.search(text)
+    if sci:
+        raise ValueError(
+            f"contract value {text!r} is a number in scientific notation ({sci.group()}): "
+            "write the amount in dollars, e.g. $12.5M or $3,700,000"
         )
     if _NEGATIVE_RE.search(text.strip()):
         raise ValueError(

@@ -10,6 +10,7 @@ leaves empty as missing (``retrieval.components.MISSING_FACET_RULE``).
 from __future__ import annotations
 
 import datetime as dt
+import json
 import statistics
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -163,6 +164,43 @@ def start_unknown_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> 
     )
 
 
+def _ongoing_minimum(scope: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The ``ongoing_min_months`` reading of the scope's trace (``scope.reading``), or None."""
+    raw = scope.get("trace")
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw or "[]")
+        except json.JSONDecodeError:
+            return None
+    for item in raw or []:
+        if isinstance(item, Mapping) and item.get("filter") == "ongoing_min_months":
+            reading = item.get("reading")
+            return reading if isinstance(reading, Mapping) else None
+    return None
+
+
+def ongoing_minimum_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat | None:
+    """Work still in progress that started after the RFP's ``started_by`` date when the RFP
+    counts ongoing work only once a minimum has been performed ("counts if at least one year
+    has been performed": ``scope.section_lm.readers.read_ongoing_minimum``). Completed work,
+    an RFP stating no minimum and an unknown start date (``start_unknown_caveat`` says it):
+    None."""
+    minimum = _ongoing_minimum(scope)
+    by = _date(minimum.get("started_by")) if minimum else None
+    if by is None or not entry.get("ongoing"):
+        return None
+    months = int(minimum["months"])
+    need = f"{months // 12} year(s)" if months % 12 == 0 else f"{months} month(s)"
+    start = _date(entry.get("start_date"))
+    if start is not None and start > by:
+        return Caveat(
+            "recency",
+            f"Ongoing since {start.isoformat()}: the RFP counts ongoing work once {need} "
+            f"performed (started by {by.isoformat()}); it may not count yet.",
+        )
+    return None
+
+
 def customer_type_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat | None:
     """The customer type unknown when the RFP limits customer types and the library states
     none for the entry (it was ranked, not excluded)."""
@@ -270,8 +308,8 @@ def caveats(
     passed: int | None,
     relaxed: bool = False,
 ) -> list[Caveat]:
-    """Every check that applies to ``ref`` in a fixed order: role, value, recency, start date,
-    customer type, missing facets, vague, weak (``passed`` / ``relaxed`` as in
+    """Every check that applies to ``ref`` in a fixed order: role, value, recency, ongoing
+    minimum, start date, customer type, missing facets, vague, weak (``passed`` / ``relaxed`` as in
     ``weak_pick_caveat``).
     ``entry`` None (the library row is missing) leaves the entry checks unknown."""
     found: list[Caveat | None] = []
@@ -280,6 +318,7 @@ def caveats(
     else:
         found += [role_caveat(entry, scope), value_caveat(entry, scope)]
         found.append(recency_caveat(entry, scope))
+        found.append(ongoing_minimum_caveat(entry, scope))
         found.append(start_unknown_caveat(entry, scope))
         found.append(customer_type_caveat(entry, scope))
     found.append(missing_facet_caveat(ref))

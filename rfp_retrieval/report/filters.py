@@ -149,6 +149,13 @@ def filter_sentence(item: Mapping[str, Any]) -> str:
         return f"issuer type {reading}"
     if name == "require_prime":
         return "prime contractor only" if reading else "prime or sub"
+    if name == "ongoing_min_months" and isinstance(reading, Mapping):
+        by = reading.get("started_by")
+        return (
+            f"work still in progress counts once {_window(int(reading['months']))} performed"
+            + (f" (started by {by})" if by else "")
+            + "; completed work is not affected: check the start date of an ongoing pick"
+        )
     if name == "references_required" and isinstance(reading, int):
         return f"{reading} reference{'s' if reading != 1 else ''} required"
     return plain_value(reading)

@@ -57,7 +57,7 @@ def ranking_texts(
 
     outcome_sentences: list[str] = []
     for s in sentences:
-        if s.section is None or (s.section not in scope and s.section not in evaluation):
+        if s.cell or s.section is None or (s.section not in scope and s.section not in evaluation):
             continue
         if _OUTCOME.search(s.text) and s.text not in outcome_sentences:
             outcome_sentences.append(s.text)

@@ -243,6 +243,18 @@ def _apply_requirements(
     if req.require_prime is not None:
         reading.require_prime = True
         _trace(reading, "require_prime", req.require_prime, True)
+    if req.ongoing_min_months is not None and req.ongoing_min_stated is not None:
+        start = _window_start(anchor, req.ongoing_min_months)
+        _trace(
+            reading,
+            "ongoing_min_months",
+            req.ongoing_min_stated,
+            {
+                "months": req.ongoing_min_months,
+                "anchor": anchor_name,
+                "started_by": start.isoformat() if start else None,
+            },
+        )
     reading.size_constraints = [
         {
             "measure": s.measure,

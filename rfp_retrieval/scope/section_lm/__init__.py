@@ -18,7 +18,9 @@ item with the section and sentence that states it:
 - customer types ("federal civilian agencies", "Department of Defense or other federal
   agencies", "federal, state or local government", "state Medicaid agency") and industries,
 - relevance criteria (the sentences that say what makes a reference relevant),
-- whether references must be as prime contractor.
+- whether references must be as prime contractor,
+- the minimum performed duration of work still in progress ("counts if at least one year
+  has been performed").
 
 Only past-performance sentences are read for value and size, so program budgets, NAICS size
 standards or system user counts in the background never become filters. Dates are not
@@ -38,6 +40,7 @@ from rfp_retrieval.documents.records import RfpDocument
 from rfp_retrieval.quantities.money import money_mentions
 from rfp_retrieval.scope.section_lm.customers import read_customers
 from rfp_retrieval.scope.section_lm.readers import (
+    read_ongoing_minimum,
     read_prime,
     read_recency,
     read_references,
@@ -118,6 +121,7 @@ def find_pp_requirements(
     read_value(pp, req)
     read_customers(pp, req)
     read_prime(pp, req)
+    read_ongoing_minimum(pp, req)
     size_sentences = pp + [
         s
         for s in sentences

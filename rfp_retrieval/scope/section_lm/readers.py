@@ -214,9 +214,22 @@ def read_recency(sentences: list[DocumentSentence], req: PastPerformanceRequirem
 _PRIME_IN_SET = re.compile(rf"\bat least (?:one|{COUNT}|\d+)\b(?:[^.;]{{0,120}}?)\bprime\b", re.I)
 
 
+# "References for work performed as a subcontractor will not be considered": every reference
+# must be prime work, said the other way round
+_SUB_EXCLUDED = re.compile(
+    r"\b(?:performed|served|work(?:ed)?|contracts?|efforts?|references?)\b[^.;]{0,40}?"
+    r"\bas (?:a |an |the )?sub-?contractors?\b[^.;]{0,40}?\b(?:will|shall|may|must|are|is) not be "
+    r"(?:considered|accepted|evaluated|acceptable|allowed|counted)|"
+    r"\bsub-?contract(?:or)? (?:work|references|experience|efforts?) (?:will|shall|may|are|is) "
+    r"not (?:be )?(?:considered|accepted|evaluated|acceptable|allowed|counted)",
+    re.I,
+)
+
+
 def read_prime(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
     """Set ``req.require_prime`` when every reference must be prime work ("performed as
-    prime", with a strong modal), or ``req.prime_in_set`` when the RFP asks for at least some
+    prime", with a strong modal; "work performed as a subcontractor will not be considered"),
+    or ``req.prime_in_set`` when the RFP asks for at least some
     of them as prime ("at least one of the three ... as prime": a rule on the set)."""
     for s in sentences:
         if req.prime_in_set is None and (s.pp or PP_STRONG.search(s.text)):
@@ -230,6 +243,10 @@ def read_prime(sentences: list[DocumentSentence], req: PastPerformanceRequiremen
             s.text,
             re.I,
         )
+        excluded = _SUB_EXCLUDED.search(s.text)
+        if excluded and (s.pp or PP_STRONG.search(s.text)):
+            req.require_prime = stated(s, excluded.group(0))
+            return
         if not m:
             continue
         if re.search(
@@ -239,6 +256,37 @@ def read_prime(sentences: list[DocumentSentence], req: PastPerformanceRequiremen
         if STRONG_MODAL.search(s.text) or STRONG_MODAL.search(s.lead):
             req.require_prime = stated(s, m.group(0))
             return
+
+
+_ONGOING_MIN = re.compile(
+    r"\b(?:in progress|ongoing|on-going|current|active|not (?:yet )?(?:been )?complete[d]?)\b"
+    rf"[^.;]{{0,80}}?\b(?:at least|a minimum of|minimum of|no less than|not less than)\s+"
+    rf"(?P<n>{COUNT})\s*(?:\(\d+\)\s*)?(?:full\s+)?(?P<unit>years?|months?)\b"
+    r"(?:\s+of)?[^.;]{0,30}?\b(?:performed|performance|completed|complete)\b",
+    re.I,
+)
+
+
+def read_ongoing_minimum(
+    sentences: list[DocumentSentence], req: PastPerformanceRequirements
+) -> None:
+    """Set ``req.ongoing_min_months`` when work still in progress counts only after a
+    minimum performed duration ("Work still in progress counts if at least one year has been
+    performed": 12). The first sentence stating it wins; completed work is not affected.
+
+    Rule (proposal practice): an ongoing contract is past performance once enough of it has
+    been performed to be assessed, so it must have started that long before the RFP's date.
+    """
+    for s in sentences:
+        m = _ONGOING_MIN.search(s.text)
+        if not m:
+            continue
+        n = word_to_number(m.group("n"))
+        if not n:
+            continue
+        req.ongoing_min_months = int(n) * (12 if m.group("unit").lower().startswith("y") else 1)
+        req.ongoing_min_stated = stated(s, m.group(0))
+        return
 
 
 # --------------------------------------------------------------------------------------------

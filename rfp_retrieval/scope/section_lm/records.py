@@ -109,7 +109,9 @@ class PastPerformanceRequirements:
     prefers ("insurance or financial services preferred"): they rank, never filter;
     ``industries_preferred_stated`` the first sentence stating one. ``prime_in_set``: the
     RFP asks for at least some references as prime ("at least one of the three ... prime"),
-    a rule on the set of picks, not a filter.
+    a rule on the set of picks, not a filter. ``ongoing_min_months``: work still in progress
+    counts only once this many months have been performed ("work still in progress counts if
+    at least one year has been performed"), with ``ongoing_min_stated`` its statement.
     """
 
     references_required: int | None = None
@@ -126,6 +128,8 @@ class PastPerformanceRequirements:
     prime_in_set: Statement | None = None
     industries_preferred: list[str] = field(default_factory=list)
     industries_preferred_stated: Statement | None = None
+    ongoing_min_months: int | None = None
+    ongoing_min_stated: Statement | None = None
 
     def to_dict(self) -> dict:
         """Plain JSON-ready dict (dates as ISO strings)."""

@@ -58,13 +58,16 @@ PP_STRONG = re.compile(
 class DocumentSentence:
     """One sentence of an RFP with its section (``label``: the section path joined with
     `` > ``), whether it sits in a past-performance / references section (``pp``), and the
-    list lead-in it completes (``"each reference shall:"``)."""
+    list lead-in it completes (``"each reference shall:"``; for a table cell, the row's
+    label such as ``"Very Relevant"``); ``cell`` is true for a sentence written in a table
+    cell (a requirements-matrix row)."""
 
     text: str
     section: Section | None
     label: str
     pp: bool
     lead: str = ""
+    cell: bool = False
 
 
 def _label(doc: RfpDocument, section: Section | None) -> str:
@@ -74,8 +77,13 @@ def _label(doc: RfpDocument, section: Section | None) -> str:
 
 
 def document_sentences(doc: RfpDocument) -> list[DocumentSentence]:
-    """Every sentence of ``doc`` in order: front matter, then each section's prose and list
-    items (tables and headings dropped)."""
+    """Every sentence of ``doc`` in order: front matter, then each section's prose, list items
+    and prose table cells (``cell=True``; headings and short cells such as "No." or "Yes"
+    dropped).
+
+    A requirement written in a table row ("| 2 | Provide three past performance references
+    ... |", a compliance matrix or questionnaire) is as binding as the same sentence in prose,
+    so a cell of ``CELL_MIN_WORDS`` words or more is read as its own paragraph."""
     kinds = SectionKinds(doc)
     out: list[DocumentSentence] = []
 
@@ -84,11 +92,17 @@ def document_sentences(doc: RfpDocument) -> list[DocumentSentence]:
     for block in _blocks(front):
         for s in split_sentences(block):
             out.append(DocumentSentence(s, None, "(front matter)", False))
+    for cell, label in _table_cells(front):
+        for s in split_sentences(strip_inline_markdown(cell)):
+            out.append(DocumentSentence(s, None, "(front matter)", False, label, cell=True))
     for section in doc.sections:
         section_pp = kinds.is_past_performance(section)
         label = _label(doc, section)
         lead = ""
         titled_pp = False  # under a title line such as "Vendor Experience" inside the section
+        for cell, row_label in _table_cells(section.body):
+            for s in split_sentences(strip_inline_markdown(cell)):
+                out.append(DocumentSentence(s, section, label, section_pp, row_label, cell=True))
         for block in _blocks(section.body):
             is_item = bool(re.match(r"^(?:[-*+•]|\d{1,2}[.)]|\(?[a-z]{1,3}[.)])\s", block))
             text = re.sub(r"^(?:[-*+•]|\d{1,2}[.)]|\(?[a-z]{1,3}[.)])\s+", "", block)
@@ -142,6 +156,34 @@ def _blocks(body: str) -> list[str]:
         current.append(s)
     flush()
     return blocks
+
+
+CELL_MIN_WORDS = 6
+"""A table cell of this many words or more is prose (a requirement sentence); shorter cells
+are labels, numbers and check marks."""
+_SEPARATOR_ROW = re.compile(r"^\|?[\s:|-]+\|?$")
+
+
+def _table_cells(body: str) -> list[tuple[str, str]]:
+    """The prose cells (``CELL_MIN_WORDS`` words or more) of the markdown table rows of a
+    body, in order, each with its row label: the row's first cell when it is a short label
+    such as "Very Relevant" ("" for a number, an empty cell or a prose first cell)."""
+    cells: list[tuple[str, str]] = []
+    for line in body.splitlines():
+        s = line.strip()
+        if not (s.startswith("|") or s.count("|") >= 2) or _SEPARATOR_ROW.match(s):
+            continue
+        row = [c.strip() for c in s.strip("|").split("|")]
+        first = strip_inline_markdown(row[0]) if row else ""
+        label = (
+            first
+            if first and len(first.split()) < CELL_MIN_WORDS and re.search(r"[A-Za-z]{3}", first)
+            else ""
+        )
+        for cell in row:
+            if len(cell.split()) >= CELL_MIN_WORDS:
+                cells.append((cell, label))
+    return cells
 
 
 def stated(s: DocumentSentence, phrase: str) -> Statement:

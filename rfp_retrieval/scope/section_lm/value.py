@@ -53,6 +53,23 @@ FOREIGN_NOT_COMPARED = (
 """The trace's reading of a value bound in a foreign currency (``value_foreign``)."""
 
 
+RATING_SCALE = re.compile(
+    r"(?:^|[;.]\s*)(?:very|highly|somewhat|marginally|moderately|partially|limited|minimally)?"
+    r"\s*relevan(?:t|ce)\s*(?:[:–—]|-\s|\(|$)",
+    re.I,
+)
+"""A relevancy rating label ("Very Relevant:", "Somewhat relevant –", a rating-table row's
+label): the dollar band it defines grades a reference's relevance (Section M's rating
+scale), it is no value a reference must meet. "Not relevant" is not a rating here: a band
+rated not relevant is excluded ("below $1M will be considered Not Relevant" is a floor)."""
+
+
+def _rating_band(s: DocumentSentence) -> bool:
+    """True when ``s`` defines a relevancy rating (its text or its table-row label starts
+    with a rating label other than "not relevant")."""
+    return any(RATING_SCALE.search(t) for t in (s.text, s.lead) if t)
+
+
 def read_value(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
     """Set ``req.value`` from the past-performance sentences stating a USD value bound (or
     ``no_value_constraint``). A bound stated only in another currency sets ``value_foreign``
@@ -63,12 +80,14 @@ def read_value(sentences: list[DocumentSentence], req: PastPerformanceRequiremen
     $100M will not be considered") completes it when the two agree; a later bound the first
     band cannot meet ("at least $10M" ... "not more than $5M") is not applied and
     ``ValueRange.conflict`` names both for the writer, as does a band stated with its ends
-    reversed ("between $10M and $1M", read as $1M to $10M).
+    reversed ("between $10M and $1M", read as $1M to $10M). A sentence defining a relevancy
+    rating (``RATING_SCALE``: "Very relevant: over $20M ... Somewhat relevant: under $5M")
+    grades references and is no value bound.
     """
     found: list[tuple[DocumentSentence, _Bounds]] = []
     for s in sentences:
         text = s.text
-        if not (s.pp or PP_STRONG.search(text)):
+        if not (s.pp or PP_STRONG.search(text)) or _rating_band(s):
             continue
         if not _VALUE_CONTEXT.search(text) or _NOT_VALUE.search(text):
             continue
