@@ -95,6 +95,7 @@ def run(
         {key: str(Path(value).resolve()) for key, value in flags.items() if value is not None},
     )
     check_store_reachable(settings)
+    check_model_setting(settings, config)
     hold_store_for_this_run(settings)
     if rfp_files or _has_files(settings.inbox_dir):
         from rfp_retrieval.retrieval.embedding import preload
@@ -232,6 +233,25 @@ def run(
         raise typer.Exit(130)
     if any(o["status"] not in ("ok", "warning") for o in outcomes):
         raise typer.Exit(1)  # every other RFP was still processed; the summary lists failures
+
+
+def check_model_setting(settings: Any, config: Path | None) -> None:
+    """Exit 2 at once, naming the setting and where it is set, when the model setting names
+    no model this machine has (``embedding.check_model_name``), before any Dagster run."""
+    from rfp_retrieval.retrieval.embedding import ModelNotFoundError, check_model_name
+
+    try:
+        check_model_name(settings.model)
+    except ModelNotFoundError as exc:
+        where = str(config) if config else os.environ.get(CONFIG_ENV) or CONFIG_FILE
+        console.print(
+            Text.assemble(
+                ("Settings error: ", "red"),
+                f"model: {exc}. Check the model setting (model: {settings.model}) in {where}, "
+                "or RFP_RETRIEVAL_MODEL if it is set.",
+            )
+        )
+        raise typer.Exit(2) from None
 
 
 def hold_store_for_this_run(settings: Any) -> None:
