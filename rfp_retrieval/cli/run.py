@@ -323,7 +323,8 @@ def override_problems(
 ) -> list[dict[str, str]]:
     """``{"file", "reason"}`` for each override file of this run's RFPs that was not applied
     (``retrieval.overrides.override_problem``: an id the library does not hold, a pick that
-    was not chosen...); the RFP's references are then the ranker's picks."""
+    was not chosen...); the RFP's references are then the ranker's picks. The override file of
+    an RFP that failed or was interrupted is listed too: nothing was applied."""
     from rfp_retrieval.retrieval.overrides import (
         NOT_APPLIED,
         override_path,
@@ -338,7 +339,16 @@ def override_problems(
     found = []
     for item in outcomes:
         path = override_path(overrides_dir, item["partition"])
-        if item["status"] not in ("ok", "warning") or not path.is_file():
+        if not path.is_file():
+            continue
+        if item["status"] not in ("ok", "warning"):  # break-it: was not listed at all
+            found.append(
+                {
+                    "file": str(path),
+                    "reason": f"the RFP {Path(item['file']).name} did not run to the end "
+                    f"({item['status']}); it is applied when the RFP next runs",
+                }
+            )
             continue
         refs = store.read_partition("pp_references", item["partition"])
         picks = ranker_picks(refs) if refs is not None else []
