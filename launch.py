@@ -74,6 +74,10 @@ LIBRARY_STAMP = "library_stamp.json"
 """File in the Dagster home: ``{"fingerprint": library_fingerprint(...), "run_id": ...}`` of
 the last successful library run started by ``Launcher.run_library``."""
 
+RFP_STAMPS = "rfp_inputs.json"
+"""File in the Dagster home: ``{partition key: Launcher.rfp_inputs(...)}`` of the RFPs that
+``rfp-retrieval run`` last ran successfully (``Launcher.record_rfp_inputs``)."""
+
 CODE_FOLDERS = ("rfp_retrieval", "assets", "checks", "resources")
 """The project's code the library job runs (with ``CODE_FILES``): a change to any ``.py``
 file here rebuilds the library."""
@@ -469,6 +473,59 @@ class Launcher:
         except KeyboardInterrupt:
             return RunOutcome(success=False, interrupted=True)
         return outcome_of(result, self.home / TRACES)
+
+    def rfp_inputs(self, key: str, path: Path) -> dict[str, str | None] | None:
+        """What partition ``key``'s results depend on beyond the code and settings (which the
+        library stamp already covers, ``library_fingerprint``): the library run whose tables
+        it ranks against (``LIBRARY_STAMP``'s run id), the RFP file's SHA-256 and its
+        override file's SHA-256 (None when it has none). None when there is no library
+        stamp or the file cannot be read."""
+        from rfp_retrieval.lineage import file_sha
+        from rfp_retrieval.retrieval.overrides import override_path
+
+        try:
+            stamp = json.loads((self.home / LIBRARY_STAMP).read_text(encoding="utf-8"))
+            override = override_path(self.settings.overrides_dir, key)
+            return {
+                "library_run": stamp.get("run_id"),
+                "file": file_sha(Path(path)),
+                "override": file_sha(override) if override.is_file() else None,
+            }
+        except (OSError, ValueError):
+            return None
+
+    def rfp_is_current(self, key: str, path: Path) -> bool:
+        """True when partition ``key`` need not run again for ``path``: ``rfp-retrieval run``
+        last ran it successfully with today's ``rfp_inputs`` (same library run, same file and
+        override bytes) and its latest ``rfp_document`` materialization (from the UI or the
+        sensor too) is of these same bytes (``sensors.inbox.is_materialized``). The caller
+        checks first that the library is current (``library_is_current``): a library,
+        settings or code change rebuilds the library and so re-runs every RFP."""
+        from types import SimpleNamespace
+
+        from sensors.inbox import is_materialized
+
+        stored = self._rfp_stamps().get(key)
+        if stored is None or stored != self.rfp_inputs(key, path):
+            return False
+        return is_materialized(self.instance, key, SimpleNamespace(path=Path(path)))
+
+    def record_rfp_inputs(self, files: Sequence[tuple[str, Path]]) -> None:
+        """Record ``rfp_inputs`` of each ``(key, file)`` that just ran successfully in
+        ``RFP_STAMPS``; an unreadable stamps file is started afresh (it only saves work)."""
+        stamps = self._rfp_stamps()
+        for key, path in files:
+            inputs = self.rfp_inputs(key, path)
+            if inputs is not None:
+                stamps[key] = inputs
+        (self.home / RFP_STAMPS).write_text(json.dumps(stamps, indent=1), encoding="utf-8")
+
+    def _rfp_stamps(self) -> dict[str, Any]:
+        try:
+            stamps = json.loads((self.home / RFP_STAMPS).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return stamps if isinstance(stamps, dict) else {}
 
     def known_partitions(self) -> set[str]:
         """Every RFP partition key the instance knows."""

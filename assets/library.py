@@ -10,8 +10,8 @@ from assets.previews import markdown_preview
 from resources import EmbeddingModel, ProjectPaths
 from resources.partition_store import DuckDBPartitionStore
 from rfp_retrieval.library.fingerprint import folder_fingerprint
-from rfp_retrieval.library.frames import entries_frame, rejected_frame, superseded_frame
-from rfp_retrieval.library.ingest import load_library
+from rfp_retrieval.library.frames import rejected_frame, superseded_frame
+from rfp_retrieval.library.ingest import load_library_frame
 from rfp_retrieval.library.quality import empty_library_reason
 from rfp_retrieval.retrieval.facets import facet_embeddings_frame
 
@@ -52,8 +52,9 @@ def pp_entries(context: dg.AssetExecutionContext, paths: ProjectPaths):
     """Ingest and normalise the past-performance library folder."""
     # taken before reading: an edit made during the run makes the next sensor tick rebuild
     fingerprint = folder_fingerprint(Path(paths.library_dir))
-    loaded = load_library(paths.library_dir)
-    entries = entries_frame(loaded.entries)
+    # streamed into the frame (issue 17: a million entries as Python objects held ~10 GB)
+    loaded = load_library_frame(paths.library_dir)
+    entries = loaded.entries
     rejected = rejected_frame(loaded.rejected)
     superseded = superseded_frame(loaded.superseded)
     with_defects = entries.filter(pl.col("defects").list.len() > 0)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -111,6 +112,45 @@ class Settings:
         if packaged is None:
             return self.model
         return str(self.model_cache_dir / packaged.name)
+
+
+OTHER_ENV = frozenset(
+    {
+        "CONFIG",
+        "POSTGRES_URL",
+        "CELERY_BROKER",
+        "CELERY_BACKEND",
+        "PRECISION",
+        "OCR",
+        "OCR_LANG",
+        "UPDATE_SNAPSHOT",
+        "SHARED_DATA",
+    }
+)
+"""Variables with the ``RFP_RETRIEVAL_`` prefix that are read elsewhere than as a setting
+(the config file, the Postgres URL, Celery, OCR, tests): never reported as a typo."""
+
+
+def _check_env_names(environ: Mapping[str, str]) -> None:
+    """Raise ``SettingsError`` for an ``RFP_RETRIEVAL_*`` variable that is no setting but
+    differs from one only by a slip (``RFP_RETRIEVAL_LIBRARYDIR``: break-it, silently ignored
+    while an unknown key in the file is an error), naming the setting meant. A variable close
+    to none is left alone (another tool's, or a later version's)."""
+    from rapidfuzz import fuzz, process
+
+    names = [name.upper() for name in DEFAULTS]
+    for var in environ:
+        if not var.startswith(ENV_PREFIX):
+            continue
+        rest = var[len(ENV_PREFIX) :]
+        if rest in names or rest in OTHER_ENV:
+            continue
+        match = process.extractOne(rest, names, scorer=fuzz.ratio, score_cutoff=85)
+        if match is not None:
+            raise SettingsError(
+                f"{var} is not a setting; did you mean {ENV_PREFIX}{match[0]}? "
+                "(rename or unset the variable; README: Use it on your own library and RFPs)"
+            )
 
 
 DEFAULTS: dict[str, str] = {
@@ -239,6 +279,7 @@ def load_settings(
                 if v is not None
             }
         )
+    _check_env_names(os.environ)
     for name in DEFAULTS:
         env = os.environ.get(ENV_PREFIX + name.upper())
         if env:

@@ -135,3 +135,18 @@ def test_library_command_reads_the_project_folder_given_by_config(tmp_path, monk
     assert result.exit_code == 0, result.output
     payload = json.loads(result.output)
     assert [e["id"] for e in payload["entries"]] == ["PP-777"], payload["rejected"]
+
+
+def test_an_environment_variable_one_slip_from_a_setting_is_an_error(tmp_path, monkeypatch):
+    """Break-it: RFP_RETRIEVAL_LIBRARYDIR was silently ignored (the sample library was used)
+    while an unknown key in the file is an error; a variable close to no setting and the
+    prefixed variables read elsewhere (config, Postgres URL, OCR) are left alone."""
+    monkeypatch.setenv("RFP_RETRIEVAL_OCR_LANG", "eng")
+    monkeypatch.setenv("RFP_RETRIEVAL_SOMETHING_ELSE", "x")
+    load_settings(tmp_path)  # no error
+    monkeypatch.setenv("RFP_RETRIEVAL_LIBRARYDIR", str(tmp_path))
+    with pytest.raises(SettingsError) as info:
+        load_settings(tmp_path)
+    assert str(info.value).startswith(
+        "RFP_RETRIEVAL_LIBRARYDIR is not a setting; did you mean RFP_RETRIEVAL_LIBRARY_DIR?"
+    )

@@ -394,3 +394,23 @@ def test_an_unknown_id_far_from_every_library_id_gets_no_guess(tmp_path):
         f"{path}: override 1 names Contract-Q, which the library does not hold; "
         "`rfp-retrieval library` lists every id"
     )
+
+
+def test_the_override_file_of_an_rfp_that_did_not_run_to_the_end_is_listed(tmp_path):
+    """Break-it: the override file of an RFP whose run failed was not listed under "Override
+    files not applied" (nothing was applied)."""
+    from rfp_retrieval.cli.run import override_problems
+
+    path = tmp_path / "rfp-a.yaml"
+    path.write_text(OVERRIDE_YAML, encoding="utf-8")
+    outcomes = [
+        {"status": "failed", "partition": "rfp-a", "file": "/inbox/a.md"},
+        {"status": "failed", "partition": "rfp-b", "file": "/inbox/b.md"},  # no override file
+    ]
+    assert override_problems(_Store(_ranked([])), tmp_path, outcomes) == [
+        {
+            "file": str(path),
+            "reason": "the RFP a.md did not run to the end (failed); it is applied when the "
+            "RFP next runs",
+        }
+    ]

@@ -188,3 +188,30 @@ def test_model_setting_resolves_a_packaged_name_to_its_cache_folder(site, tmp_pa
 def test_an_unknown_model_name_lists_what_is_available(tmp_path):
     with pytest.raises(ModelNotFoundError, match=r"one of \['all-mpnet-base-v2'\]"):
         resolve_model_path(str(tmp_path / "no-such-model"))
+
+
+def test_run_refuses_a_model_setting_no_model_answers_before_any_work(tmp_path, monkeypatch):
+    """Break-it: a misspelt model ("all-MiniLM-L6") failed the library job about 40 s in, its
+    message led by the exception's class name; `run` now checks the name first (exit 2, the
+    setting and the file named) and the names that load pass the check."""
+    from typer.testing import CliRunner
+
+    from rfp_retrieval.cli.app import app
+    from rfp_retrieval.retrieval.embedding import check_model_name
+
+    for name in ("CONFIG", "MODEL", "DB_PATH", "STORE"):
+        monkeypatch.delenv(f"RFP_RETRIEVAL_{name}", raising=False)
+    check_model_name("all-MiniLM-L6-v2")
+    check_model_name("all-mpnet-base-v2")  # packaged: built on first use
+    check_model_name(str(tmp_path))  # a local folder
+    with pytest.raises(ModelNotFoundError, match="'all-MiniLM-L6' is not bundled"):
+        check_model_name("all-MiniLM-L6")
+    config = tmp_path / "rfp-retrieval.yaml"
+    config.write_text(f"model: all-MiniLM-L6\ndb_path: {tmp_path / 'store.duckdb'}\n", "utf-8")
+    result = CliRunner().invoke(app, ["run", "--config", str(config)])
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert text.startswith("Settings error: model: embedding model 'all-MiniLM-L6' is not bundled")
+    assert f"Check the model setting (model: all-MiniLM-L6) in {config}" in text
+    assert "ModelNotFoundError" not in text
+    assert not (tmp_path / "store.duckdb").exists()

@@ -118,7 +118,7 @@ def library_runs(home: Path) -> int:
 
 
 @pytest.mark.slow
-def test_a_second_run_skips_the_unchanged_library_and_a_changed_file_rebuilds_it(
+def test_a_second_run_skips_the_unchanged_library_and_rfps_and_a_changed_file_reruns_them(
     tmp_path, monkeypatch
 ):
     monkeypatch.delenv("DAGSTER_HOME", raising=False)
@@ -140,10 +140,36 @@ def test_a_second_run_skips_the_unchanged_library_and_a_changed_file_rebuilds_it
     assert second.exit_code == 0, second.output
     assert LIBRARY_UNCHANGED in second.stdout
     assert (materialization_count(home, "pp_entries"), library_runs(home)) == (1, 1)
-    # the RFP still ran again, against the stored library
-    assert materialization_count(home, "pp_references") == 2
+    # new-user trial: every run re-ran every inbox RFP; an unchanged one is not run again,
+    # its stored results are shown
+    assert materialization_count(home, "pp_references") == 1
+    assert "1 of them unchanged since their last run (--rerun to run them)" in second.stdout
+    assert f"{MIAMI_RFP.name}" in second.stdout and " unchanged " in second.stdout
     payload = json.loads(runner.invoke(app, ["run", "--config", str(config), "--json"]).stdout)
-    assert [len(item["references"]) for item in payload["rfps"]] == [3]
+    (item,) = payload["rfps"]
+    assert (item["status"], item["unchanged"], len(item["references"])) == ("ok", True, 3)
+    assert item["references"] == json.loads(first.stdout)["rfps"][0]["references"]
+    assert materialization_count(home, "pp_references") == 1
+    # an override file, an edited RFP file and --rerun each run it again
+    overrides = tmp_path / "overrides"
+    overrides.mkdir()
+    picks = [r["id"] for r in item["references"]]
+    (overrides / f"{item['partition']}.yaml").write_text(
+        f"- replace: {picks[0]}\n  with: {picks[0]}\n  by: test\n  reason: keep it\n",
+        encoding="utf-8",
+    )
+    runner.invoke(app, ["run", "--config", str(config), "--json"])
+    assert materialization_count(home, "pp_references") == 2
+    (overrides / f"{item['partition']}.yaml").unlink()
+    rfp = inbox / MIAMI_RFP.name
+    rfp.write_text(rfp.read_text(encoding="utf-8") + "\nAddendum 1: no change.\n", "utf-8")
+    again = json.loads(runner.invoke(app, ["run", "--config", str(config), "--json"]).stdout)
+    assert again["rfps"][0]["unchanged"] is False
+    assert materialization_count(home, "pp_references") == 3
+    runner.invoke(app, ["run", "--config", str(config), "--json"])
+    assert materialization_count(home, "pp_references") == 3
+    runner.invoke(app, ["run", "--config", str(config), "--rerun", "--json"])
+    assert materialization_count(home, "pp_references") == 4
     assert (materialization_count(home, "pp_entries"), library_runs(home)) == (1, 1)
 
     matrix = tmp_path / "library" / "past_performance_matrix.csv"
@@ -154,6 +180,7 @@ def test_a_second_run_skips_the_unchanged_library_and_a_changed_file_rebuilds_it
     assert third.exit_code == 0, third.output
     assert LIBRARY_UNCHANGED not in third.stdout
     assert (materialization_count(home, "pp_entries"), library_runs(home)) == (2, 2)
+    assert materialization_count(home, "pp_references") == 5  # a new library: every RFP runs
 
     forced = runner.invoke(app, ["run", "--config", str(config), "--rebuild-library", "--json"])
     assert forced.exit_code == 0, forced.output

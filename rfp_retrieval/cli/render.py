@@ -86,6 +86,8 @@ def print_run_summary(
     failed_items = [o for o in outcomes if o["status"] == "failed"]
     interrupted = [o for o in outcomes if o["status"] == "interrupted"]
     for item in ok_items:
+        if item.get("unchanged"):  # its tables were printed by the run that made them
+            continue
         sq = item["scope_query"]
         out.print()
         out.print(Text(shown_name(Path(item["file"]).name), "bold", overflow="fold"))
@@ -123,6 +125,10 @@ def print_run_summary(
     warned_count = sum(o["status"] == "warning" for o in outcomes)
     counts = f"Summary: {len(ok_items) - warned_count} RFP(s) ok, {len(failed_items)} failed"
     counts += f", {warned_count} with a warning" if warned_count else ""
+    same = sum(bool(o.get("unchanged")) for o in ok_items)
+    counts += (
+        f"; {same} of them unchanged since their last run (--rerun to run them)" if same else ""
+    )
     out.print(Text(counts + (f", {len(interrupted)} interrupted" if interrupted else ""), "bold"))
     if library_note:
         out.print(Text(library_note, "dim"))
@@ -153,7 +159,9 @@ def print_run_summary(
         }
         summary.add_row(  # Text, not markup: a file may be called "RFP [draft].md"
             Text(shown_name(Path(item["file"]).name)),
-            status.get(item["status"], Text("failed", "red")),
+            Text("unchanged", "green")
+            if item.get("unchanged") and item["status"] == "ok"
+            else status.get(item["status"], Text("failed", "red")),
             Text(", ".join(r["id"] for r in item["references"]) or "-"),
         )
     out.print(summary)

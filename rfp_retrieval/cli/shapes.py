@@ -91,6 +91,9 @@ class RunItem(TypedDict):
     scope_query: RunScopeQuery | None
     references: list[RunReference]
     brief: str | None  # brief.html path
+    # not run this time: file, override and library as at its last successful run
+    # (``run.UNCHANGED``); the results shown are that run's
+    unchanged: bool
 
 
 class FileReason(TypedDict):
@@ -117,6 +120,7 @@ def run_item(file: str, partition: str) -> RunItem:
         "scope_query": None,
         "references": [],
         "brief": None,
+        "unchanged": False,
     }
 
 

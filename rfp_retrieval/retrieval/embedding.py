@@ -46,6 +46,36 @@ class ModelNotFoundError(RuntimeError):
     """The configured embedding model is neither the bundled default nor a local directory."""
 
 
+def check_model_name(model: str) -> None:
+    """Check, without loading or building anything, that ``resolve_model_path`` can find
+    ``model``: the bundled default, a packaged model name, an existing folder, or a folder
+    named after a packaged model (built there on first use). ``run`` calls it before any
+    work (break-it: a misspelt model failed the library job 40 s in, its message led by the
+    exception's class name).
+
+    Raises:
+        ModelNotFoundError: the same message ``resolve_model_path`` gives.
+    """
+    from rfp_retrieval.retrieval.models import packaged_model
+
+    if model in (DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"):
+        return
+    path = Path(model).expanduser()
+    if packaged_model(model) or path.is_dir() or packaged_model(path.name):
+        return
+    raise ModelNotFoundError(_not_found(model))
+
+
+def _not_found(model: str) -> str:
+    from rfp_retrieval.retrieval.models import PACKAGED_MODELS
+
+    return (
+        f"embedding model {model!r} is not bundled, not a packaged model and not a local "
+        f"directory; use {DEFAULT_MODEL!r}, one of {sorted(PACKAGED_MODELS)} (install its "
+        "parts first) or the path of a sentence-transformers model folder"
+    )
+
+
 def resolve_model_path(model: str, cache_dir: Path | None = None) -> Path:
     """Local directory of ``model``, ready for ``SentenceTransformer(path)`` (never a download).
 
@@ -66,7 +96,6 @@ def resolve_model_path(model: str, cache_dir: Path | None = None) -> Path:
         models.ModelArchiveError: the installed parts do not reassemble into a model.
     """
     from rfp_retrieval.retrieval.models import (
-        PACKAGED_MODELS,
         assemble_packaged_model,
         default_model_cache,
         packaged_model,
@@ -89,11 +118,7 @@ def resolve_model_path(model: str, cache_dir: Path | None = None) -> Path:
     packaged = packaged_model(path.name)
     if packaged is not None:
         return assemble_packaged_model(packaged, path.parent)
-    raise ModelNotFoundError(
-        f"embedding model {model!r} is not bundled, not a packaged model and not a local "
-        f"directory; use {DEFAULT_MODEL!r}, one of {sorted(PACKAGED_MODELS)} (install its "
-        "parts first) or the path of a sentence-transformers model folder"
-    )
+    raise ModelNotFoundError(_not_found(model))
 
 
 def embedder_for_model(model_id: str, sources: list[str], batch_size: int = 32) -> Embedder | None:
