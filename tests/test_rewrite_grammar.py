@@ -70,3 +70,19 @@ def test_a_referenced_heading_the_question_already_writes_is_not_named_again():
     assert name_references(question, ctx, []) == (
         "The quoter shall describe its approach to each task in Security Operations (Section C.3)."
     )
+
+
+def test_its_after_the_sentences_own_subject_is_not_the_heading():
+    """trial 11 (M5): "The quoter shall describe its approach" became "tasks's approach"."""
+    from rfp_retrieval.rewrite.context import QuestionContext
+    from rfp_retrieval.rewrite.offline import attach_topic
+
+    question = "The quoter shall describe its approach to each task in Section C.3."
+    log: list[str] = []
+    assert attach_topic(question, QuestionContext(heading="Tasks"), log) == question
+    assert log == ["'its' is the sentence's own subject's: not resolved"]
+    # a bare "its" still takes the heading, with the plural possessive written as one
+    assert (
+        attach_topic("Describe its retention period.", QuestionContext(heading="Audit Logs"), [])
+        == "Describe audit logs' retention period."
+    )

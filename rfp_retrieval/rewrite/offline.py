@@ -110,10 +110,14 @@ def attach_topic(question: str, ctx: QuestionContext, log: list[str]) -> str:
         return text
     topic_phrase = topic
     verdict = check_specificity(text)
+    if verdict.anaphors and _own_subject_possessive(text, verdict.anaphors[0]):
+        log.append(f"{verdict.anaphors[0]!r} is the sentence's own subject's: not resolved")
+        verdict = replace(verdict, anaphors=verdict.anaphors[1:])
     if verdict.anaphors:
         pronoun = verdict.anaphors[0]
         noun = in_sentence(topic_phrase)
-        replacement = f"{noun}'s" if pronoun.lower() == "its" else noun
+        plural = noun.endswith("s") and not noun.endswith("ss")
+        replacement = (noun + ("'" if plural else "'s")) if pronoun.lower() == "its" else noun
         text = re.sub(rf"\b{re.escape(pronoun)}\b", replacement, text, count=1)
         log.append(f"resolved {pronoun!r} to the topic {topic!r}")
         return text
@@ -125,6 +129,23 @@ def attach_topic(question: str, ctx: QuestionContext, log: list[str]) -> str:
         return text
     log.append(f"attached the topic {topic!r}")
     return f"{text.rstrip(' .?')} — {topic_phrase}"
+
+
+_SUBJECT_THEN_VERB = re.compile(
+    r"^\W*(?:the|each|every|an?|all|any)\s+[A-Za-z-]+(?:\s+[A-Za-z-]+)?\s+"
+    r"(?:shall|will|must|should|may|can|is\s+to|are\s+to)\b",
+    re.I,
+)
+
+
+def _own_subject_possessive(text: str, pronoun: str) -> bool:
+    """True when ``pronoun`` is "its"/"their" after the sentence's own subject and verb
+    ("The quoter shall describe its approach": its = the quoter's). Rule: a possessive
+    pronoun refers back to the subject of its clause, not to the section heading."""
+    if pronoun.lower() not in ("its", "their"):
+        return False
+    m = re.search(rf"\b{re.escape(pronoun)}\b", text)
+    return bool(m and _SUBJECT_THEN_VERB.search(text[: m.start()]))
 
 
 def in_sentence(heading: str) -> str:
