@@ -15,6 +15,7 @@ from rfp_retrieval.retrieval.overrides import (
     apply_overrides,
     load_overrides,
     override_path,
+    rejected_id_reasons,
     vague_outcome_review,
 )
 from rfp_retrieval.retrieval.past_performance import rank_references
@@ -41,6 +42,7 @@ def pp_references(
     scope_query: pl.DataFrame,
     pp_entries: pl.DataFrame,
     pp_facet_embeddings: pl.DataFrame,
+    pp_rejected_entries: pl.DataFrame,
     paths: ProjectPaths,
     embedding_model: EmbeddingModel,
 ) -> dg.Output[pl.DataFrame]:
@@ -48,7 +50,8 @@ def pp_references(
     then apply the writer's overrides file if there is one. When the library vectors are of
     another model than the ScopeQuery's (the library was re-embedded while this run was in
     flight), the ScopeQuery is re-embedded with the library's model first: one model per
-    ranking, and the run does not fail for it (issue 17)."""
+    ranking, and the run does not fail for it (issue 17). An override naming an id of a
+    rejected library row (``pp_rejected_entries``) says which row and why (issue 15)."""
     vectors = EntryVectors.from_frame(pp_facet_embeddings)
     embedder = None
     if len(vectors.models) == 1 and vectors.models[0] != embedding_model.model_id:
@@ -60,13 +63,14 @@ def pp_references(
         _references_one,
         scope_query=scope_query,
         pp_entries=pp_entries,
+        rejected=rejected_id_reasons(pp_rejected_entries),
         vectors=vectors,
         paths=paths,
         embedder=embedder,
     )
 
 
-def _references_one(key, scope_query, pp_entries, vectors, paths, embedder=None):
+def _references_one(key, scope_query, pp_entries, rejected, vectors, paths, embedder=None):
     sha = source_of_inputs(key, scope_query=scope_query)
     row = scope_query.row(0, named=True)
     reembedded = None
@@ -85,7 +89,7 @@ def _references_one(key, scope_query, pp_entries, vectors, paths, embedder=None)
     refs = references_frame(key, result)
     problem = None
     try:
-        overrides = load_overrides(source, set(pp_entries["id"].to_list()))
+        overrides = load_overrides(source, set(pp_entries["id"].to_list()), rejected)
         frame = apply_overrides(refs, overrides, result, pp_entries, vectors, query, config)
     except OverrideError as exc:  # the RFP's other outputs still build; the run output says why
         problem, overrides = f"{exc}; {NOT_APPLIED}", []

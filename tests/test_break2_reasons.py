@@ -36,3 +36,22 @@ def test_accented_words_are_quoted_whole_in_a_shared_phrase():
     shared = shared_phrases("Gestión de casos de salud pública", "Sistema de salud pública")
     assert "salud pública" in shared
     assert not [p for p in shared if "p blica" in p or "gesti" in p]
+
+
+def test_a_compound_criterion_is_not_met_by_its_last_two_words_used_as_a_modifier():
+    """trial 11 (M7): "industrial control system security" was "met" by an entry's "system
+    security plan" (a plan, not the security of control systems)."""
+    criterion = (
+        "Each reference shall be similar in scope to Section C (security operations, "
+        "incident response or industrial control system security)."
+    )
+    entry = "We maintained the system security plan and supported the security assessment."
+    assert shared_phrases(criterion, entry) == []
+    # the same head noun in the entry still meets it, and a modifier-only use in the RFP
+    # ("service request CRM" for "CRM for service requests") still counts
+    assert shared_phrases(criterion, "Hardened control system security.") == [
+        "control system security"
+    ]
+    assert shared_phrases("CRM for service requests.", "a service request CRM") == [
+        "service requests"
+    ]

@@ -231,6 +231,7 @@ def test_assets_apply_the_override_file_and_list_the_vague_pick(tmp_path):
             scope_query=_scope_query_frame(),
             pp_entries=_entries(),
             pp_facet_embeddings=_facet_frame(),
+            pp_rejected_entries=REJECTED_ROWS.clear(),
             paths=paths,
             embedding_model=EmbeddingModel(model="toy"),  # the vectors' model: never loaded
         )
@@ -244,7 +245,17 @@ def test_assets_apply_the_override_file_and_list_the_vague_pick(tmp_path):
     )
 
 
-def _references_with_override_file(tmp_path, text: str):
+REJECTED_ROWS = pl.DataFrame(
+    {
+        "file": ["past_performance_matrix.csv"],
+        "row": [152],
+        "reason": ["no title: give the entry a title"],
+        "raw": [json.dumps({"ID": "PP-951", "Client": "Somewhere"})],
+    }
+)
+
+
+def _references_with_override_file(tmp_path, text: str, rejected: pl.DataFrame | None = None):
     (tmp_path / "rfp-a.yaml").write_text(text, encoding="utf-8")
     paths = ProjectPaths(
         library_dir=str(tmp_path),
@@ -262,6 +273,7 @@ def _references_with_override_file(tmp_path, text: str):
             scope_query=_scope_query_frame(),
             pp_entries=_entries(),
             pp_facet_embeddings=_facet_frame(),
+            pp_rejected_entries=REJECTED_ROWS.clear() if rejected is None else rejected,
             paths=paths,
             embedding_model=EmbeddingModel(model="toy"),  # the vectors' model: never loaded
         )
@@ -283,16 +295,51 @@ def test_an_unknown_id_in_an_override_is_named_and_the_picks_stay(tmp_path):
     assert output.value["id"].to_list() == ["PP-1", "PP-2", "PP-3"]
     assert output.metadata["overrides_not_applied"].value == (
         f"{tmp_path / 'rfp-a.yaml'}: override 1 names PP-175, which the library does not "
-        "hold (closest in the library: PP-1, PP-5, PP-2); `rfp-retrieval library` lists every "
+        "hold (no library id is close to it); `rfp-retrieval library` lists every "
         "id; the references are the ranker's "
         "picks without the file's overrides"
     )
     problem = override_problem(tmp_path / "rfp-a.yaml", KNOWN, ["PP-1", "PP-2", "PP-3"], "rfp-a")
     assert problem == (
         f"{tmp_path / 'rfp-a.yaml'}: override 1 names PP-175, which the library does not "
-        "hold (closest in the library: PP-1, PP-5, PP-2); `rfp-retrieval library` lists every "
+        "hold (no library id is close to it); `rfp-retrieval library` lists every "
         "id"
     )
+
+
+def test_the_references_metadata_names_a_rejected_library_row_not_not_held(tmp_path):
+    """issue 15: ``pp_references`` said "which the library does not hold" for an override to
+    a library row the library had rejected; it now names the row and why."""
+    text = OVERRIDE_YAML.replace("with: PP-5", "with: PP-951")
+    output = _references_with_override_file(tmp_path, text, REJECTED_ROWS)
+    assert output.value["id"].to_list() == ["PP-1", "PP-2", "PP-3"]
+    assert output.metadata["overrides_not_applied"].value == (
+        f"{tmp_path / 'rfp-a.yaml'}: override 1 names PP-951, rejected: "
+        "past_performance_matrix.csv row 152: no title: give the entry a title; fix the "
+        "library row (or pick another entry) and re-run; the references are the ranker's "
+        "picks without the file's overrides"
+    )
+
+
+@pytest.mark.parametrize(
+    ("typed", "known", "closest"),
+    [
+        # one typing mistake away, ranked by mistakes then by the nearest number
+        (
+            "PP-175",
+            {"PP-1", "PP-5", "PP-17", "PP-15", "PP-157", "PP-185", "PP-2"},
+            ["PP-185", "PP-157", "PP-17"],
+        ),
+        ("PP-715", {"PP-175", "PP-71", "PP-7150", "PP-1"}, ["PP-175", "PP-71", "PP-7150"]),
+        ("pp 12", {"PP-13", "PP-11", "PP-21"}, ["PP-11", "PP-13", "PP-21"]),
+        # a shared prefix is not closeness
+        ("PP-175", {"PP-1", "PP-2", "PP-3", "PP-4", "PP-5"}, []),
+    ],
+)
+def test_closest_ids_rank_typing_mistakes_not_shared_prefixes(typed, known, closest):
+    from rfp_retrieval.retrieval.overrides import closest_ids
+
+    assert closest_ids(typed, known) == closest
 
 
 def test_ids_in_an_override_are_matched_as_the_library_matches_them(tmp_path):
@@ -374,8 +421,8 @@ def test_the_run_output_lists_an_override_file_that_was_not_applied(tmp_path):
     assert found == [
         {
             "file": str(path),
-            "reason": "override 1 names PP-175, which the library does not hold (closest in "
-            "the library: PP-1, PP-5, PP-2); `rfp-retrieval library` lists every id; the "
+            "reason": "override 1 names PP-175, which the library does not hold (no library "
+            "id is close to it); `rfp-retrieval library` lists every id; the "
             "references are the ranker's picks without "
             "the file's overrides",
         }
@@ -386,13 +433,14 @@ def test_the_run_output_lists_an_override_file_that_was_not_applied(tmp_path):
 
 
 def test_an_unknown_id_far_from_every_library_id_gets_no_guess(tmp_path):
-    """The hint names only library ids close to what was typed (rapidfuzz ratio >= 60)."""
+    """The hint names only library ids one typing mistake from what was typed, and says
+    so when there is none."""
     path = tmp_path / "rfp-a.yaml"
     path.write_text(OVERRIDE_YAML.replace("with: PP-5", "with: Contract-Q"), encoding="utf-8")
     problem = override_problem(path, KNOWN, ["PP-1", "PP-2", "PP-3"], "rfp-a")
     assert problem == (
-        f"{path}: override 1 names Contract-Q, which the library does not hold; "
-        "`rfp-retrieval library` lists every id"
+        f"{path}: override 1 names Contract-Q, which the library does not hold (no library id "
+        "is close to it); `rfp-retrieval library` lists every id"
     )
 
 

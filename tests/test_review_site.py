@@ -20,6 +20,7 @@ from rfp_retrieval.retrieval.references import references_frame
 from tests.test_overrides import (
     FACET,
     KNOWN,
+    REJECTED_ROWS,
     _entries,
     _facet_frame,
     _scope,
@@ -40,6 +41,7 @@ class ToyStore:
             "pp_entries": _entries(),
             "pp_facet_embeddings": _facet_frame(),
             "rfp_document": pl.DataFrame({"rfp_partition": [KEY], "file": ["rfp-a.md"]}),
+            "pp_rejected_entries": REJECTED_ROWS,
         }
         self.runs = 0
         self.rerun(KEY, folder / "rfp-a.md")
@@ -164,3 +166,25 @@ def test_the_server_answers_on_localhost(site):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_rejected_library_row_is_named_on_the_page_and_in_the_refusal(site, tmp_path):
+    """issue 15: the page said "not an entry id of the library" (and, for a hand-written
+    override file, "does not hold") for an id whose library row was rejected."""
+    ok, text = site.submit(KEY, _form(site, with_id="PP-951"))
+    assert not ok
+    assert text == (
+        "Nothing changed: PP-951 is rejected by the library: past_performance_matrix.csv row "
+        "152: no title: give the entry a title; fix the library row or pick another entry"
+    )
+    assert not (tmp_path / "overrides").exists() and site.store.runs == 1
+    path = override_path(tmp_path / "overrides", KEY)
+    path.parent.mkdir()
+    path.write_text(
+        "overrides:\n  - replace: PP-2\n    with: PP-951\n    by: Dana\n    at: 2026-06-10\n"
+        "    reason: Fits.\n",
+        encoding="utf-8",
+    )
+    page = site.review_page(KEY)
+    assert "PP-951, rejected: past_performance_matrix.csv row 152: no title" in page
+    assert "does not hold" not in page

@@ -45,3 +45,44 @@ def test_no_repeated_neighbour_and_no_adjective_turned_into_a_phrase():
         "Describe how you measure user uptake.",
     ]
     assert paraphrase("Describe relevant contracts of similar scope.", "") == []
+
+
+def test_a_generic_noun_after_each_and_a_possessive_are_not_swapped():
+    """trial 11 (M5): "describe its approach to each task" became "each caseload"."""
+    out = paraphrase("The quoter shall describe its approach to each task in Section C.3.", "")
+    assert out == ["quoter approach task Section C.3"]  # nothing to swap: the keyword form
+    out = paraphrase("Describe the work's schedule and the work plan.", "")
+    assert out[0] == "Describe the work's schedule and the workload plan."
+    assert all(p.startswith("Describe the work's schedule") for p in out)
+
+
+def test_a_referenced_heading_the_question_already_writes_is_not_named_again():
+    """trial 11 (M5): "each task in Section C.3" became "each task in Tasks (Section C.3)"."""
+    from rfp_retrieval.rewrite.context import QuestionContext, ReferencedSection
+    from rfp_retrieval.rewrite.offline import name_references
+
+    question = "The quoter shall describe its approach to each task in Section C.3."
+    log: list[str] = []
+    ctx = QuestionContext(references=[ReferencedSection("C.3", "Tasks", "")])
+    assert name_references(question, ctx, log) == question
+    assert log == ["reference 'C.3' not named: the question writes 'Tasks'"]
+    ctx = QuestionContext(references=[ReferencedSection("C.3", "Security Operations", "")])
+    assert name_references(question, ctx, []) == (
+        "The quoter shall describe its approach to each task in Security Operations (Section C.3)."
+    )
+
+
+def test_its_after_the_sentences_own_subject_is_not_the_heading():
+    """trial 11 (M5): "The quoter shall describe its approach" became "tasks's approach"."""
+    from rfp_retrieval.rewrite.context import QuestionContext
+    from rfp_retrieval.rewrite.offline import attach_topic
+
+    question = "The quoter shall describe its approach to each task in Section C.3."
+    log: list[str] = []
+    assert attach_topic(question, QuestionContext(heading="Tasks"), log) == question
+    assert log == ["'its' is the sentence's own subject's: not resolved"]
+    # a bare "its" still takes the heading, with the plural possessive written as one
+    assert (
+        attach_topic("Describe its retention period.", QuestionContext(heading="Audit Logs"), [])
+        == "Describe audit logs' retention period."
+    )

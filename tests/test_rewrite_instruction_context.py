@@ -73,3 +73,34 @@ def test_a_verb_the_thesaurus_matched_through_its_stem_is_not_swapped():
     out = paraphrase("Describe how the solution encrypts data at rest", "")
     assert not [p for p in out if "cryptography" in p or "ciphers data" in p]
     assert paraphrase("How are backups tested?", "")[:1] == ["How are snapshots tested?"]
+
+
+QUESTIONNAIRE = """# Request for Proposal — Customer Communications
+
+### 5. Questionnaire
+
+Answer every question in the table below. Keep each answer to 500 words or fewer.
+
+| No. | Question |
+|---|---|
+| Q-3 | Describe how you will integrate the agent desktop with our customer information system. |
+"""
+
+
+def test_a_question_tables_answer_instructions_are_not_appended_to_its_rewrites(tmp_path):
+    """trial 11 (M5): every rewrite of a Markdown question table ended in " — Keep each
+    answer to 500 words or fewer" (the table's instruction sentence taken as context)."""
+    path = tmp_path / "rfp.md"
+    path.write_text(QUESTIONNAIRE, encoding="utf-8")
+    doc = load_document(path)
+    (question,) = [q for q in find_questions(doc) if q.label == "Q-3"]
+    texts = [x.text for x in rewrite_question(question, doc).queries]
+    assert texts == [
+        "Describe how you will integrate the agent desktop with our customer information system."
+    ]
+    from rfp_retrieval.rewrite.context import says_how_to_answer
+
+    assert says_how_to_answer("Keep each answer to 500 words or fewer.")
+    assert says_how_to_answer("Answer every question in the table below.")
+    assert not says_how_to_answer("The utility answers 40,000 calls a month.")
+    assert not says_how_to_answer("Responses to outage reports within 30 minutes are required.")

@@ -123,25 +123,49 @@ def _phrases(text: str) -> dict[tuple[str, str], str]:
     return found
 
 
+def _head_phrases(text: str) -> set[tuple[str, str]]:
+    """The two-word phrases of ``text`` whose second word is the head of its noun run: the
+    last content word before a break ("system security" of "control system security.", not
+    of "system security plan", where security only modifies plan)."""
+    tokens = [*_tokens(text), ("", "")]
+    return {
+        (s1, s2)
+        for (s1, _), (s2, _), (s3, _) in zip(tokens, tokens[1:], tokens[2:], strict=False)
+        if s1 and s2 and s1 != s2 and not s3
+    }
+
+
 def shared_phrases(text: str, other: str) -> list[str]:
     """The phrases of ``text`` (as written there, lower case) whose two-word phrases
     ``other`` also holds; shared two-word phrases that overlap in ``text`` are one phrase
     ("records management system", not "records management, management system"). In the
-    order of first appearance in ``text``, each once."""
+    order of first appearance in ``text``, each once.
+
+    A shared phrase that is the tail of a longer compound in ``text`` (a content word
+    before it, its head noun last) counts only when ``other`` also ends a noun run with its
+    last two words, not only uses them as a modifier of a further noun. Rule: a compound's
+    modifier names another thing ("industrial control system security" is not met by the
+    "system security plan" of an entry, a plan).
+    """
     theirs = _phrases(other)
-    tokens = _tokens(text)
+    their_heads = _head_phrases(other)
+    tokens = [*_tokens(text), ("", ""), ("", "")]
     out: list[str] = []
-    run: list[str] = []
-    for (s1, w1), (s2, w2) in [*zip(tokens, tokens[1:], strict=False), (("", ""), ("", ""))]:
+    start = None  # index in ``tokens`` of the current shared run's first word
+    for i in range(len(tokens) - 1):
+        (s1, _), (s2, _) = tokens[i], tokens[i + 1]
         if s1 and s2 and s1 != s2 and (s1, s2) in theirs:
-            run = run or [w1.lower()]
-            run.append(w2.lower())
+            start = i if start is None else start
             continue
-        if run:
-            phrase = " ".join(run)
-            if phrase not in out:
+        if start is not None:
+            phrase = " ".join(w.lower() for _, w in tokens[start : i + 1])
+            # the tail of a longer compound of ``text`` (a content word before it, a break
+            # after it) is met only where ``other`` ends a noun run with it too
+            tail = start > 0 and bool(tokens[start - 1][0]) and not s2
+            last = (tokens[i - 1][0], s1)
+            if (not tail or last in their_heads) and phrase not in out:
                 out.append(phrase)
-            run = []
+            start = None
     return out
 
 

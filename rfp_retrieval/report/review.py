@@ -41,6 +41,7 @@ from rfp_retrieval.retrieval.overrides import (
     override_line,
     override_marks,
     override_path,
+    rejected_id_reasons,
     set_override,
 )
 
@@ -124,8 +125,10 @@ class ReviewSite:
         """What the review page of ``key`` shows; None when the RFP has not been run.
 
         ``{"title", "rfp_file", "rows" (pp_references dicts), "picks" (chosen rows in rank
-        order), "runners_up" ([(id, title, score)]), "known_ids", "library" ([(id, title)]
-        for the typed-id suggestions), "marks" (``override_marks``)}``.
+        order), "runners_up" ([(id, title, score)]), "known_ids", "rejected"
+        (``overrides.rejected_id_reasons`` of ``pp_rejected_entries``: an id of a rejected
+        library row is named with its row and reason, not "not held"), "library" ([(id,
+        title)] for the typed-id suggestions), "marks" (``override_marks``)}``.
         """
         scope = self.store.read_partition("scope_query", key)
         refs = self.store.read_partition("pp_references", key)
@@ -148,6 +151,7 @@ class ReviewSite:
             "picks": picks,
             "runners_up": self.runners_up(scope.row(0, named=True), entries, picks),
             "known_ids": known,
+            "rejected": rejected_id_reasons(self.store.read_table("pp_rejected_entries")),
             "library": library,
             "marks": override_marks(rows),
         }
@@ -182,12 +186,15 @@ class ReviewSite:
         others = [r for r in result.references if r.id not in chosen]
         return [(r.id, r.title or "", float(r.score)) for r in others[:RUNNERS_UP]]
 
-    def override_file_problem(self, key: str, known_ids: set[str]) -> str | None:
+    def override_file_problem(
+        self, key: str, known_ids: set[str], rejected: Mapping[str, str] | None = None
+    ) -> str | None:
         """Why ``key``'s override file cannot be applied (a hand edit broke it), in words for
-        the top of the page; None when it reads. The picks shown are then the last run's,
-        without the file's overrides, and a replace is refused until the file is fixed."""
+        the top of the page (``rejected`` as in ``state``); None when it reads. The picks
+        shown are then the last run's, without the file's overrides, and a replace is
+        refused until the file is fixed."""
         try:
-            load_overrides(override_path(self.overrides_dir, key), known_ids)
+            load_overrides(override_path(self.overrides_dir, key), known_ids, rejected)
         except OverrideError as exc:
             return (
                 f"The override file cannot be read, so the picks below are the last run's and "
@@ -223,6 +230,7 @@ class ReviewSite:
                 form.get("by") or "",
                 form.get("reason") or "",
                 state["known_ids"],
+                rejected=state["rejected"],
             )
         except OverrideError as exc:
             return False, f"Nothing changed: {exc}"
@@ -275,7 +283,7 @@ class ReviewSite:
         ]
         if message:
             h.append(f'<p class="message {_e(message[0])}" role="status">{_e(message[1])}</p>')
-        problem = self.override_file_problem(key, state["known_ids"])
+        problem = self.override_file_problem(key, state["known_ids"], state["rejected"])
         if problem:
             h.append(f'<p class="message error" role="alert">{_e(problem)}</p>')
         options = "".join(

@@ -211,19 +211,55 @@ def _duplicate_keys(text: str) -> list[tuple[str, int]]:
     return sorted(found, key=lambda item: item[1])
 
 
-def _closest_ids(unknown: Sequence[str], known_ids: set[str] | frozenset[str]) -> str:
-    """`` (closest in the library: PP-17, PP-15)`` for ids typed wrong, or "" when no library
-    id is close (rapidfuzz ratio >= 60 of 100, at most three, best first)."""
-    from rapidfuzz import fuzz, process
+def _id_typo_distance(typed: str, known: str) -> int:
+    """Typing mistakes between two entry ids: the optimal-string-alignment distance of their
+    ``entry_id_key`` forms (one digit missing, extra, wrong or two digits swapped = 1)."""
+    from rapidfuzz.distance import OSA
 
+    return OSA.distance(entry_id_key(typed), entry_id_key(known))
+
+
+def _id_number(entry_id: str) -> int | None:
+    """The last run of digits of an entry id (``PP-175`` -> 175), None when it has none."""
+    digits = re.findall(r"\d+", entry_id)
+    return int(digits[-1]) if digits else None
+
+
+def closest_ids(typed: str, known_ids: set[str] | frozenset[str], limit: int = 3) -> list[str]:
+    """The library ids a writer most likely meant by ``typed`` (an id the library does not
+    hold), best first, at most ``limit``; [] when none is close.
+
+    Rule: an id typed wrong from a printout differs from the meant one by one typing mistake
+    (a digit missing, extra, wrong, or two swapped; two for ids of ten or more characters),
+    not by sharing its prefix: ``PP-175`` is close to ``PP-17``, ``PP-15`` and ``PP-157``,
+    not to ``PP-1`` or ``PP-5``. Ranked by the number of mistakes, then by how near the
+    id's number is to the typed one, then by the id (so ties are not alphabetical luck)."""
+    key = entry_id_key(typed)
+    if not key:
+        return []
+    allowed = 2 if len(key) >= 10 else 1
+    number = _id_number(typed)
+    scored = []
+    for known in known_ids:
+        distance = _id_typo_distance(typed, known)
+        if 0 < distance <= allowed:
+            other = _id_number(known)
+            gap = abs(other - number) if other is not None and number is not None else 10**9
+            scored.append((distance, gap, known))
+    return [known for *_, known in sorted(scored)[:limit]]
+
+
+def _closest_ids(unknown: Sequence[str], known_ids: set[str] | frozenset[str]) -> str:
+    """`` (closest in the library: PP-17, PP-15)`` for ids typed wrong (``closest_ids``, at
+    most three in all, best first), or `` (no library id is close to it)`` when none is."""
     close: list[str] = []
     for wrong in unknown:
-        for match, _score, _ in process.extract(
-            wrong, sorted(known_ids), scorer=fuzz.ratio, limit=3, score_cutoff=60
-        ):
+        for match in closest_ids(wrong, known_ids):
             if match not in close:
                 close.append(match)
-    return f" (closest in the library: {', '.join(close[:3])})" if close else ""
+    if not close:
+        return " (no library id is close to " + ("it" if len(unknown) == 1 else "them") + ")"
+    return f" (closest in the library: {', '.join(close[:3])})"
 
 
 def _text(item: Mapping[str, Any], name: str, path: Path, number: int) -> str:
@@ -699,12 +735,15 @@ def set_override(
     reason: str,
     known_ids: set[str] | frozenset[str],
     at: str | None = None,
+    rejected: Mapping[str, str] | None = None,
 ) -> list[ReferenceOverride]:
     """Record in the override file ``path`` that the writer cites ``with_id`` instead of the
     current pick ``replace_id``, and return the file's overrides as now written.
 
     ``picks``: the RFP's current picks (after the file's overrides), ``known_ids`` the
-    library's entry ids, ``at`` ISO 8601 (default: now, to the minute). When ``replace_id``
+    library's entry ids, ``at`` ISO 8601 (default: now, to the minute), ``rejected`` the
+    ``rejected_id_reasons`` of the library's rejected rows (a ``with_id`` there is refused as
+    "rejected: <file> row <n>: <reason>", not as unknown). When ``replace_id``
     was itself brought in by an override, that override is updated (its ``with`` becomes
     ``with_id``, or it is removed when ``with_id`` is the pick it once displaced), so the file
     always replaces the pipeline's own picks. The file is rewritten as plain YAML (comments in
@@ -726,6 +765,12 @@ def set_override(
             f"{replace_id} is not one of the current picks ({', '.join(picks) or 'none'}); "
             "reload the page"
         )
+    why_rejected = (rejected or {}).get(entry_id_key(with_id)) if with_id else None
+    if with_id not in known_ids and why_rejected:
+        raise OverrideError(
+            f"{with_id} is rejected by the library: {why_rejected}; fix the library row or "
+            "pick another entry"
+        )
     if with_id not in known_ids:
         raise OverrideError(
             f"{with_id or '(empty)'} is not an entry id of the library"
@@ -734,7 +779,7 @@ def set_override(
         )
     if with_id in picks:
         raise OverrideError(f"{with_id} is already one of the picks; choose another entry")
-    existing = load_overrides(path, known_ids)
+    existing = load_overrides(path, known_ids, rejected)
     for o in existing:
         if o.replace_id == with_id and o.with_id != replace_id:
             raise OverrideError(

@@ -86,12 +86,25 @@ _RESPONSE_CODES = re.compile(
 the sentence says how to fill a response table, not what the row is about."""
 
 
+_ANSWER_FORMAT = re.compile(
+    r"^\W*(?:please\s+)?(?:answer|respond\s+to|complete|fill\s+in)\s+"
+    r"(?:every|each|all(?:\s+of)?|the)\b[^.?!]*\b(?:questions?|items?|rows?)\b|"
+    r"\b(?:answers?|responses?|replies)\b[^.?!]*\b\d[\d,]*\s*(?:words?|pages?|characters?|"
+    r"lines?)\b",
+    re.I,
+)
+"""An instruction on answering the questions themselves: "Answer every question in the table
+below", "Keep each answer to 500 words or fewer" (what to answer and how long, not about what)."""
+
+
 def says_how_to_answer(sentence: str) -> bool:
     """True when ``sentence`` lists the codes a response table is answered with ("Respond
-    to each requirement with Comply, Partial, or Exception", "Answer Yes/No"): it is an
-    instruction, never a question's context (issue 15: rewrites carried "(Comply, Partial,
-    Exception)")."""
-    return bool(_RESPONSE_CODES.search(sentence or ""))
+    to each requirement with Comply, Partial, or Exception", "Answer Yes/No") or says to
+    answer the questions and how long ("Answer every question in the table below", "Keep
+    each answer to 500 words or fewer", ``_ANSWER_FORMAT``): it is an instruction, never a
+    question's context (issue 15: rewrites carried "(Comply, Partial, Exception)" and, in
+    the trial of session 11, "(question, table, Keep, words)")."""
+    return bool(_RESPONSE_CODES.search(sentence or "") or _ANSWER_FORMAT.search(sentence or ""))
 
 
 GENERIC_HEADING_WORDS: frozenset[str] = frozenset(

@@ -30,7 +30,7 @@ from rfp_retrieval.rewrite.terms import (
     stem_words,
     word_spans,
 )
-from rfp_retrieval.rewrite.thesaurus import THESAURUS, find_concepts
+from rfp_retrieval.rewrite.thesaurus import GENERIC_CONCEPTS, THESAURUS, find_concepts
 
 PARAPHRASE_COUNT = 3
 """Seed 2: "Three paraphrases plus the rewritten query plus the original ... gains plateaued
@@ -110,10 +110,14 @@ def attach_topic(question: str, ctx: QuestionContext, log: list[str]) -> str:
         return text
     topic_phrase = topic
     verdict = check_specificity(text)
+    if verdict.anaphors and _own_subject_possessive(text, verdict.anaphors[0]):
+        log.append(f"{verdict.anaphors[0]!r} is the sentence's own subject's: not resolved")
+        verdict = replace(verdict, anaphors=verdict.anaphors[1:])
     if verdict.anaphors:
         pronoun = verdict.anaphors[0]
         noun = in_sentence(topic_phrase)
-        replacement = f"{noun}'s" if pronoun.lower() == "its" else noun
+        plural = noun.endswith("s") and not noun.endswith("ss")
+        replacement = (noun + ("'" if plural else "'s")) if pronoun.lower() == "its" else noun
         text = re.sub(rf"\b{re.escape(pronoun)}\b", replacement, text, count=1)
         log.append(f"resolved {pronoun!r} to the topic {topic!r}")
         return text
@@ -125,6 +129,23 @@ def attach_topic(question: str, ctx: QuestionContext, log: list[str]) -> str:
         return text
     log.append(f"attached the topic {topic!r}")
     return f"{text.rstrip(' .?')} — {topic_phrase}"
+
+
+_SUBJECT_THEN_VERB = re.compile(
+    r"^\W*(?:the|each|every|an?|all|any)\s+[A-Za-z-]+(?:\s+[A-Za-z-]+)?\s+"
+    r"(?:shall|will|must|should|may|can|is\s+to|are\s+to)\b",
+    re.I,
+)
+
+
+def _own_subject_possessive(text: str, pronoun: str) -> bool:
+    """True when ``pronoun`` is "its"/"their" after the sentence's own subject and verb
+    ("The quoter shall describe its approach": its = the quoter's). Rule: a possessive
+    pronoun refers back to the subject of its clause, not to the section heading."""
+    if pronoun.lower() not in ("its", "their"):
+        return False
+    m = re.search(rf"\b{re.escape(pronoun)}\b", text)
+    return bool(m and _SUBJECT_THEN_VERB.search(text[: m.start()]))
 
 
 def in_sentence(heading: str) -> str:
@@ -150,10 +171,15 @@ def _referenced_headings(ctx: QuestionContext) -> list[str]:
 def name_references(question: str, ctx: QuestionContext, log: list[str]) -> str:
     """``question`` with each cross-reference followed by the referenced section's heading:
     "the requirements of C.3.1" -> "the requirements of Grants Lifecycle Platform (C.3.1)"
-    (seed 2: "the retrieval target is the system, not the section")."""
+    (seed 2: "the retrieval target is the system, not the section"). A heading whose every
+    word the question already writes is not named ("each task in Section C.3" stays, not
+    "each task in Tasks (Section C.3)"): it adds no topic, only a repeated word."""
     text = question
     for ref in ctx.references:
         if not ref.heading or is_structural(ref.heading):
+            continue
+        if _all_words_in(ref.heading, text):
+            log.append(f"reference {ref.key!r} not named: the question writes {ref.heading!r}")
             continue
         for mention in cross_references(text):
             if mention.endswith(ref.key) and ref.heading not in text:
@@ -161,6 +187,13 @@ def name_references(question: str, ctx: QuestionContext, log: list[str]) -> str:
                 log.append(f"named reference {mention!r}: {ref.heading!r}")
                 break
     return text
+
+
+def _all_words_in(heading: str, text: str) -> bool:
+    """True when every content word of ``heading`` (stemmed) occurs in ``text``."""
+    mine = set(stem_words(text))
+    theirs = [w for w in stem_words(heading) if w not in _FUNCTION_WORDS]
+    return bool(theirs) and all(w in mine for w in theirs)
 
 
 def _context_tail(ctx: QuestionContext, with_subject: bool) -> str:
@@ -211,6 +244,10 @@ def paraphrase(
             continue
         if any(option.lower() in named for option in THESAURUS[group]):
             continue
+        if _POSSESSIVE.match(text[b:]):
+            continue  # a possessive ("the task's owner") names its owner as written
+        if _generic_use(text[:a], text[a:b], group):
+            continue
         found.append((a, b, group, phrase_index))
     in_core = [f for f in found if f[1] <= len(core)]
     if in_core and not swap_context:
@@ -242,6 +279,21 @@ def paraphrase(
         if candidate not in out and candidate != text:
             out.append(candidate)
     return out
+
+
+_POSSESSIVE = re.compile(r"['\u2019](?:s\b|\s|$)")
+_QUANTIFIER = re.compile(r"\b(?:each|every|any|all|other|another|no)\s+$", re.I)
+
+
+def _generic_use(before: str, written: str, group: int) -> bool:
+    """True when ``written`` (one word of a ``GENERIC_CONCEPTS`` group) follows a quantifier
+    ("each task", "any work"): there it counts items of whatever the sentence is about, and a
+    swap gives "each caseload". Rule: a generic noun after each/every/any names no concept."""
+    return (
+        " " not in written.strip()
+        and THESAURUS[group][0] in GENERIC_CONCEPTS
+        and bool(_QUANTIFIER.search(before))
+    )
 
 
 _NOMINAL = re.compile(
