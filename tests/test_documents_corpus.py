@@ -53,14 +53,14 @@ COUNTS = {
     "18f-dos-talentmap-pws.md": (48, 52),
     "18f-dos-talentmap-rfq.md": (36, 43),
     # 130 (was 128): "The contractor must submit a final invoice ..." (the matrix: work)
-    "18f-hhs-tdrs-base-award-with-pws.pdf": (53, 130),
+    "18f-hhs-tdrs-base-award-with-pws.pdf": (53, 129),
     # 105: more asks from the issue-13 rules (inline "1) ...; 2) ..." lists split, more
     # instruction headings); sections unchanged
     # 97 / 101: an agency by its acronym is the buyer ("TTS shall provide for review ..."),
     # stage names ("Phase 1 – Technical Submission") ask nothing
     "18f-hhs-tdrs-rfq-draft.pdf": (77, 97),  # 103: asks cut at invisible PDF lines now whole
-    "18f-hhs-tdrs-rfq-final.docx": (68, 101),
-    "18f-hhs-tdrs-rfq-final.md": (68, 101),
+    "18f-hhs-tdrs-rfq-final.docx": (68, 100),
+    "18f-hhs-tdrs-rfq-final.md": (68, 100),
     "18f-usfs-epermit-api-rfq.md": (34, 45),
     "18f-usfs-epermit-api-soo-draft.docx": (9, 3),
     "18f-usfs-epermit-api-soo.md": (9, 3),
@@ -68,11 +68,11 @@ COUNTS = {
     "alaska-dhss-aries-automated-renewals-rfp.md": (124, 115),
     "alaska-dhss-aries-support-notice-of-intent-to-award.pdf": (3, 1),
     "alaska-dhss-aries-support-proposal-evaluation-form.pdf": (14, 1),
-    "alaska-dhss-aries-support-rfp-210000029.md": (121, 114),
+    "alaska-dhss-aries-support-rfp-210000029.md": (121, 113),
     "alaska-dhss-aries-support-rfp-checklist.pdf": (9, 11),
     "alaska-dhss-it-requirements-agile-acquisition.md": (95, 91),
     "alaska-doh-ies-milestone2-qap-sla.pdf": (13, 15),
-    "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (126, 150),  # exclusions: not asks
+    "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (126, 149),  # exclusions: not asks
     "alaska-doh-ies-milestone2-rfp-amendment-1.pdf": (6, 1),
     # 65: "Instructions for Preparation of Proposals" is Section L (section_kinds.INSTRUCTIONS)
     "disa-ebm-draft-rfp-hc1013-05-r-2001.pdf": (77, 62),

@@ -310,11 +310,23 @@ be replaced"): it binds no one unless the sentence's main clause also does. "all
 be supported" still binds (the clause is the obligation)."""
 
 
+MODAL_LEAD_IN = re.compile(
+    r"^(?:the\s+|each\s+|all\s+)?[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?\s+(?:shall|must)"
+    r"(?:\s+also)?\s*:$",
+    re.I,
+)
+"""A subject and its modal before a colon (``The contractor shall:``, ``Offerors must:``): the
+obligations are the lettered items below it; the prompt is a requirement however short."""
+
+
 def is_requirement(sentence: str) -> bool:
     """True for a ``shall`` / ``must`` sentence that binds the offeror or the contractor: not
     a definition, not the buyer's own obligation (``_BUYER``), and not a description whose only
-    ``shall``/``must`` sits in a relative clause (``_RELATIVE_MODAL``)."""
+    ``shall``/``must`` sits in a relative clause (``_RELATIVE_MODAL``). At least 4 words, or a
+    modal lead-in of its list (``MODAL_LEAD_IN``: "The contractor shall:")."""
     s = strip_inline_markdown(sentence)
+    if MODAL_LEAD_IN.match(s.strip()) and not _BUYER.match(s.strip()):
+        return True
     format_or_lead_in = bool(FORMAT_RULE.search(s) or CONTENT_LEAD_IN.search(s))
     modals = len(_MODAL.findall(s))
     only_relative = modals > 0 and modals == len(_RELATIVE_MODAL.findall(s))
