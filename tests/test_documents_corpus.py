@@ -65,10 +65,10 @@ COUNTS = {
     "18f-usfs-epermit-api-soo-draft.docx": (9, 3),
     "18f-usfs-epermit-api-soo.md": (9, 3),
     "18f-usfs-epermit-api-technical-approach-template.md": (3, 15),
-    "alaska-dhss-aries-automated-renewals-rfp.md": (124, 115),
+    "alaska-dhss-aries-automated-renewals-rfp.md": (124, 116),  # + a stated page limit
     "alaska-dhss-aries-support-notice-of-intent-to-award.pdf": (3, 1),
     "alaska-dhss-aries-support-proposal-evaluation-form.pdf": (14, 1),
-    "alaska-dhss-aries-support-rfp-210000029.md": (121, 113),
+    "alaska-dhss-aries-support-rfp-210000029.md": (121, 114),
     "alaska-dhss-aries-support-rfp-checklist.pdf": (9, 11),
     "alaska-dhss-it-requirements-agile-acquisition.md": (95, 91),
     "alaska-doh-ies-milestone2-qap-sla.pdf": (13, 15),
@@ -105,7 +105,7 @@ COUNTS = {
     # are no headings and a UCF part's running-header copies are dropped; 215: general
     # conditions and contract terms are clause text, not asks (issue 13)
     "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (120, 218),
-    "dla-scals-modernization-rfp-SP4709-26-R-0042.md": (48, 34),
+    "dla-scals-modernization-rfp-SP4709-26-R-0042.md": (48, 35),  # + "Limit: 25 pages"
     "franklin-dhhs-iecms-modernization-rfp.md": (73, 49),
     "hhs-acf-grants-platform-rfp-75ACF126R00031.md": (44, 42),
     "treasury-fiscal-service-dcdis-rfq-2032H5-26-Q-00117.md": (35, 30),

@@ -83,3 +83,26 @@ def test_prompt_on_its_own_line_takes_its_sections_number(tmp_path: Path):
     assert by_label["C.3.2(a)"].text == "deliver a weekly status report;"
     assert by_label["C.3.2(b)"].text == "brief the project officer monthly."
     assert None not in by_label
+
+
+LIMITS = """# Request for Proposals 26-07
+
+## 1. Proposal Instructions
+
+### 1.1 Format
+
+Proposals shall be organized in two volumes. Technical Volume: 25 pages maximum, 12-point font.
+Price Volume: no page limit.
+"""
+
+
+def test_a_page_or_font_limit_without_a_verb_is_a_matrix_row(tmp_path: Path):
+    path = tmp_path / "limits.md"
+    path.write_text(LIMITS, encoding="utf-8")
+    rows = [(r.label, r.text, r.kind) for r in matrix_rows(load_document(path))]
+    assert rows == [
+        ("1.1", "Proposals shall be organized in two volumes.", "requirement"),
+        ("1.1", "Technical Volume: 25 pages maximum, 12-point font.", "requirement"),
+    ]
+    assert is_requirement("The past performance volume has a limit of 10 pages.")
+    assert not is_requirement("The agency received 30 pages of public comments.")
