@@ -104,11 +104,11 @@ def test_each_list_item_has_its_own_kind_not_its_lead_ins():
         "- The staffing plan for the first ninety days\n"
     )
     assert [(r.label, r.kind) for r in matrix_rows(doc)] == [
-        (None, "lead-in"),
-        ("(a)", "question"),
-        ("(b)", "requirement"),
-        ("(c)", WORK_STATEMENT),
-        ("(d)", "question"),  # no wording of its own: the prompt's kind ("address")
+        ("5", "lead-in"),
+        ("5(a)", "question"),
+        ("5(b)", "requirement"),
+        ("5(c)", WORK_STATEMENT),
+        ("5(d)", "question"),  # no wording of its own: the prompt's kind ("address")
     ]
 
 

@@ -24,8 +24,8 @@ def test_parse_text_keeps_brackets_and_shows_each_asks_kind(tmp_path):
     assert lines[0] == "Request for Proposals [Draft]"
     asks = [line for line in lines if line.startswith("  q-")]
     assert asks == [
-        "  q-001 [question] - (l.5) Describe your approach to migrating [legacy] case records.",
-        "  q-002 [requirement] - (l.7) The Offeror shall submit three past performance references.",
+        "  q-001 [question] 1 (l.5) Describe your approach to migrating [legacy] case records.",
+        "  q-002 [requirement] 1 (l.7) The Offeror shall submit three past performance references.",
     ]
 
 

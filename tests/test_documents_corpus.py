@@ -53,26 +53,26 @@ COUNTS = {
     "18f-dos-talentmap-pws.md": (48, 52),
     "18f-dos-talentmap-rfq.md": (36, 43),
     # 130 (was 128): "The contractor must submit a final invoice ..." (the matrix: work)
-    "18f-hhs-tdrs-base-award-with-pws.pdf": (53, 130),
+    "18f-hhs-tdrs-base-award-with-pws.pdf": (53, 129),
     # 105: more asks from the issue-13 rules (inline "1) ...; 2) ..." lists split, more
     # instruction headings); sections unchanged
     # 97 / 101: an agency by its acronym is the buyer ("TTS shall provide for review ..."),
     # stage names ("Phase 1 – Technical Submission") ask nothing
     "18f-hhs-tdrs-rfq-draft.pdf": (77, 97),  # 103: asks cut at invisible PDF lines now whole
-    "18f-hhs-tdrs-rfq-final.docx": (68, 101),
-    "18f-hhs-tdrs-rfq-final.md": (68, 101),
+    "18f-hhs-tdrs-rfq-final.docx": (68, 100),
+    "18f-hhs-tdrs-rfq-final.md": (68, 100),
     "18f-usfs-epermit-api-rfq.md": (34, 45),
     "18f-usfs-epermit-api-soo-draft.docx": (9, 3),
     "18f-usfs-epermit-api-soo.md": (9, 3),
     "18f-usfs-epermit-api-technical-approach-template.md": (3, 15),
-    "alaska-dhss-aries-automated-renewals-rfp.md": (124, 115),
+    "alaska-dhss-aries-automated-renewals-rfp.md": (124, 116),  # + a stated page limit
     "alaska-dhss-aries-support-notice-of-intent-to-award.pdf": (3, 1),
     "alaska-dhss-aries-support-proposal-evaluation-form.pdf": (14, 1),
     "alaska-dhss-aries-support-rfp-210000029.md": (121, 114),
     "alaska-dhss-aries-support-rfp-checklist.pdf": (9, 11),
     "alaska-dhss-it-requirements-agile-acquisition.md": (95, 91),
     "alaska-doh-ies-milestone2-qap-sla.pdf": (13, 15),
-    "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (126, 150),  # exclusions: not asks
+    "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (126, 149),  # exclusions: not asks
     "alaska-doh-ies-milestone2-rfp-amendment-1.pdf": (6, 1),
     # 65: "Instructions for Preparation of Proposals" is Section L (section_kinds.INSTRUCTIONS)
     "disa-ebm-draft-rfp-hc1013-05-r-2001.pdf": (77, 62),
@@ -105,7 +105,7 @@ COUNTS = {
     # are no headings and a UCF part's running-header copies are dropped; 215: general
     # conditions and contract terms are clause text, not asks (issue 13)
     "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (120, 218),
-    "dla-scals-modernization-rfp-SP4709-26-R-0042.md": (48, 34),
+    "dla-scals-modernization-rfp-SP4709-26-R-0042.md": (48, 35),  # + "Limit: 25 pages"
     "franklin-dhhs-iecms-modernization-rfp.md": (73, 49),
     "hhs-acf-grants-platform-rfp-75ACF126R00031.md": (44, 42),
     "treasury-fiscal-service-dcdis-rfq-2032H5-26-Q-00117.md": (35, 30),

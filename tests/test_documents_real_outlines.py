@@ -39,31 +39,31 @@ _TDRS_SECTIONS_BELOW_ROOT = [
 ]
 _TDRS_ASKS = [
     (
-        None,
+        "4.0",
         "4.0 Contract Place of Performance and Contract Type",
         "question",
         "The offeror must specify whether the fixed hourly rate for e",
     ),
     (
-        None,
+        "9.2",
         "9.2 Evaluation Factors and Quote Submission Instructions",
         "evaluation-criterion",
         "Quotes will be evaluated on the factors listed below.",
     ),
     (
-        None,
+        "9.2.4",
         "9.2.4 Factor 3 - Similar Experience",
         "question",
         "Please provide only links to source code repositories in the",
     ),
     (
-        None,
+        "9.5",
         "9.5 Basis of Award and Evaluation Factors",
         "evaluation-criterion",
         "The government will evaluate the submitted quotes against th",
     ),
     (
-        None,
+        "9.5",
         "9.5 Basis of Award and Evaluation Factors",
         "evaluation-criterion",
         "The government will evaluate price quotes for award purposes",
@@ -208,19 +208,19 @@ EXPECTED = {
         ],
         [
             (
-                None,
+                "1",
                 "1. General",
                 "requirement",
                 "Questions or comments regarding this RFQ shall be submitted ",
             ),
             (
-                None,
+                "1",
                 "1. General",
                 "requirement",
                 "All offers must be received electronically through the e-Buy",
             ),
             (
-                None,
+                "1",
                 "1. General",
                 "requirement",
                 "REMINDER: In accordance with the terms and conditions of the",
@@ -232,7 +232,7 @@ EXPECTED = {
                 "Please submit your quotation in accordance with the instruct",
             ),
             (
-                None,
+                "7",
                 "7. Quotation Instructions",
                 "requirement",
                 "Submittals in response to this solicitation shall only inclu",
@@ -292,31 +292,31 @@ EXPECTED = {
                 "Please submit your quotation in accordance with the instruct",
             ),
             (
-                None,
+                "1",
                 "1. General",
                 "requirement",
                 "Questions or comments regarding this RFQ shall be submitted ",
             ),
             (
-                None,
+                "1",
                 "1. General",
                 "requirement",
                 "All offers must be received electronically through the eBuy ",
             ),
             (
-                None,
+                "1",
                 "1. General",
                 "requirement",
                 "REMINDER: In accordance with the terms and conditions of the",
             ),
             (
-                None,
+                "3",
                 "3. Potential Organizational Conflicts of Interest Statement",
                 "requirement",
                 "No call order award shall be made until any potential confli",
             ),
             (
-                None,
+                "3",
                 "3. Potential Organizational Conflicts of Interest Statement",
                 "requirement",
                 "Refusal to provide the requested information or the willful ",
@@ -556,19 +556,19 @@ EXPECTED = {
                 "CLINs/SLINs for the option years shall for offeror’s propose",
             ),
             (
-                None,
+                "F.1.1",
                 "F.1.1. Testing",
                 "requirement",
                 "The contractor shall ship and install all equipment necessar",
             ),
             (
-                None,
+                "F.1.1",
                 "F.1.1. Testing",
                 "requirement",
                 "Testing shall be conducted at DISA’s Continuity of Operation",
             ),
             (
-                None,
+                "F.1.1",
                 "F.1.1. Testing",
                 "requirement",
                 "Upon successful completion of testing, the contractor shall ",
@@ -717,12 +717,13 @@ def test_tdrs_markdown_and_word_versions_parse_the_same():
         return [(q.label, q.text, q.section_path[1:], q.kind) for q in find_questions(doc)]
 
     assert asks(md) == asks(docx)
-    assert len(asks(md)) == 101  # the 17 areas of a "ten of the following areas?" list are
+    assert len(asks(md)) == 100  # the 17 areas of a "ten of the following areas?" list are
     # the options of that question (matrix rows of kind option), not questions of their own;
     # 104 (was 108): rules on the asked deliverable stay on its line ("Include resumes ...
     # The resumes must include ...", ask_patterns.refers_back); 101 (was 104): "TTS shall
     # provide for review ..." is the buyer's (an agency by its acronym) and the stage names
-    # "Phase 1 – Technical Submission" / "Phase 3 - Price Submission" ask nothing
+    # "Phase 1 – Technical Submission" / "Phase 3 - Price Submission" ask nothing; 100 (was
+    # 101): "The System must:" is a requirement whose bulleted items are its parts
 
 
 def _sizes(name: str) -> list[tuple[str, float | None, float | None, bool]]:

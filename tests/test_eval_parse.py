@@ -183,6 +183,26 @@ def test_load_truth_names_the_missing_document(tmp_path):
             b'{"doc": "tiny.md", "questions": []}',
             r"truth.jsonl:1: bad truth line \(missing sections",
         ),
+        (
+            b'{"doc": "tiny.md", "sections": [], "questions": [{"text": null}]}',
+            r"truth.jsonl:1: questions\[1\].text must be the ask's text, got None",
+        ),
+        (
+            b'{"doc": "tiny.md", "sections": [], "questions": [],'
+            b' "past_performance": {"references_required": "three"}}',
+            r"truth.jsonl:1: past_performance.references_required must be a whole number or null,"
+            r" got 'three'",
+        ),
+        (
+            b'{"doc": "tiny.md", "sections": [], "questions": [],'
+            b' "past_performance": {"references_required": 3, "recency_yrs": 3}}',
+            r"truth.jsonl:1: past_performance.recency_yrs is not a label field",
+        ),
+        (
+            b'{"doc": "tiny.md", "sections": [], "questions": [],'
+            b' "past_performance": {"value_min": "$5M"}}',
+            r"past_performance.value_min must be a number or null, got '\$5M'",
+        ),
     ],
 )
 def test_load_truth_refuses_a_malformed_file_naming_file_and_line(tmp_path, content, message):

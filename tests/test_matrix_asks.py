@@ -117,13 +117,13 @@ def test_inline_items_are_matrix_rows_of_their_own():
     assert rows == [
         (
             "q-001",
-            None,
+            "1",  # the prose of section "1." carries its number
             "question",
             "The offeror must describe its quality control and address the following:",
         ),
-        ("q-001a", "(1)", "question", "how staff are retained;"),
-        ("q-001b", "(2)", "question", "how leave is approved;"),
-        ("q-001c", "(3)", "question", "how staff are replaced."),
+        ("q-001a", "1(1)", "question", "how staff are retained;"),
+        ("q-001b", "1(2)", "question", "how leave is approved;"),
+        ("q-001c", "1(3)", "question", "how staff are replaced."),
     ]
 
 

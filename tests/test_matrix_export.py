@@ -92,7 +92,7 @@ def test_matrix_has_one_row_per_ask_with_section_path_and_line(small_rfp: Path):
         ),
         MatrixRow(
             "q-003",
-            None,
+            "4",  # the paragraph of section 4 carries its number
             "Data Platform RFP > 4 Instructions",
             "Proposals shall not exceed 20 pages.",
             "requirement",
@@ -129,7 +129,7 @@ def test_csv_and_xlsx_exports_hold_the_rows_and_blank_writer_columns(small_rfp, 
     assert values[0] == [*MATRIX_COLUMNS, *WRITER_COLUMNS]
     assert values[5][:5] == [
         "q-003",
-        None,
+        "4",
         "Data Platform RFP > 4 Instructions",
         "Proposals shall not exceed 20 pages.",
         "requirement",

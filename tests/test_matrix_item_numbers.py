@@ -29,6 +29,8 @@ ITEMS = [
 AFTER = "The price volume shall not exceed 10 pages."
 NUMBERED = [("(1)", ITEMS[0]), ("(2)", ITEMS[1]), ("(3)", ITEMS[2]), ("(4)", ITEMS[3])]
 NUMBERED.append(("(5)", ITEMS[4]))
+LABELLED = [(f"1.1{label}", text) for label, text in NUMBERED]
+"""The items' matrix labels: the prompt's paragraph number 1.1, then the item's number."""
 
 
 def _markdown(tmp_path: Path) -> Path:
@@ -120,9 +122,9 @@ def _matrix(path: Path) -> list[tuple[str | None, str, str]]:
 
 
 EXPECTED = [
-    (None, "question", LEAD),
-    *[(label, "question", text) for label, text in NUMBERED],
-    (None, "requirement", AFTER),
+    ("1.1", "question", LEAD),
+    *[(label, "question", text) for label, text in LABELLED],
+    ("1.2", "requirement", AFTER),
 ]
 
 
@@ -143,9 +145,9 @@ def test_parse_lists_the_items_with_the_matrix_labels(tmp_path: Path):
     assert result.exit_code == 0, result.output
     [prompt, after] = json.loads(result.output)["questions"]
     assert (prompt["text"], after["parts"]) == (LEAD, [])
-    assert [(p["label"], p["text"]) for p in prompt["parts"]] == NUMBERED
+    assert [(p["label"], p["text"]) for p in prompt["parts"]] == LABELLED
     text = CliRunner().invoke(app, ["parse", str(path)], env={"COLUMNS": "200"}).output
-    assert f"(3) {ITEMS[2]}" in text
+    assert f"1.1(3) {ITEMS[2]}" in text
 
 
 def test_brief_question_list_shows_the_items_with_their_numbers(tmp_path: Path):
@@ -161,7 +163,7 @@ def test_brief_question_list_shows_the_items_with_their_numbers(tmp_path: Path):
         }
     )
     views = question_views(rewritten, None, frame)
-    assert [(i["label"], i["text"]) for i in views[0]["items"]] == NUMBERED
+    assert [(i["label"], i["text"]) for i in views[0]["items"]] == LABELLED
     assert views[1]["items"] == []
     assert question_views(rewritten, None)[0]["items"] == []  # no questions table: none
 
@@ -186,7 +188,7 @@ def test_bulleted_items_are_lettered_in_order(tmp_path: Path):
         encoding="utf-8",
     )
     rows = matrix_rows(load_document(path))
-    assert [(r.label, r.text) for r in rows[1:]] == [("(a)", ITEMS[0]), ("(b)", ITEMS[1])]
+    assert [(r.label, r.text) for r in rows[1:]] == [("2.1(a)", ITEMS[0]), ("2.1(b)", ITEMS[1])]
 
 
 def test_a_question_ending_on_the_following_list_holds_the_list_as_options(tmp_path: Path):
@@ -203,14 +205,14 @@ def test_a_question_ending_on_the_following_list_holds_the_list_as_options(tmp_p
     rows = matrix_rows(load_document(path))
     assert [(r.label, r.kind, r.text) for r in rows] == [
         (
-            None,
+            "9.6.2",
             "evaluation-criterion",
             "Did the proposed team have experience in at least three of the following areas?",
         ),
-        ("(a)", "option", "Cloud deployment"),
-        ("(b)", "option", "Automated testing"),
-        ("(c)", "option", "Content design"),
-        ("(d)", "option", "Database design"),
+        ("9.6.2(a)", "option", "Cloud deployment"),
+        ("9.6.2(b)", "option", "Automated testing"),
+        ("9.6.2(c)", "option", "Content design"),
+        ("9.6.2(d)", "option", "Database design"),
         (None, "evaluation-criterion", "Did the contractor include a resume for each key person?"),
     ]
 
@@ -228,10 +230,10 @@ def test_items_joined_by_or_are_options_of_one_ask(tmp_path: Path):
     )
     rows = matrix_rows(load_document(path))
     assert [(r.label, r.kind) for r in rows] == [
-        (None, "question"),
-        ("(1)", "option"),
-        ("(2)", "option"),
-        (None, "question"),
-        ("(1)", "question"),
-        ("(2)", "question"),
+        ("5", "question"),
+        ("5(1)", "option"),
+        ("5(2)", "option"),
+        ("5", "question"),
+        ("5(1)", "question"),
+        ("5(2)", "question"),
     ]

@@ -55,6 +55,33 @@ def test_parse_tsv_groups_words_into_lines_and_paragraphs():
     assert page.confidence == 90.0
 
 
+def test_parse_tsv_keeps_a_sentence_whole_across_a_paragraph_break():
+    header = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight"
+    words = [
+        (1, 1, "Each"),
+        (1, 1, "reference"),
+        (1, 1, "shall"),
+        (1, 1, "be"),
+        (1, 1, "performed"),
+        (1, 1, "within"),
+        (2, 1, "the"),
+        (2, 1, "last"),
+        (2, 1, "five"),
+        (2, 1, "years."),
+        (3, 1, "Offerors"),
+        (3, 1, "must"),
+        (3, 1, "sign."),
+    ]
+    rows = [f"5\t1\t1\t{par}\t{line}\t1\t0\t0\t1\t1\t95\t{w}" for par, line, w in words]
+    page = ocr.parse_tsv(header + "\tconf\ttext\n" + "\n".join(rows) + "\n")
+    assert page.lines == [
+        "Each reference shall be performed within",
+        "the last five years.",
+        "",
+        "Offerors must sign.",
+    ]
+
+
 @pytest.mark.skipif(ocr.tesseract_path() is None, reason="tesseract is not installed")
 def test_scanned_pdf_is_read_by_ocr_with_its_confidence(tmp_path: Path):
     doc = load_document(_scanned_pdf(tmp_path / "scanned.pdf", SCANNED_LINES))

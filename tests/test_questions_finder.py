@@ -76,21 +76,21 @@ Describe the risks you see. If so, explain how you would reduce them.
         ("q-003", None, "requirement", "Submit a signed copy of Attachment B."),  # an enclosure
         (
             "q-004",
-            None,
+            "5",
             "evaluation-criterion",
             "The Government will evaluate the realism of the staffing plan.",
         ),
         # the evaluator's checklist question, about the contractor in the third person
         (
             "q-005",
-            None,
+            "5",
             "evaluation-criterion",
             "Does the contractor describe how they will test accessibility?",
         ),
         # "If so, ..." continues the ask it follows
         (
             "q-006",
-            None,
+            "5",
             "question",
             "Describe the risks you see. If so, explain how you would reduce them.",
         ),

@@ -122,6 +122,15 @@ FORMAT_RULE = re.compile(
 """A page limit or font rule written with ``should`` (``This section should be no more than five
 pages``, ``Written responses should be in 12-point font``): a format instruction the proposal
 must meet, as binding in practice as one written with ``shall``."""
+STATED_LIMIT = re.compile(
+    r"\b\(?\d{1,3}\)?[- ]pages?\s+(?:maximum|max\b\.?|limit\b)"
+    r"|\b(?:maximum|limit)(?:\s+of)?:?\s+(?:\w+\s+)?\(?\d{1,3}\)?\s+pages?\b"
+    r"|\b\(?\d{1,2}\)?[- ]?(?:point|pt\b\.?)\s+(?:font|type(?:face)?)\b",
+    re.I,
+)
+"""A page or font limit stated without a verb (``Technical Volume: 30 pages maximum, 11-point
+font``, ``limit: 4 pages``, ``12 pt font``): a format rule of the proposal, as binding as one
+written with ``shall``."""
 _NOT_REQUIREMENT = re.compile(
     r"\bmeans\b|\bas used in\b|\bis defined as\b|\bshall be deemed\b|\bshall be construed\b|"
     r"\bshall (?:not )?be subject to\b|"
@@ -310,12 +319,26 @@ be replaced"): it binds no one unless the sentence's main clause also does. "all
 be supported" still binds (the clause is the obligation)."""
 
 
+MODAL_LEAD_IN = re.compile(
+    r"^(?:the\s+|each\s+|all\s+)?[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?\s+(?:shall|must)"
+    r"(?:\s+also)?\s*:$",
+    re.I,
+)
+"""A subject and its modal before a colon (``The contractor shall:``, ``Offerors must:``): the
+obligations are the lettered items below it; the prompt is a requirement however short."""
+
+
 def is_requirement(sentence: str) -> bool:
     """True for a ``shall`` / ``must`` sentence that binds the offeror or the contractor: not
     a definition, not the buyer's own obligation (``_BUYER``), and not a description whose only
-    ``shall``/``must`` sits in a relative clause (``_RELATIVE_MODAL``)."""
+    ``shall``/``must`` sits in a relative clause (``_RELATIVE_MODAL``). At least 4 words, or a
+    modal lead-in of its list (``MODAL_LEAD_IN``: "The contractor shall:")."""
     s = strip_inline_markdown(sentence)
-    format_or_lead_in = bool(FORMAT_RULE.search(s) or CONTENT_LEAD_IN.search(s))
+    if MODAL_LEAD_IN.match(s.strip()) and not _BUYER.match(s.strip()):
+        return True
+    format_or_lead_in = bool(
+        FORMAT_RULE.search(s) or CONTENT_LEAD_IN.search(s) or STATED_LIMIT.search(s)
+    )
     modals = len(_MODAL.findall(s))
     only_relative = modals > 0 and modals == len(_RELATIVE_MODAL.findall(s))
     return (

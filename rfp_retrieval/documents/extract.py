@@ -60,6 +60,16 @@ _UNSUPPORTED_HINTS = {
 
 
 # A whole HTML document (a saved web page renamed .md or .txt), not Markdown with inline HTML.
+def _is_pdf(p: Path) -> bool:
+    """True when ``p`` starts as a PDF file does: ``%PDF-`` within its first 1024 bytes (the
+    PDF specification's header rule), whatever its extension."""
+    try:
+        with p.open("rb") as fh:
+            return b"%PDF-" in fh.read(1024)
+    except OSError:
+        return False  # read_bytes names the failure
+
+
 _HTML_PAGE = re.compile(r"\A\ufeff?\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)\b", re.I | re.S)
 
 
@@ -150,6 +160,9 @@ def load_document(path: str | Path) -> RfpDocument:
     page_of_line: list[int] | None = None
     style_of_line: list[LineStyle | None] | None = None
     ocr_pages: dict[int, float] = {}
+    if fmt in ("text", "markdown") and _is_pdf(p):
+        fmt = "pdf"  # a PDF saved as .md/.txt: its streams would be read as requirements
+        warnings.append(f"{name} is a PDF file saved with the extension '{ext}': read as PDF")
     if fmt == "pdf":
         pages, pages_without_text, pdf_warnings, page_styles = pdf_pages(p, ocr_pages)
         warnings += pdf_warnings

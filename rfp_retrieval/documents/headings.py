@@ -94,6 +94,14 @@ def is_title(text: str, max_words: int = 14) -> bool:
     return letters >= 2
 
 
+def _run_in_title_words(title: str) -> bool:
+    """A run-in title before ``. Body`` is short: at most 6 words, or at most 10 when they are
+    title-cased (``Task 1 – Continuous Monitoring and Triage. The contractor shall:``); a dash
+    between words is no word."""
+    words = [w for w in title.split() if re.search(r"\w", w)]
+    return len(words) <= 6 or len(words) <= 10 and title_case(title)
+
+
 def split_title(rest: str) -> tuple[str, str, str]:
     """Split what follows a section number into (heading, body start, kind)."""
     rest = rest.strip()
@@ -120,10 +128,10 @@ def split_title(rest: str) -> tuple[str, str, str]:
     colon = re.match(r"^(?P<t>[^.:?!]{1,80}?)\s*:\s+(?P<b>\S.*)$", plain)
     if colon and is_title(colon.group("t"), 8) and not MODAL.search(colon.group("t")):
         return colon.group("t").strip(), colon.group("b").strip(), "heading"
-    period = re.match(r"^(?P<t>[A-Z][^.?!:]{0,60}?)\.\s+(?P<b>[A-Z(\"“].*)$", plain)
+    period = re.match(r"^(?P<t>[A-Z][^.?!:]{0,70}?)\.\s+(?P<b>[A-Z(\"“].*)$", plain)
     if (
         period
-        and len(period.group("t").split()) <= 6
+        and _run_in_title_words(period.group("t"))
         and not MODAL.search(period.group("t"))
         and not _SENTENCE_START.match(period.group("t"))
     ):

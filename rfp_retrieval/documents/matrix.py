@@ -5,8 +5,9 @@ response must address, where the RFP says it (section path, page or line), and b
 for the writer to fill in (where the proposal answers it, and whether it complies).
 
 Rows come from ``documents.questions.find_questions`` in document order. The XLSX file has a
-header row, frozen panes, an autofilter and wrapped text; the CSV is UTF-8 with a BOM so
-Excel opens it with the right encoding.
+header row, frozen panes, an autofilter and wrapped text, every text a text cell; the CSV is
+UTF-8 with a BOM so Excel opens it with the right encoding, and a text starting with a formula
+sign gets a leading ``'`` (``csv_safe``).
 """
 
 from __future__ import annotations
@@ -329,12 +330,27 @@ def _cells(row: MatrixRow) -> list[object]:
     ]
 
 
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+"""First characters that make a spreadsheet read a cell as a formula (the OWASP CSV-injection
+rule): an ask quoted from an RFP ("=HYPERLINK(...)", "- staffing", "@risk") is data, never a
+formula."""
+
+
+def csv_safe(value: object) -> object:
+    """``value`` for a CSV cell: a text starting with a formula trigger (``FORMULA_TRIGGERS``)
+    gets a leading ``'`` so Excel, LibreOffice and Sheets show it as text (OWASP CSV
+    injection); other text and numbers unchanged."""
+    if isinstance(value, str) and value.startswith(FORMULA_TRIGGERS):
+        return "'" + value
+    return value
+
+
 def _write_csv(rows: list[MatrixRow], path: Path) -> None:
     with path.open("w", encoding="utf-8-sig", newline="") as fh:
         writer = csv.writer(fh)
         writer.writerow([*MATRIX_COLUMNS, *WRITER_COLUMNS])
         for row in rows:
-            writer.writerow(_cells(row))
+            writer.writerow([csv_safe(value) for value in _cells(row)])
 
 
 _WIDTHS = {
@@ -373,8 +389,11 @@ def _write_xlsx(rows: list[MatrixRow], path: Path, title: str) -> None:
     sheet.title = "Compliance Matrix"
     header = [*MATRIX_COLUMNS, *WRITER_COLUMNS]
     sheet.append(header)
-    for row in rows:
-        sheet.append([_xlsx_text(value) for value in _cells(row)])
+    for i, row in enumerate(rows, start=2):
+        for j, value in enumerate(_cells(row), start=1):
+            cell = sheet.cell(row=i, column=j, value=_xlsx_text(value))
+            if isinstance(value, str):
+                cell.data_type = "s"  # a text cell: "=..." from an RFP is never a live formula
     bold = Font(bold=True)
     fill = PatternFill("solid", fgColor="DDEBF7")
     for j, name in enumerate(header, start=1):

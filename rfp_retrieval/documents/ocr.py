@@ -96,7 +96,27 @@ def parse_tsv(tsv: str) -> OcrPage:
     if words:
         lines.append(" ".join(words))
     mean = round(sum(confidences) / len(confidences), 1) if confidences else 0.0
-    return OcrPage(lines, mean)
+    return OcrPage(_join_wrapped(lines), mean)
+
+
+def _join_wrapped(lines: list[str]) -> list[str]:
+    """``lines`` without the paragraph breaks Tesseract puts inside a sentence: a break after a
+    line that ends without closing punctuation and before a line opening in lower case
+    (``... performed within`` / ``the last five years``) is a wrapped line, as the text layer of
+    a PDF reads it; a sentence never opens in lower case."""
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if (
+            line == ""
+            and out
+            and out[-1]
+            and out[-1][-1] not in ".:;?!"
+            and i + 1 < len(lines)
+            and lines[i + 1][:1].islower()
+        ):
+            continue
+        out.append(line)
+    return out
 
 
 def ocr_pdf_pages(pdf: Path, pages: list[int], password: str = "") -> dict[int, OcrPage]:

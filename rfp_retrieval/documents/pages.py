@@ -22,6 +22,16 @@ _PAGE_NUMBER = re.compile(
 )
 
 
+_PRINT_STAMP = re.compile(
+    r"^\d{1,2}/\d{1,2}/\d{2,4},?\s+\d{1,2}:\d{2}(?:\s*[AP]M)?(?:\s|$)"  # 12/3/26, 9:36 AM Title
+    r"|^(?:file|https?)://\S+(?:\s+\d{1,4}\s*/\s*\d{1,4})?$",  # file:///.../rfq.html 1/2
+    re.I,
+)
+"""A browser's print header or footer (the date-time stamp and page title, the page URL and
+"1/2"): furniture of a web page printed to PDF, read on the first or last line of a page
+(never the title of the document, even on a one-page print)."""
+
+
 # The only numbers masked when lines are compared across pages: running headers and footers
 # repeat verbatim except for their page numbers and dates. Every other digit is compared as
 # written, so "3. Requirement Area 3" on one page and "4. Requirement Area 4" on the next are
@@ -132,6 +142,9 @@ def clean_pages(
         first_last = edges["top"][:1] + edges["bottom"][-1:]
         for i, line in enumerate(page):
             if i in first_last and _PAGE_NUMBER.match(line.strip()):
+                continue
+            if i in first_last and _PRINT_STAMP.match(line.strip()):
+                removed.append(line)
                 continue
             if any(i in edges[e] and furniture_key(line, e) in repeated[e] for e in repeated):
                 removed.append(line)

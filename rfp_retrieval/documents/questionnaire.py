@@ -92,12 +92,12 @@ def load_questionnaire(path: Path, fmt: str) -> RfpDocument:
     title = title or _title_from_stem(path.stem)
     text = "\n".join(lines)
     summary = summarize(title, None, sections, text)
-    rows = sum(len(b.rows) - 1 for b in blocks if b.kind == "table")
+    rows = sum(len(b.rows) - 1 for b in blocks if b.kind == "table") or _list_rows(blocks)
     if summary.rstrip(".") == title.rstrip("."):  # no prose to summarise: say what it holds
         shown = ", ".join(s.heading for s in sections[:6]) + (
             " and more" if len(sections) > 6 else ""
         )
-        summary = f"{title.rstrip('.')}. A questionnaire of {rows} rows" + (
+        summary = f"{title.rstrip('.')}. A questionnaire of {rows} row{'s' * (rows != 1)}" + (
             f" in {len(sections)} sections: {shown}." if sections else "."
         )
     return RfpDocument(
@@ -220,6 +220,15 @@ def _contiguous_group_column(header: list[str], data: list[list[str]]) -> int | 
         if runs and len(runs) == len(set(runs)) and len(runs) < len([r for r in data if r[j]]):
             return j
     return None
+
+
+def _list_rows(blocks: list[_Block]) -> int:
+    """The rows of a questionnaire without a table (a one-column sheet: each cell a
+    paragraph): its paragraphs, less a first one that is a column name (at most three words,
+    no sentence end: ``Question``)."""
+    texts = [b.text.strip() for b in blocks if b.kind == "paragraph" and b.text.strip()]
+    header = bool(texts) and len(texts[0].split()) <= 3 and not texts[0].endswith((".", "?"))
+    return len(texts) - int(header)
 
 
 def _csv_blocks(path: Path) -> list[_Block]:

@@ -579,6 +579,8 @@ class _Finder:
                 i += 1
                 continue
             label = lead_label if i == 0 and block.kind == "prose" else None
+            if label is None and block.kind == "prose":
+                label = _paragraph_number(own)
             last = self.walk_sentences(block, owner, label=label, own=own)
             i += 1 + self.attach_list(last, blocks[i + 1 :], own)
 
@@ -918,6 +920,24 @@ def _excludes(text: str) -> bool:
     sentences = split_sentences(strip_inline_markdown(text))
     last = sentences[-1].strip() if sentences else ""
     return last.endswith(":") and bool(EXCLUSION.match(last))
+
+
+PARAGRAPH_NUMBER = re.compile(r"^(?:[A-Z]\.)?\d{1,3}(?:\.\d{1,3})*\.?$")
+"""A paragraph number: decimal (``4``, ``2.1``, ``3.1.2``) with an optional part letter
+(``L.2``, ``C.3.2``)."""
+
+
+def _paragraph_number(section: Section | None) -> str | None:
+    """The label of prose on its own lines under a numbered heading (``C.3.2 Task 2`` then
+    ``The contractor shall:``; ``L.2 Technical Approach`` then its paragraph): the section's
+    number, as a proposal manager cites it, when it is a paragraph number (``4``, ``2.1``,
+    ``L.2``, ``C.3.2``: ``PARAGRAPH_NUMBER``); None for a part, an attachment or a question
+    (``SECTION L``, ``ATTACHMENT J-4``, an amendment's ``Q1``: not a paragraph of the text)."""
+    if section is None or section.kind != "heading" or not section.number:
+        return None  # prose after a numbered paragraph ("3.1.2 Describe ...") is not its text
+    if not PARAGRAPH_NUMBER.match(section.number):
+        return None
+    return section.number.rstrip(".")  # "1. Proposal Instructions": paragraph 1, not "1."
 
 
 def _strip_label(text: str, label: str | None) -> str:

@@ -59,6 +59,27 @@ PP_FIELDS = ("references_required", "recency_years", "value_min", "value_max")
 """Past-performance requirement fields compared with the labels."""
 
 
+PP_LABEL_KEYS = frozenset(
+    {
+        *PP_FIELDS,
+        "recency",
+        "value_constraint",
+        "size_constraints",
+        "customer_constraint",
+        "relevance_criteria",
+        "relevance_examples",
+        "stated_in",
+        "references_max",
+        "references_qualifier",
+        "min_experience_years",
+        "role_constraint",
+        "case_studies_required",
+    }
+)
+"""Every key a truth line's ``past_performance`` object may hold: a key outside it is a typo
+(``recency_yrs``) that would silently score as "not labelled"."""
+
+
 class ParseTruthError(ValueError):
     """A truth-file line is malformed (names the file and line)."""
 
@@ -84,8 +105,10 @@ def load_truth(path: Path) -> list[TruthDoc]:
 
     Raises:
         ParseTruthError: the file is not UTF-8 or holds no truth line; a line is not JSON,
-            lacks ``doc``/``sections``/``questions`` or gives them the wrong type; a document is
-            listed twice; or a document cannot be found. The message names the file and line.
+            lacks ``doc``/``sections``/``questions`` or gives them the wrong type (a question
+            without text, a ``past_performance`` key outside ``PP_LABEL_KEYS`` or a scored field
+            that is not a number); a document is listed twice; or a document cannot be found.
+            The message names the file and line.
     """
     path = Path(path)
     docs: list[TruthDoc] = []
@@ -129,10 +152,41 @@ def _truth_fields(item: Any, where: str) -> tuple[str, list[dict], list[dict], d
                     raise ParseTruthError(
                         f"{where}: {key}[{index}].{field_name} must be text or null, got {got!r}"
                     )
+            if key == "questions" and not (entry.get("text") or "").strip():
+                raise ParseTruthError(
+                    f"{where}: questions[{index}].text must be the ask's text, "
+                    f"got {entry.get('text')!r}"
+                )
     pp = item.get("past_performance") or {}
     if not isinstance(pp, dict):
         raise ParseTruthError(f"{where}: 'past_performance' must be an object or null")
+    _check_pp_labels(pp, where)
     return name, list(item["sections"]), list(item["questions"]), pp
+
+
+def _check_pp_labels(pp: dict[str, Any], where: str) -> None:
+    """Refuse a ``past_performance`` object with a key outside ``PP_LABEL_KEYS`` or a scored
+    field (``PP_FIELDS``) that is not a number or null (``references_required`` a whole
+    number): ``"three"`` or ``recency_yrs`` would score as a miss instead of a label error.
+
+    Raises:
+        ParseTruthError: naming ``where`` (file:line) and the field.
+    """
+    unknown = sorted(set(pp) - PP_LABEL_KEYS)
+    if unknown:
+        raise ParseTruthError(
+            f"{where}: past_performance.{unknown[0]} is not a label field "
+            f"(scored: {', '.join(PP_FIELDS)})"
+        )
+    for name in PP_FIELDS:
+        value = pp.get(name)
+        whole = name == "references_required"
+        number = isinstance(value, int) if whole else isinstance(value, (int, float))
+        if value is not None and (isinstance(value, bool) or not number):
+            need = "a whole number" if whole else "a number"
+            raise ParseTruthError(
+                f"{where}: past_performance.{name} must be {need} or null, got {value!r}"
+            )
 
 
 _NUMBER_WORD = re.compile(r"^(?:section|sec\.?|article|art\.?|part|item|addendum)\s+", re.I)
