@@ -80,7 +80,7 @@ def test_pp_references_ranks_the_count_the_rfp_asks_for(tmp_path, sentence, coun
     assert built.reading.references_required == (None if count == DEFAULT_TOP_K else count)
     entries, vectors = _library()
     paths = SimpleNamespace(ranking_mode="default", overrides_dir=str(tmp_path / "overrides"))
-    frame, meta = _references_one("rfq", built.frame, entries, vectors, paths)
+    frame, meta = _references_one("rfq", built.frame, entries, None, vectors, paths)
     ranked = frame.filter(pl.col("rank").is_not_null()).sort("rank")
     assert ranked["id"].to_list() == IDS[:count]
     assert meta["ranking_config"] == RankingConfig(mode="default", top_k=count).fingerprint()
