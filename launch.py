@@ -498,17 +498,15 @@ class Launcher:
         """True when partition ``key`` need not run again for ``path``: ``rfp-retrieval run``
         last ran it successfully with today's ``rfp_inputs`` (same library run, same file and
         override bytes) and its latest ``rfp_document`` materialization (from the UI or the
-        sensor too) is of these same bytes (``sensors.inbox.is_materialized``). The caller
+        sensor too) is of these same bytes (``sensors.inbox.materialized_sha``). The caller
         checks first that the library is current (``library_is_current``): a library,
         settings or code change rebuilds the library and so re-runs every RFP."""
-        from types import SimpleNamespace
-
-        from sensors.inbox import is_materialized
+        from sensors.inbox import materialized_sha
 
         stored = self._rfp_stamps().get(key)
         if stored is None or stored != self.rfp_inputs(key, path):
             return False
-        return is_materialized(self.instance, key, SimpleNamespace(path=Path(path)))
+        return materialized_sha(self.instance, key) == stored["file"]
 
     def record_rfp_inputs(self, files: Sequence[tuple[str, Path]]) -> None:
         """Record ``rfp_inputs`` of each ``(key, file)`` that just ran successfully in

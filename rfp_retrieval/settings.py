@@ -136,16 +136,22 @@ def _check_env_names(environ: Mapping[str, str]) -> None:
     differs from one only by a slip (``RFP_RETRIEVAL_LIBRARYDIR``: break-it, silently ignored
     while an unknown key in the file is an error), naming the setting meant. A variable close
     to none is left alone (another tool's, or a later version's)."""
+    names = [name.upper() for name in DEFAULTS]
+    unknown = [
+        var
+        for var in environ
+        if var.startswith(ENV_PREFIX)
+        and var[len(ENV_PREFIX) :] not in names
+        and var[len(ENV_PREFIX) :] not in OTHER_ENV
+    ]
+    if not unknown:  # the usual case: no fuzzy matching (and no import) on every settings load
+        return
     from rapidfuzz import fuzz, process
 
-    names = [name.upper() for name in DEFAULTS]
-    for var in environ:
-        if not var.startswith(ENV_PREFIX):
-            continue
-        rest = var[len(ENV_PREFIX) :]
-        if rest in names or rest in OTHER_ENV:
-            continue
-        match = process.extractOne(rest, names, scorer=fuzz.ratio, score_cutoff=85)
+    for var in unknown:
+        match = process.extractOne(
+            var[len(ENV_PREFIX) :], names, scorer=fuzz.ratio, score_cutoff=85
+        )
         if match is not None:
             raise SettingsError(
                 f"{var} is not a setting; did you mean {ENV_PREFIX}{match[0]}? "

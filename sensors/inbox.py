@@ -102,19 +102,25 @@ def _latest_successful(
     return records[0].asset_materialization
 
 
+def materialized_sha(instance: dg.DagsterInstance, key: str) -> str | None:
+    """The file SHA-256 that partition ``key``'s latest ``rfp_document`` materialization
+    recorded (``SOURCE_SHA``), when the run that made it succeeded; else None."""
+    latest = _latest_successful(instance, RFP_DOCUMENT, key)
+    recorded = latest.metadata.get(SOURCE_SHA) if latest is not None else None
+    return recorded.value if recorded is not None else None
+
+
 def is_materialized(instance: dg.DagsterInstance, key: str, item: InboxFile) -> bool:
     """True when partition ``key`` was last materialized, by a successful run, from the same
-    bytes as ``item`` (``rfp_document``'s ``SOURCE_SHA`` metadata is the file's SHA-256).
-    An unreadable file is not materialized (its run reports why)."""
-    latest = _latest_successful(instance, RFP_DOCUMENT, key)
-    if latest is None:
+    bytes as ``item`` (``materialized_sha``). An unreadable file is not materialized (its run
+    reports why)."""
+    recorded = materialized_sha(instance, key)
+    if recorded is None:
         return False
     try:
-        sha = file_sha(item.path)
+        return recorded == file_sha(item.path)
     except OSError:
         return False
-    recorded = latest.metadata.get(SOURCE_SHA)
-    return recorded is not None and recorded.value == sha
 
 
 def library_is_materialized(instance: dg.DagsterInstance, fingerprint: str) -> bool:

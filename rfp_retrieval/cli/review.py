@@ -4,6 +4,7 @@ launcher (``launch.Launcher.run_rfp``, as ``rfp-retrieval run`` does)."""
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import sys
@@ -58,8 +59,8 @@ kill the process id it prints.
         store=launcher.store,
         overrides_dir=Path(settings.overrides_dir),
         ranking_mode=settings.ranking_mode,
-        rematerialize=lambda key, path: _holding_store(
-            settings, lambda k, p: _keeping_stop(launcher.run_rfp, k, p), key, path
+        rematerialize=functools.partial(
+            _holding_store, settings, functools.partial(_keeping_stop, launcher.run_rfp)
         ),
     )
     try:

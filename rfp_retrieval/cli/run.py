@@ -473,7 +473,14 @@ def run_rfps(
         key = partition_key_for(path.name)
         item = run_item(str(path), key)
         outcomes.append(item)
-        if str(path) not in missing and (first := taken.get(key)) is not None:
+        if str(path) in missing:
+            item["error"] = (
+                f"{path}: is a folder, not a file; pass the RFP files inside it"
+                if path.is_dir()
+                else f"{path}: file not found"
+            )
+            continue
+        if (first := taken.get(key)) is not None:
             if _same_file(first, path):
                 item["status"] = "warning"
                 item["error"] = f"{path}: listed twice: it ran once (the row above)"
@@ -484,15 +491,7 @@ def run_rfps(
                     "two files and run it again"
                 )
             continue
-        if str(path) not in missing:
-            taken[key] = path
-        if str(path) in missing:
-            item["error"] = (
-                f"{path}: is a folder, not a file; pass the RFP files inside it"
-                if path.is_dir()
-                else f"{path}: file not found"
-            )
-            continue
+        taken[key] = path
         result = batched.pop(key, None)
         if stopped and result is None:  # never start a run after Ctrl-C
             item["status"], item["error"] = "interrupted", NOT_STARTED
