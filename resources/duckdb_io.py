@@ -32,6 +32,8 @@ from dagster_duckdb.io_manager import DuckDbClient
 from dagster_duckdb_polars import DuckDBPolarsIOManager
 from dagster_duckdb_polars.duckdb_polars_type_handler import DuckDBPolarsTypeHandler
 
+from rfp_retrieval.storage.writer_lock import held_by_this_process, wait_for_store
+
 DAGSTER_CONNECTION_CONFIG = {"custom_user_agent": "dagster"}
 """The DuckDB config dagster-duckdb opens every read-write connection with (its IO manager's
 client and ``DuckDBResource``, with no ``connection_config`` of ours): a connection held open
@@ -196,7 +198,29 @@ class TransactionalDuckDbClient(DuckDbClient):
 
 class EvolvingDuckDBPolarsIOManager(DuckDBPolarsIOManager):
     """``DuckDBPolarsIOManager`` whose tables follow the assets' columns across releases and
-    whose writes are atomic per output (one transaction: delete + migrate + insert)."""
+    whose writes are atomic per output (one transaction: delete + migrate + insert).
+
+    A run holds the store's one-writer lock (``rfp_retrieval.storage.writer_lock``) while
+    its IO manager is up: a run the UI's daemon or sensor launched waits (its log says for
+    whom) while ``rfp-retrieval run`` writes the store, and a ``run`` started meanwhile is
+    refused naming it. A process that holds the lock already (``run``, ``review``) takes
+    nothing more."""
+
+    @contextmanager
+    def yield_for_execution(self, context) -> Iterator[DbIOManager]:
+        """The IO manager, with the store's writer lock held around it unless this process
+        holds it (``writer_lock.wait_for_store``: waits up to ``WAIT_SECONDS``, then the run
+        fails with ``StoreBusyError`` naming the holder)."""
+        lock = None
+        if not held_by_this_process(self.database):
+            Path(self.database).parent.mkdir(parents=True, exist_ok=True)
+            lock = wait_for_store(self.database, command="ui", on_wait=context.log.info)
+        try:
+            with super().yield_for_execution(context) as io_manager:
+                yield io_manager
+        finally:
+            if lock is not None:
+                lock.release()
 
     @staticmethod
     def type_handlers() -> Sequence[DbTypeHandler]:

@@ -90,7 +90,7 @@ def test_twenty_files_at_once_become_twenty_partitions_materialized_once(tmp_pat
             instance=instance,
             definitions=defs,
             instance_ref=instance.get_ref(),
-            resources=defs.resources,
+            resources={"paths": defs.resources["paths"]},
         )
         seen = rfp_inbox_sensor.evaluate_tick(context)  # first sight: held until unchanged
         result = rfp_inbox_sensor.evaluate_tick(
@@ -99,7 +99,7 @@ def test_twenty_files_at_once_become_twenty_partitions_materialized_once(tmp_pat
                 cursor=seen.cursor,
                 definitions=defs,
                 instance_ref=instance.get_ref(),
-                resources=defs.resources,
+                resources={"paths": defs.resources["paths"]},
             )
         )
         requests = [*seen.run_requests, *result.run_requests]  # the library: on first sight
@@ -125,7 +125,7 @@ def test_twenty_files_at_once_become_twenty_partitions_materialized_once(tmp_pat
                 cursor=result.cursor,
                 definitions=defs,
                 instance_ref=instance.get_ref(),
-                resources=defs.resources,
+                resources={"paths": defs.resources["paths"]},
             )
         )
         assert again.run_requests == []

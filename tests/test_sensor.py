@@ -42,7 +42,7 @@ def _tick(defs, instance, cursor=None):
         cursor=cursor,
         definitions=defs,
         instance_ref=instance.get_ref(),
-        resources=defs.resources,
+        resources={"paths": defs.resources["paths"]},  # what the daemon gives the sensor
     )
     result = rfp_inbox_sensor.evaluate_tick(context)
     for request in result.dynamic_partitions_requests or []:

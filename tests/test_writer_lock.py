@@ -9,15 +9,17 @@ import subprocess
 import sys
 import time
 
+import dagster as dg
+import polars as pl
 import pytest
 from typer.testing import CliRunner
 
 from rfp_retrieval.cli.app import app
-from rfp_retrieval.cli.writer_lock import StoreBusyError, claim_store, lock_path
+from rfp_retrieval.storage.writer_lock import StoreBusyError, claim_store, lock_path
 
 HOLDER = """
 import sys, time
-from rfp_retrieval.cli.writer_lock import claim_store
+from rfp_retrieval.storage.writer_lock import claim_store
 lock = claim_store(sys.argv[1])
 print("held", flush=True)
 time.sleep(120)
@@ -116,3 +118,92 @@ def test_a_review_replacement_waits_for_no_run_and_says_why_when_the_store_is_he
 
     assert _holding_store(settings, rerun, "rfp-md", db) == "rfp-md"
     claim_store(db).release()  # released after the re-run
+
+
+# --- runs the UI launches take the same lock through the DuckDB IO manager --------------------
+
+RELEASE_AFTER = """
+import sys, time
+from rfp_retrieval.storage.writer_lock import claim_store
+lock = claim_store(sys.argv[1], command="run")
+print("held", flush=True)
+time.sleep(float(sys.argv[2]))
+lock.release()
+print("released", flush=True)
+time.sleep(60)
+"""
+
+
+def _materialize_one_table(db):
+    """A one-asset run on the project's DuckDB IO manager, as a UI-launched run executes it
+    (a process that holds no lock)."""
+    from resources.duckdb_io import EvolvingDuckDBPolarsIOManager
+
+    manager = EvolvingDuckDBPolarsIOManager(database=str(db), schema="s")
+    instance = dg.DagsterInstance.ephemeral()
+    result = dg.materialize(
+        [tiny], resources={"io_manager": manager}, raise_on_error=False, instance=instance
+    )
+    return result, [entry.user_message for entry in instance.all_logs(result.run_id)]
+
+
+@dg.asset
+def tiny() -> pl.DataFrame:
+    """Two rows."""
+    return pl.DataFrame({"a": [1, 2]})
+
+
+def test_a_run_without_the_lock_fails_naming_the_run_command_that_holds_the_store(
+    holder, monkeypatch
+):
+    from rfp_retrieval.storage import writer_lock
+
+    db, proc = holder
+    monkeypatch.setattr(writer_lock, "WAIT_SECONDS", 0.3)
+    result, _ = _materialize_one_table(db)
+    assert not result.success
+    errors = [
+        e.event_specific_data.error.to_string()
+        for e in result.all_events
+        if getattr(e.event_specific_data, "error", None) is not None
+    ]
+    message = errors[0]
+    assert "StoreBusyError" in message
+    assert f"another `rfp-retrieval run` (process {proc.pid}) is writing this store" in message
+    assert "(waited 0.3 s)" in message
+    assert not writer_lock.held_by_this_process(db)
+
+
+def test_a_run_waits_for_the_holder_then_writes_and_a_holding_process_takes_no_second_lock(
+    tmp_path,
+):
+    from rfp_retrieval.storage import writer_lock
+
+    db = tmp_path / "store.duckdb"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", RELEASE_AFTER, str(db), "1.5"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout.readline().strip() == "held"
+        started = time.monotonic()
+        result, logs = _materialize_one_table(db)
+        assert result.success
+        assert time.monotonic() - started >= 1.0  # it waited for the holder
+        assert any(
+            m.startswith(f"waiting for the store: {db}: another `rfp-retrieval run` (process ")
+            for m in logs
+        ), logs
+        assert proc.stdout.readline().strip() == "released"
+    finally:
+        proc.kill()
+        proc.wait()
+    assert not writer_lock.held_by_this_process(db)  # released after the run
+    # a process holding the lock (the `run` command) runs its jobs without waiting on itself
+    lock = claim_store(db)
+    try:
+        assert writer_lock.held_by_this_process(db)
+        assert _materialize_one_table(db)[0].success
+        assert writer_lock.held_by_this_process(db)  # the command's lock is still held
+    finally:
+        lock.release()
+    assert not writer_lock.held_by_this_process(db)

@@ -97,7 +97,7 @@ def _holding_store(settings: Any, run_rfp: Callable[[str, Path], Any], key: str,
     ``store: postgres`` takes no lock."""
     if settings.store == "postgres":
         return run_rfp(key, path)
-    from rfp_retrieval.cli.writer_lock import StoreBusyError, claim_store
+    from rfp_retrieval.storage.writer_lock import StoreBusyError, claim_store
     from rfp_retrieval.report.review import Rerun
 
     try:

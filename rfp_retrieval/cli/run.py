@@ -38,7 +38,7 @@ from rfp_retrieval.cli.shapes import (
     run_references,
     run_scope_query,
 )
-from rfp_retrieval.cli.writer_lock import releases_store_locks
+from rfp_retrieval.storage.writer_lock import releases_store_locks
 from rfp_retrieval.inbox import structure_warning
 from rfp_retrieval.settings import CONFIG_ENV, CONFIG_FILE, SettingsError
 
@@ -262,7 +262,7 @@ def hold_store_for_this_run(settings: Any) -> None:
     traceback). ``store: postgres`` takes no lock: it has many writers."""
     if settings.store == "postgres":
         return
-    from rfp_retrieval.cli.writer_lock import HELD_LOCKS, StoreBusyError, claim_store
+    from rfp_retrieval.storage.writer_lock import HELD_LOCKS, StoreBusyError, claim_store
 
     try:
         HELD_LOCKS.append(claim_store(settings.db_path))
