@@ -19,6 +19,7 @@ from rfp_retrieval.retrieval.overrides import (
     vague_outcome_review,
 )
 from rfp_retrieval.retrieval.past_performance import rank_references
+from rfp_retrieval.retrieval.prepared import PreparedLibrary
 from rfp_retrieval.retrieval.records import EntryVectors, MixedModelsError
 from rfp_retrieval.retrieval.references import references_frame
 from rfp_retrieval.retrieval.scope_query import reembed_scope_row, scope_query_from_row
@@ -81,20 +82,25 @@ def _references_one(key, scope_query, pp_entries, rejected, vectors, paths, embe
     top_k = references_to_offer(row.get("references_required"))
     config = RankingConfig(mode=paths.ranking_mode, top_k=top_k)
     query = scope_query_from_row(row)
+    prepared = PreparedLibrary(pp_entries, vectors)  # the ranking's, for the overrides too
     try:
-        result = rank_references(pp_entries, vectors, query, config)
-    except MixedModelsError as exc:
-        raise dg.Failure(description=str(exc), metadata={"model": row["model"]}) from exc
-    source = override_path(paths.overrides_dir, key)
-    refs = references_frame(key, result)
-    problem = None
-    try:
-        overrides = load_overrides(source, set(pp_entries["id"].to_list()), rejected)
-        frame = apply_overrides(refs, overrides, result, pp_entries, vectors, query, config)
-    except OverrideError as exc:  # the RFP's other outputs still build; the run output says why
-        problem, overrides = f"{exc}; {NOT_APPLIED}", []
-        dg.get_dagster_logger().warning(problem)
-        frame = apply_overrides(refs, [], result, pp_entries, vectors, query, config)
+        try:
+            result = rank_references(pp_entries, vectors, query, config, prepared=prepared)
+        except MixedModelsError as exc:
+            raise dg.Failure(description=str(exc), metadata={"model": row["model"]}) from exc
+        source = override_path(paths.overrides_dir, key)
+        refs = references_frame(key, result)
+        problem = None
+        args = (result, pp_entries, vectors, query, config, prepared)
+        try:
+            overrides = load_overrides(source, set(pp_entries["id"].to_list()), rejected)
+            frame = apply_overrides(refs, overrides, *args)
+        except OverrideError as exc:  # the RFP's other outputs still build; the run says why
+            problem, overrides = f"{exc}; {NOT_APPLIED}", []
+            dg.get_dagster_logger().warning(problem)
+            frame = apply_overrides(refs, [], *args)
+    finally:
+        prepared.close()
     frame = with_source(frame, sha)
     return frame, {
         SOURCE_SHA: sha or "not recorded",

@@ -79,7 +79,7 @@ def test_score_parts_split_positive_components_from_penalties():
     positives, penalties = score_parts(REFERENCES[2] | {"whole": 0.83})
     assert positives == [("weighted_whole", "whole entry", 0.25)]
     assert penalties == [
-        ("age_penalty", "older than the recency window", -0.02),
+        ("age_penalty", "age penalty (ended long before the RFP)", -0.02),
         ("vague_penalty", "vague outcomes", -0.03),
     ]
 

@@ -426,7 +426,7 @@ def test_chart_labels_segments_and_lists_only_the_parts_drawn():
     legend = re.findall(r'<rect class="legend"[^>]*></rect>\n<text [^>]*>([^<]+)</text>', svg)
     assert legend == ["whole entry", "outcome", "penalties"]
     assert re.findall(r'class="seg-label"[^>]*>([^<]+)<', svg) == ["+0.30", "+0.20", "+0.30"]
-    assert "-0.020 penalties (older than the recency window)" in svg
+    assert "-0.020 penalties (age penalty (ended long before the RFP))" in svg
 
 
 def test_notes_record_is_the_run_json_shape():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from dataclasses import replace
 from types import SimpleNamespace
 
 import dagster as dg
@@ -25,6 +26,7 @@ from rfp_retrieval.retrieval.overrides import (
     vague_outcome_review,
 )
 from rfp_retrieval.retrieval.past_performance import rank_references
+from rfp_retrieval.retrieval.prepared import PreparedLibrary
 from rfp_retrieval.retrieval.records import EntryVectors, ScopeFilters, ScopeQuery
 from rfp_retrieval.retrieval.references import references_frame
 from rfp_retrieval.retrieval.scope_query import scope_query_frame
@@ -462,3 +464,39 @@ def test_the_override_file_of_an_rfp_that_did_not_run_to_the_end_is_listed(tmp_p
             "RFP next runs",
         }
     ]
+
+
+def test_a_runner_up_brought_in_by_an_override_keeps_its_runner_up_score_and_components():
+    """New-user trial: a runner-up at 0.451 showed 0.508 once a writer picked it, because the
+    lexical match (BM25 over the library, divided by its best entry) was computed with the
+    entry alone, so it was its own best. Scored in its library, it keeps its score."""
+    from rfp_retrieval.retrieval.overrides import score_entry
+
+    words = {
+        "PP-1": "claims adjudication workflow modernization",
+        "PP-2": "claims intake portal",
+        "PP-3": "payroll system",
+        "PP-4": "claims appeals tracking",
+        "PP-5": "grants portal",
+    }
+    entries = _entries().with_columns(
+        pl.col("id").replace_strict(words).alias("narrative"),
+        pl.lit("federal-civilian").alias("customer_type"),
+    )
+    vectors = _vectors()
+    scope = replace(_scope(), text="Modernize the claims adjudication and appeals workflow")
+    config = RankingConfig(mode="default", top_k=3)
+    ranked = rank_references(entries, vectors, scope, config, depth=5).references
+    runner_up = next(r for r in ranked if r.id == "PP-4")
+    assert [r.id for r in ranked].index("PP-4") >= 3  # not a pick: a runner-up
+    assert runner_up.components["lexical_match"] < 1.0
+    alone = score_entry(entries, vectors, scope, config, "PP-4")
+    assert alone.components == pytest.approx(runner_up.components, abs=1e-9)
+    assert alone.score == pytest.approx(runner_up.score, abs=1e-9)
+    assert alone.relaxed == []
+    prepared = PreparedLibrary(entries, vectors)  # the ranking's own prepared library
+    try:
+        again = score_entry(entries, vectors, scope, config, "PP-4", prepared)
+    finally:
+        prepared.close()
+    assert again.score == pytest.approx(runner_up.score, abs=1e-9)

@@ -207,3 +207,22 @@ def test_a_run_waits_for_the_holder_then_writes_and_a_holding_process_takes_no_s
     finally:
         lock.release()
     assert not writer_lock.held_by_this_process(db)
+
+
+def test_a_review_rerun_records_its_inputs_as_run_does_and_a_failed_one_records_nothing():
+    """New-user trial: after a replacement on the review page, the next plain `run` ran that
+    RFP again because the page's re-run left no input stamp."""
+    from types import SimpleNamespace
+
+    from rfp_retrieval.cli.review import _recorded
+
+    recorded = []
+    outcomes = iter([SimpleNamespace(success=True), SimpleNamespace(success=False)])
+    launcher = SimpleNamespace(
+        run_rfp=lambda key, path: next(outcomes),
+        record_rfp_inputs=lambda files: recorded.extend(files),
+    )
+    assert _recorded(launcher, "rfp-md", "inbox/rfp.md").success
+    assert recorded == [("rfp-md", "inbox/rfp.md")]
+    assert not _recorded(launcher, "rfp-md", "inbox/rfp.md").success
+    assert recorded == [("rfp-md", "inbox/rfp.md")]

@@ -60,7 +60,9 @@ kill the process id it prints.
         overrides_dir=Path(settings.overrides_dir),
         ranking_mode=settings.ranking_mode,
         rematerialize=functools.partial(
-            _holding_store, settings, functools.partial(_keeping_stop, launcher.run_rfp)
+            _holding_store,
+            settings,
+            functools.partial(_keeping_stop, functools.partial(_recorded, launcher)),
         ),
     )
     try:
@@ -97,8 +99,8 @@ def _holding_store(settings: Any, run_rfp: Callable[[str, Path], Any], key: str,
     ``store: postgres`` takes no lock."""
     if settings.store == "postgres":
         return run_rfp(key, path)
-    from rfp_retrieval.storage.writer_lock import StoreBusyError, claim_store
     from rfp_retrieval.report.review import Rerun
+    from rfp_retrieval.storage.writer_lock import StoreBusyError, claim_store
 
     try:
         lock = claim_store(settings.db_path, command="review")
@@ -111,6 +113,17 @@ def _holding_store(settings: Any, run_rfp: Callable[[str, Path], Any], key: str,
         return run_rfp(key, path)
     finally:
         lock.release()
+
+
+def _recorded(launcher: Any, key: str, path: Path) -> Any:
+    """``launcher.run_rfp(key, path)``; when it succeeds, its inputs are recorded
+    (``Launcher.record_rfp_inputs``) as ``rfp-retrieval run`` records its own, so the next
+    ``run`` does not run the partition the page just re-ran again (new-user trial, session
+    12: it did)."""
+    outcome = launcher.run_rfp(key, path)
+    if outcome.success:
+        launcher.record_rfp_inputs([(key, path)])
+    return outcome
 
 
 def _keeping_stop(run_rfp: Callable[[str, Path], Any], key: str, path: Path) -> Any:

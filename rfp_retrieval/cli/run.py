@@ -38,9 +38,9 @@ from rfp_retrieval.cli.shapes import (
     run_references,
     run_scope_query,
 )
-from rfp_retrieval.storage.writer_lock import releases_store_locks
 from rfp_retrieval.inbox import structure_warning
 from rfp_retrieval.settings import CONFIG_ENV, CONFIG_FILE, SettingsError
+from rfp_retrieval.storage.writer_lock import releases_store_locks
 
 LIBRARY_UNCHANGED = "library unchanged: not rebuilt (--rebuild-library to force)"
 """The run summary's line when the library job was skipped."""
@@ -79,12 +79,14 @@ def run(
     """Run the main job through Dagster: library, then one partition per RFP file.
 
     The library job is skipped ("library unchanged: not rebuilt") when the library and answer
-    folders, the settings and the code are those of its last successful run
-    (``launch.Launcher.library_is_current``); ``--rebuild-library`` runs it anyway. With the
-    library unchanged, an inbox RFP whose file and override file are those of its last
-    successful run is not run again (``unchanged_rfps``; its stored results are shown; new-user
-    trial: adding one RFP re-ran the four already done, 128 s instead of 17 s); ``--rerun``
-    runs them all. RFP files named on the command line always run.
+    folders, the settings and the code are those of its last successful run;
+    --rebuild-library runs it anyway. With the library unchanged, an inbox RFP whose file and
+    override file are those of its last successful run is not run again (its stored results
+    are shown); --rerun runs them all. RFP files named on the command line always run.
+    \f
+    (For developers; typer's help stops at the form feed above.) The library check is
+    ``launch.Launcher.library_is_current``, the RFP check ``unchanged_rfps`` (new-user trial:
+    adding one RFP re-ran the four already done, 128 s instead of 17 s).
     """
     folder = project_dir(project)
     config = config_file(config)

@@ -398,9 +398,10 @@ REGISTRY: tuple[ScoreComponent, ...] = (
     ),
     _when(
         "age_penalty",
-        "older than the recency window",
+        "age penalty (ended long before the RFP)",
         "penalty",
-        "Added when the work ended long before the RFP date.",
+        "Added when the work ended more than the age window (``RecencyWindows.old_years``, the "
+        "seed's 5 years) before the RFP date; the RFP's own recency window is a filter.",
         lambda c: c.recency[1],
     ),
     _when(

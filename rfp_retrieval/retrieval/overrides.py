@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 import yaml
 
@@ -35,6 +36,7 @@ from rfp_retrieval.library.cells import entry_id_key, library_id
 from rfp_retrieval.library.writeups import lenient_yaml_load
 from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.retrieval.past_performance import rank_references
+from rfp_retrieval.retrieval.prepared import PreparedLibrary
 from rfp_retrieval.retrieval.records import (
     EntryVectors,
     RankedReference,
@@ -422,12 +424,30 @@ def load_overrides(
     return out
 
 
+class _EntryOfLibrary(PreparedLibrary):
+    """One library entry prepared alone whose lexical match is read from its whole library:
+    the lexical component is BM25 over the library divided by its best entry
+    (``components.LEXICAL_RULE``), so scored alone an entry would be its own best (1.0) and
+    outscore the runner-up it is (new-user trial: a pick scored 0.508 as an override, 0.451
+    as a runner-up)."""
+
+    def __init__(self, single: pl.DataFrame, vectors: EntryVectors, library: PreparedLibrary):
+        super().__init__(single, vectors)
+        self._library = library
+        self._at = library.ids.index(self.ids[0])
+
+    def lexical_scores(self, text: str, tool_weight: float = 1.0) -> np.ndarray:
+        """The entry's ``PreparedLibrary.lexical_scores`` in its whole library, float64 (1,)."""
+        return self._library.lexical_scores(text, tool_weight)[[self._at]]
+
+
 def score_entry(
     entries: pl.DataFrame,
     vectors: EntryVectors,
     scope: ScopeQuery,
     config: RankingConfig,
     pp_id: str,
+    prepared: PreparedLibrary | None = None,
 ) -> RankedReference:
     """Score one library entry for ``scope`` exactly as the ranker scores a candidate.
 
@@ -438,6 +458,10 @@ def score_entry(
     default mode charges its soft penalties as usual. ``relaxed`` lists every original
     constraint it misses: those relaxation bent, then the lifted ones it misses (an unknown
     fact is not a miss, ``filters.UNKNOWN_RULE``), so the brief says what it misses.
+    Components that compare the entry with the rest of the library (the lexical match) read
+    the whole library (``_EntryOfLibrary``): ``prepared``, the ``PreparedLibrary`` of
+    ``entries`` and ``vectors`` the ranking used, or one built here. An entry that passes
+    every filter gets the score it has among the runners-up.
 
     Raises:
         ValueError: the entry passes no relaxation of the remaining filters.
@@ -466,7 +490,16 @@ def score_entry(
             customer_types=(),
         ),
     )
-    refs = rank_references(single, vectors, open_scope, replace(config, top_k=1)).references
+    library = prepared if prepared is not None else PreparedLibrary(entries, vectors)
+    one = _EntryOfLibrary(single, vectors, library)
+    try:
+        refs = rank_references(
+            single, vectors, open_scope, replace(config, top_k=1), prepared=one
+        ).references
+    finally:
+        one.close()
+        if prepared is None:
+            library.close()
     if not refs:
         raise ValueError(
             f"{pp_id} passes no relaxation of this RFP's filters; add its constraints to "
@@ -535,6 +568,7 @@ def apply_overrides(
     vectors: EntryVectors,
     scope: ScopeQuery,
     config: RankingConfig,
+    prepared: PreparedLibrary | None = None,
 ) -> pl.DataFrame:
     """The ``pp_references`` rows of one partition with the writer's overrides applied.
 
@@ -543,6 +577,8 @@ def apply_overrides(
     ``overridden_by`` = the new id; the new pick takes the replaced rank, its components
     come from ``score_entry`` and its ``override_by/at/reason`` from the file. Rows are
     sorted by rank (replaced picks last). With no overrides only the columns are added.
+    ``prepared``: the ``PreparedLibrary`` of ``entries`` and ``vectors`` the ranking used
+    (passed on to ``score_entry``; built there when None).
 
     Raises:
         OverrideError: an override replaces an id the pipeline did not choose for this RFP,
@@ -559,7 +595,7 @@ def apply_overrides(
     rows = frame.to_dicts()
     for override in overrides:
         old = next(r for r in rows if r["id"] == override.replace_id and r["rank"])
-        ref = score_entry(entries, vectors, scope, config, override.with_id)
+        ref = score_entry(entries, vectors, scope, config, override.with_id, prepared)
         ref = replace(ref, rank=old["rank"])
         single = RankingResult(
             [ref],
