@@ -64,3 +64,33 @@ def test_the_run_summary_lists_the_left_out_rows(tmp_path):
         line.startswith("  transition.md (answers): unreadable: front matter is not valid YAML")
         for line in lines
     )
+
+
+def test_an_older_duplicate_row_is_listed_as_left_out_naming_the_row_that_won(tmp_path):
+    """New-user trial: the README promises every library row left out in the run summary, but
+    a superseded duplicate was only shown by `rfp-retrieval library`."""
+    from rfp_retrieval.library.frames import superseded_frame
+
+    library = small_library(tmp_path / "library", rows=3)
+    matrix = library / "past_performance_matrix.csv"
+    with matrix.open(newline="", encoding="utf-8") as f:
+        records = list(csv.reader(f))
+    header = records[0]
+    older = list(records[1])
+    older[header.index("Last Updated")] = "2001-01-02"
+    records.append(older)  # the same id again, updated long before the first row
+    with matrix.open("w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows(records)
+    loaded = load_library(library)
+    rows = rejected_library_rows(
+        rejected_frame(loaded.rejected), None, superseded_frame(loaded.superseded)
+    )
+    assert rows == [
+        {
+            "library": "past performance",
+            "file": "past_performance_matrix.csv",
+            "row": 5,
+            "reason": f"older duplicate of {records[1][0]}: superseded by "
+            "past_performance_matrix.csv row 2",
+        }
+    ]

@@ -363,13 +363,17 @@ def override_problems(
 
 def library_rejections(store: Any) -> list[dict[str, Any]]:
     """The rows of both libraries the last library run left out, with file, row and reason
-    (``library.quality.rejected_library_rows`` over the stored ``pp_rejected_entries`` and
-    ``answer_blocks``); [] before the library job ran. ``store``: a partition store."""
+    (``library.quality.rejected_library_rows`` over the stored ``pp_rejected_entries``,
+    ``pp_superseded_entries`` and ``answer_blocks``); [] before the library job ran. ``store``: a partition store."""
     from rfp_retrieval.library.quality import rejected_library_rows
 
     return rejected_library_rows(
         store.read_table("pp_rejected_entries", ["file", "row", "reason"]),
         store.read_table("answer_blocks", ["source", "row", "usable", "problems"]),
+        store.read_table(
+            "pp_superseded_entries",
+            ["id", "file", "row", "superseded_by_file", "superseded_by_row"],
+        ),
     )
 
 

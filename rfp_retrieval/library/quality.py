@@ -69,7 +69,9 @@ def empty_library_reason(library_dir: str | Path, rejected: pl.DataFrame | None 
 
 
 def rejected_library_rows(
-    pp_rejected: pl.DataFrame | None, answer_blocks: pl.DataFrame | None
+    pp_rejected: pl.DataFrame | None,
+    answer_blocks: pl.DataFrame | None,
+    pp_superseded: pl.DataFrame | None = None,
 ) -> list[dict[str, Any]]:
     """Every row of either library left out of retrieval, with where and why: one list for
     the run output (``rfp-retrieval run`` summary and ``--json``), so a dropped file is never
@@ -77,9 +79,12 @@ def rejected_library_rows(
 
     ``pp_rejected``: the ``pp_rejected_entries`` frame (file, row, reason); ``answer_blocks``:
     the ``answer_blocks`` frame (its rows with ``usable`` false, reason = their ``problems``
-    joined). Either may be None (not stored yet). Returns dicts ``{"library": "past
-    performance" | "answers", "file", "row" (int or None for a whole file), "reason"}``, past
-    performance first, each in stored order.
+    joined); ``pp_superseded``: the ``pp_superseded_entries`` frame (older duplicates of an
+    id, left out for the row with the newer Last Updated; new-user trial: they were only in
+    ``rfp-retrieval library``). Any may be None (not stored yet). Returns dicts
+    ``{"library": "past performance" | "answers", "file", "row" (int or None for a whole
+    file), "reason"}``, past performance first (rejected, then superseded), each in stored
+    order.
     """
     rows: list[dict[str, Any]] = []
     if pp_rejected is not None:
@@ -90,6 +95,17 @@ def rejected_library_rows(
                     "file": r["file"],
                     "row": r["row"],
                     "reason": r["reason"],
+                }
+            )
+    if pp_superseded is not None:
+        for r in pp_superseded.iter_rows(named=True):
+            newer = f"{r['superseded_by_file']} row {r['superseded_by_row']}"
+            rows.append(
+                {
+                    "library": "past performance",
+                    "file": r["file"],
+                    "row": r["row"],
+                    "reason": f"older duplicate of {r['id']}: superseded by {newer}",
                 }
             )
     if answer_blocks is not None and {"usable", "problems", "source"} <= set(answer_blocks.columns):
