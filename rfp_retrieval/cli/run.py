@@ -364,7 +364,8 @@ def override_problems(
 def library_rejections(store: Any) -> list[dict[str, Any]]:
     """The rows of both libraries the last library run left out, with file, row and reason
     (``library.quality.rejected_library_rows`` over the stored ``pp_rejected_entries``,
-    ``pp_superseded_entries`` and ``answer_blocks``); [] before the library job ran. ``store``: a partition store."""
+    ``pp_superseded_entries`` and ``answer_blocks``); [] before the library job ran.
+    ``store``: a partition store."""
     from rfp_retrieval.library.quality import rejected_library_rows
 
     return rejected_library_rows(
