@@ -312,8 +312,10 @@ def _read_config(path: Path) -> dict[str, Any]:
 
     Raises:
         SettingsError: naming the file (and the line for a YAML syntax error) and the fix;
-            also for a setting given twice (naming both lines) or with no value (a blank
-            ``library_dir:`` would otherwise fall back to the bundled sample library).
+            also for a file with no setting (blank or only comments: every folder would be
+            the bundled sample's), a setting given twice (naming both lines) or with no
+            value (a blank ``library_dir:`` would otherwise fall back to the bundled sample
+            library).
     """
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -349,6 +351,13 @@ def _read_config(path: Path) -> dict[str, Any]:
         ) from exc
     except ValueError as exc:  # e.g. an impossible unquoted date
         raise SettingsError(f"{path}: {exc}; quote the value") from exc
+    if loaded == {}:  # break-it: an empty file quietly ran the bundled sample library
+        raise SettingsError(
+            f"{path}: holds no settings, so every folder would be the bundled sample's "
+            f"({DEFAULTS['library_dir']}, {DEFAULTS['inbox_dir']}); write one 'setting: value' "
+            "per line (`rfp-retrieval init DIR` writes a full one), or delete the file to use "
+            "the defaults"
+        )
     if not isinstance(loaded, dict):
         raise SettingsError(f"{path}: expected a mapping of setting: value")
     unknown = set(map(str, loaded)) - set(DEFAULTS)

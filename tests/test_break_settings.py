@@ -150,3 +150,13 @@ def test_an_environment_variable_one_slip_from_a_setting_is_an_error(tmp_path, m
     assert str(info.value).startswith(
         "RFP_RETRIEVAL_LIBRARYDIR is not a setting; did you mean RFP_RETRIEVAL_LIBRARY_DIR?"
     )
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "# settings come later\n"])
+def test_an_empty_config_file_is_an_error_not_the_bundled_sample_library(tmp_path, config, text):
+    """Break-it: an empty rfp-retrieval.yaml ran the checkout's sample library and inbox."""
+    config.write_text(text, encoding="utf-8")
+    message = _error(tmp_path)
+    assert message.startswith(f"{config}: holds no settings, so every folder would be the")
+    assert "(sample/library, sample/inbox)" in message
+    assert "`rfp-retrieval init DIR` writes a full one" in message
