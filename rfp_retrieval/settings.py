@@ -123,6 +123,7 @@ OTHER_ENV = frozenset(
         "PRECISION",
         "OCR",
         "OCR_LANG",
+        "OCR_MAX_PAGES",
         "UPDATE_SNAPSHOT",
         "SHARED_DATA",
     }

@@ -115,3 +115,46 @@ def test_a_huge_page_is_rendered_for_ocr_under_the_pixel_cap():
     pixels = (170 * 72 * poster) * (220 * 72 * poster)
     assert pixels == pytest.approx(MAX_OCR_PIXELS, rel=1e-9)
     assert round(poster * 72) == 33  # dpi handed to Tesseract: sqrt(40e6 / (170 * 220))
+
+
+def _scanned_pages(path: Path, count: int) -> Path:
+    """An image-only PDF of ``count`` pages, page N reading "N. Part N" and one sentence."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.load_default(size=36)
+    images = []
+    for number in range(1, count + 1):
+        image = Image.new("L", (1700, 2200), 255)
+        draw = ImageDraw.Draw(image)
+        draw.text((150, 150), f"{number}. Part {number}", fill=0, font=font)
+        draw.text((150, 270), "The Offeror shall describe its staffing.", fill=0, font=font)
+        images.append(image)
+    images[0].save(path, "PDF", resolution=200.0, save_all=True, append_images=images[1:])
+    return path
+
+
+@pytest.mark.skipif(ocr.tesseract_path() is None, reason="tesseract is not installed")
+def test_pages_past_the_ocr_cap_are_left_unread_and_the_warning_says_how_to_read_them(
+    tmp_path: Path, monkeypatch
+):
+    """Break-it: a long scanned PDF was OCR'd page after page with no cap (35 s a page on a
+    loaded machine)."""
+    monkeypatch.setenv("RFP_RETRIEVAL_OCR_MAX_PAGES", "1")
+    doc = load_document(_scanned_pages(tmp_path / "scanned.pdf", 3))
+    assert list(doc.ocr_pages) == [1]
+    assert doc.pages_without_text == [2, 3]
+    assert (
+        "2 page(s) without a text layer past the OCR cap of 1 page(s) per file were not read: "
+        "2, 3; set RFP_RETRIEVAL_OCR_MAX_PAGES=0 (no cap)" in " ".join(doc.warnings)
+    )
+    assert not any("(not OCR'd)" in w for w in doc.warnings)
+
+
+@pytest.mark.parametrize(
+    ("value", "cap"), [(None, 100), ("", 100), ("7", 7), ("0", None), ("lots", 100)]
+)
+def test_the_ocr_page_cap_setting(monkeypatch, value, cap):
+    monkeypatch.delenv("RFP_RETRIEVAL_OCR_MAX_PAGES", raising=False)
+    if value is not None:
+        monkeypatch.setenv("RFP_RETRIEVAL_OCR_MAX_PAGES", value)
+    assert ocr.ocr_page_cap() == cap

@@ -24,6 +24,23 @@ from pathlib import Path
 OCR_DPI = 300
 """Render resolution for OCR: Tesseract's documented sweet spot for body text (300 dpi)."""
 
+MAX_OCR_PAGES = 100
+"""Most pages of one PDF read by OCR (``RFP_RETRIEVAL_OCR_MAX_PAGES`` sets another cap, 0
+for none): a page takes seconds of Tesseract (35 s each on a loaded two-core machine), so a
+400-page scanned appendix would hold its RFP's run for hours (break-it). Pages past the cap
+stay pages without text and the reader's warning says why (``pdf_reader``)."""
+
+OCR_MAX_PAGES_ENV = "RFP_RETRIEVAL_OCR_MAX_PAGES"
+
+
+def ocr_page_cap() -> int | None:
+    """The OCR page cap: ``$RFP_RETRIEVAL_OCR_MAX_PAGES`` when it is a whole number (0: no
+    cap, returned as None), else ``MAX_OCR_PAGES``."""
+    raw = os.environ.get(OCR_MAX_PAGES_ENV, "").strip()
+    cap = int(raw) if raw.isdigit() else MAX_OCR_PAGES
+    return cap or None
+
+
 MAX_OCR_PIXELS = 40_000_000
 """Largest page image rendered for OCR (pixels; ~ a 22 x 20 inch page at 300 dpi). A larger
 page (a drawing sheet, a poster) is rendered at a lower resolution so that it fits: an

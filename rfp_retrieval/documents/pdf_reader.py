@@ -8,7 +8,12 @@ from pathlib import Path
 
 from rfp_retrieval.documents.encoding import read_bytes
 from rfp_retrieval.documents.layout import LineStyle, page_lines
-from rfp_retrieval.documents.ocr import ocr_pdf_pages, tesseract_path
+from rfp_retrieval.documents.ocr import (
+    OCR_MAX_PAGES_ENV,
+    ocr_page_cap,
+    ocr_pdf_pages,
+    tesseract_path,
+)
 from rfp_retrieval.documents.records import DocumentError
 
 
@@ -74,7 +79,9 @@ def pdf_pages(
             f"the file is damaged ({'; '.join(damage)}); it was read, but check its text "
             "against the original or re-download it"
         )
-    read = ocr_pdf_pages(p, empty, password) if empty else {}
+    cap = ocr_page_cap()
+    to_read = empty if cap is None else empty[:cap]
+    read = ocr_pdf_pages(p, to_read, password) if to_read else {}
     if read:
         for number, reading in read.items():
             pages[number - 1] = list(reading.lines)
@@ -99,9 +106,18 @@ def pdf_pages(
             f"has no text layer on any of its {len(pages)} page(s) (scanned images?){tried}; run "
             "OCR on it (for example `ocrmypdf in.pdf out.pdf`) and upload the OCR'd PDF",
         )
-    if empty:
-        shown = ", ".join(map(str, empty[:10])) + ("..." if len(empty) > 10 else "")
-        warnings.append(f"{len(empty)} page(s) without a text layer (not OCR'd): {shown}")
+    capped = [n for n in empty if n not in to_read] if read or tesseract_path() else []
+    if capped:
+        shown = ", ".join(map(str, capped[:10])) + ("..." if len(capped) > 10 else "")
+        warnings.append(
+            f"{len(capped)} page(s) without a text layer past the OCR cap of {cap} page(s) "
+            f"per file were not read: {shown}; set {OCR_MAX_PAGES_ENV}=0 (no cap) or a "
+            "higher number to read them, or OCR the file first (`ocrmypdf in.pdf out.pdf`)"
+        )
+    left = [n for n in empty if n not in capped]
+    if left:
+        shown = ", ".join(map(str, left[:10])) + ("..." if len(left) > 10 else "")
+        warnings.append(f"{len(left)} page(s) without a text layer (not OCR'd): {shown}")
     return pages, empty, warnings, styles
 
 
