@@ -14,18 +14,24 @@ importing this package never imports Dagster. ``library``, ``parse``, ``matrix``
 
 from __future__ import annotations
 
-from rfp_retrieval.cli import (  # noqa: F401
-    evaluate,
-    init,
-    library,
-    matrix,
-    parse,
-    review,
-    run,
-    store,
-    ui,
-)
-from rfp_retrieval.cli.app import app
+import sys
+
+try:
+    from rfp_retrieval.cli import (  # noqa: F401
+        evaluate,
+        init,
+        library,
+        matrix,
+        parse,
+        review,
+        run,
+        store,
+        ui,
+    )
+    from rfp_retrieval.cli.app import app
+except KeyboardInterrupt:  # Ctrl-C while the command's modules load: no traceback
+    sys.stderr.write("Interrupted (Ctrl-C) while starting: nothing was run.\n")
+    raise SystemExit(130) from None
 
 __all__ = ["app", "main"]
 

@@ -42,6 +42,8 @@ from rfp_retrieval.inbox import structure_warning
 from rfp_retrieval.settings import CONFIG_ENV, CONFIG_FILE, SettingsError
 from rfp_retrieval.storage.writer_lock import releases_store_locks
 
+STARTUP_INTERRUPTED = "Interrupted (Ctrl-C) while starting, before any run: nothing was written."
+"""What ``run`` prints for a Ctrl-C before its first run starts (exit 130)."""
 LIBRARY_UNCHANGED = "library unchanged: not rebuilt (--rebuild-library to force)"
 """The run summary's line when the library job was skipped."""
 
@@ -96,15 +98,19 @@ def run(
         config,
         {key: str(Path(value).resolve()) for key, value in flags.items() if value is not None},
     )
-    check_store_reachable(settings)
-    check_model_setting(settings, config)
-    hold_store_for_this_run(settings)
-    if rfp_files or _has_files(settings.inbox_dir):
-        from rfp_retrieval.retrieval.embedding import preload
+    try:
+        check_store_reachable(settings)
+        check_model_setting(settings, config)
+        hold_store_for_this_run(settings)
+        if rfp_files or _has_files(settings.inbox_dir):
+            from rfp_retrieval.retrieval.embedding import preload
 
-        preload(settings.model_location())  # torch + model load in a helper beside Dagster's
-    launch = import_launcher(folder)
-    launcher = launch.Launcher(settings, launch.dagster_home(folder, config))
+            preload(settings.model_location())  # torch + model load in a helper process
+        launch = import_launcher(folder)
+        launcher = launch.Launcher(settings, launch.dagster_home(folder, config))
+    except KeyboardInterrupt:  # before any run: typer would exit 130 without a word
+        console.print(STARTUP_INTERRUPTED, highlight=False)
+        raise typer.Exit(130) from None
 
     from rfp_retrieval.inbox import scan_inbox, skipped_in_inbox
 
