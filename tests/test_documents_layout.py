@@ -260,3 +260,28 @@ def test_document_outline_and_questions_round_trip_through_their_tables(tmp_path
     questions = find_questions(doc)
     assert questions_from_frame(questions_frame("p", questions)) == questions
     assert [(q.label, q.page) for q in questions] == [("L.1", 1)]
+
+
+def test_a_wrapped_capitals_heading_takes_its_second_line_once(tmp_path: Path):
+    """New-user trial: "SECTION L – INSTRUCTIONS, CONDITIONS, AND NOTICES" wrapped before "TO
+    OFFERORS" (same bold font) became "... NOTICES TO OFFERORS TO OFFERORS": the styled join
+    and the capitals join both took the second line."""
+    path = tmp_path / "ucf.pdf"
+    path.write_bytes(
+        _pdf(
+            [
+                ("F2", 12, 72, 720, "SECTION L - INSTRUCTIONS, CONDITIONS, AND NOTICES"),
+                ("F2", 12, 72, 706, "TO OFFERORS"),
+                ("F2", 11, 72, 680, "L.1 Quotation Format"),
+                ("F1", 11, 72, 664, "Quotations shall consist of three volumes."),
+                ("F2", 12, 72, 630, "SECTION M - EVALUATION FACTORS FOR AWARD"),
+                ("F1", 11, 72, 614, BODY),
+            ]
+        )
+    )
+    doc = load_document(path)
+    assert [(s.number, s.heading, s.level) for s in doc.sections] == [
+        ("SECTION L", "INSTRUCTIONS, CONDITIONS, AND NOTICES TO OFFERORS", 1),
+        ("L.1", "Quotation Format", 2),
+        ("SECTION M", "EVALUATION FACTORS FOR AWARD", 1),
+    ]

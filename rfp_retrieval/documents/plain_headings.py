@@ -411,7 +411,13 @@ def plain_candidate(
             rest, extra = f"{rest} {nxt}", 1  # a styled heading wrapped over two lines
             if is_caps(rest):
                 rest = rest.rstrip(".")
-        if is_caps(rest) and nxt and is_caps(nxt) and not match_number(nxt, "plain", "plain"):
+        if (
+            extra == hung  # the styled join above did not take the next line already
+            and is_caps(rest)
+            and nxt
+            and is_caps(nxt)
+            and not match_number(nxt, "plain", "plain")
+        ):
             if (
                 rest.endswith((",", "&"))
                 or TRAILING_FUNCTION_WORD.search(rest)
