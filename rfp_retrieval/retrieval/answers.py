@@ -14,6 +14,10 @@ found by several queries outranks one found by a single phrasing (seed 2: "the r
 prioritizes blocks that retrieved well across multiple paraphrases"). Every passage keeps its
 rank under each query.
 
+Across one RFP's questions (``retrieve_answers``), a hub passage, in the top 3 of a large
+share of them, is moved below the top 3 of each question it shares no word with
+(``demote_hubs``, ``HUB_RULE``).
+
 Confidence and the retrieval floor: a question's confidence is the best cosine between any of
 its first ``RetrievalConfig.confidence_window`` (3) passages and the closest query of its set
 (the writer reads the top three, seed 1; a question answered by passage #2 is not an SME's
