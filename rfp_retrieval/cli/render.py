@@ -24,9 +24,11 @@ from rfp_retrieval.inbox import shown_name
 
 
 def band(low: int | None, high: int | None) -> str:
-    """A value band (USD) in words: "$10.0M to $30.0M", "at least $2.0M", "any" (amounts as
-    the brief writes them, ``report.filters.usd``)."""
+    """A value band (USD) in words: "$10.0M to $30.0M", "at least $2.0M", "not stated" when
+    the RFP states no bound (amounts as the brief writes them, ``report.filters.usd``; the
+    wording ``report.wording.NOT_STATED``)."""
     from rfp_retrieval.report.filters import usd
+    from rfp_retrieval.report.wording import NOT_STATED
 
     if low is not None and high is not None:
         return f"{usd(low)} to {usd(high)}"
@@ -34,7 +36,24 @@ def band(low: int | None, high: int | None) -> str:
         return f"at least {usd(low)}"
     if high is not None:
         return f"at most {usd(high)}"
-    return "any"
+    return NOT_STATED
+
+
+def scope_line(partition: str, sq: dict[str, Any]) -> str:
+    """The run summary's one line of an RFP's ScopeQuery (``shapes.RunScopeQuery``): partition,
+    issuer, customer types, value band (USD) and recency cut-off; a filter the RFP does not
+    state reads "not stated" (``report.wording.NOT_STATED``), never "any" or "no recency
+    window" (issue 15); the start cut-off is shown only when stated."""
+    from rfp_retrieval.report.wording import or_not_stated
+
+    return (
+        f"partition {partition}; "
+        f"issuer: {or_not_stated(sq['issuer'])} ({sq['issuer_type'] or 'type unknown'}); "
+        f"customer types: {or_not_stated(sq['customer_types'])}; "
+        f"value: {band(sq['value_min'], sq['value_max'])}; "
+        f"work ended on/after: {or_not_stated(sq['ended_after'])}"
+        + (f"; started on/after: {sq['started_after']}" if sq["started_after"] else "")
+    )
 
 
 def _entry_value(low: int | None, high: int | None) -> str:
@@ -91,15 +110,7 @@ def print_run_summary(
         sq = item["scope_query"]
         out.print()
         out.print(Text(shown_name(Path(item["file"]).name), "bold", overflow="fold"))
-        scope = (
-            f"partition {item['partition']}; "
-            f"issuer: {sq['issuer'] or 'not stated'} ({sq['issuer_type'] or 'type unknown'}); "
-            f"customer types: {', '.join(sq['customer_types']) or 'any'}; "
-            f"value: {band(sq['value_min'], sq['value_max'])}; "
-            f"work ended on/after: {sq['ended_after'] or 'no recency window'}"
-            + (f"; started on/after: {sq['started_after']}" if sq["started_after"] else "")
-        )
-        out.print(Padding(Text(scope), (0, 0, 0, 2), expand=False))
+        out.print(Padding(Text(scope_line(item["partition"], sq)), (0, 0, 0, 2), expand=False))
         table = Table(box=SIMPLE_HEAD, pad_edge=False, show_edge=False)
         table.add_column("#", justify="right", no_wrap=True)
         table.add_column("id", no_wrap=True)

@@ -239,11 +239,18 @@ def evaluate_answers(
                 )
             if on_rewrite is not None:
                 on_rewrite(q.qid, rewritten[q.qid])
-        qids = list(rewritten)
-        answers = retrieve_answers(
-            index, [rewritten[qid].queries for qid in qids], embedder, retrieval_config
-        )
-        by_qid = dict(zip(qids, answers, strict=True))
+        # one RFP's questions are retrieved together, as the question_answers asset does
+        # (the hub step, retrieval.answers.demote_hubs, reads one RFP's questions)
+        by_doc: dict[Path, list[str]] = defaultdict(list)
+        for q in prepared.qrels:
+            if q.qid in rewritten:
+                by_doc[q.doc].append(q.qid)
+        by_qid = {}
+        for qids in by_doc.values():
+            answers = retrieve_answers(
+                index, [rewritten[qid].queries for qid in qids], embedder, retrieval_config
+            )
+            by_qid.update(zip(qids, answers, strict=True))
         rows: list[dict[str, float]] = []
         typed: dict[str, list[dict[str, float]]] = defaultdict(list)
         per_question: list[dict[str, Any]] = []

@@ -30,6 +30,7 @@ from rfp_retrieval.report.chart import score_chart_svg, score_parts
 from rfp_retrieval.report.filters import filter_sentence, plain_value, usd
 from rfp_retrieval.report.questions import ANSWERED_BY_REFERENCES, NEEDS_SME, question_views
 from rfp_retrieval.report.reasons import why_cite
+from rfp_retrieval.report.wording import NOT_STATED
 from rfp_retrieval.retrieval.components import RAW_COSINES
 from rfp_retrieval.retrieval.overrides import override_line, override_marks
 
@@ -77,7 +78,7 @@ def _md(value: Any) -> str:
 
 def _fmt(value: Any) -> str:
     if value is None or value == []:
-        return "not stated"
+        return NOT_STATED
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, int):

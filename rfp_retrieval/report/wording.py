@@ -1,6 +1,23 @@
-"""Small wording rules the writer-facing pages share."""
+"""Small wording rules the writer-facing pages share (the brief, the review page, the CLI)."""
 
 from __future__ import annotations
+
+NOT_STATED = "not stated"
+"""What the brief and the CLI say of a filter or fact the RFP (or the library) does not state:
+one wording for every such place (issue 15: the CLI summary said "customer types: any",
+"value: any" and "work ended on/after: no recency window" where the RFP stated nothing, which
+reads as if the RFP had said "any")."""
+
+
+def or_not_stated(value: object) -> str:
+    """``value`` as text, or ``NOT_STATED`` when it is None, empty text or an empty list
+    (``"2021-06-01"`` -> ``"2021-06-01"``, ``None`` -> ``"not stated"``, ``[]`` -> ``"not
+    stated"``, ``["federal", "state"]`` -> ``"federal, state"``). Never raises."""
+    if value is None or value == "" or (isinstance(value, list | tuple) and not value):
+        return NOT_STATED
+    if isinstance(value, list | tuple):
+        return ", ".join(map(str, value))
+    return str(value)
 
 
 def counted(n: int, singular: str, plural: str | None = None) -> str:

@@ -352,18 +352,60 @@ def _fits(written: str, option: str, after: str, before: str = "") -> bool:
     modifier, "similar scope", "relevant contracts", or a verb before its object, "measure
     their level") a single word without a noun suffix becomes only a single word, of the
     same class (``same_word_class``). Before punctuation, a preposition or a conjunction ("Phase-In
-    (...)", "relevance and ...") the phrase is a noun and any phrase of its group fits."""
+    (...)", "relevance and ...") the phrase is a noun and any phrase of its group fits.
+
+    A phrase that modifies the next noun (``_modifies``) keeps that noun its head: a singular
+    modifier never becomes a plural phrase, which would read as a head of its own ("staffing
+    plan" -> "personnel plan", not "labor categories plan"; "service level requirements" ->
+    not "response and resolution times requirements"), and no option ends in the stem of the
+    noun it modifies ("contingency planning plan"). One word before a determiner is a verb
+    before its object ("staffing the help desk") and is not swapped. Rule: a swap replaces a
+    noun phrase the thesaurus lists, never a head noun's modifier with another head (issue
+    15)."""
     nxt = re.match(r"\s+([A-Za-z][\w'-]*)", after)
     following = nxt.group(1).lower() if nxt else ""
     prev = re.search(r"([A-Za-z][\w'-]*)\s+$", before)
     preceding = prev.group(1).lower() if prev else ""
     if option.split()[-1].lower() == following or option.split()[0].lower() == preceding:
         return False
+    if following and stem_words(option.split()[-1]) == stem_words(following):
+        return False  # "contingency planning plan"
     if not following or (following in _FUNCTION_WORDS and following not in _DETERMINERS):
         return True
+    if _modifies(following, before) and _plural(option) and not _plural(written):
+        return False  # a modifier would become a head ("staffing plan": "labor categories plan")
+    if len(written.split()) == 1 and following in _DETERMINERS:
+        return False  # a verb before its object ("staffing the help desk")
     if len(written.split()) == 1 and len(option.split()) > 1 and not _NOMINAL.search(written):
         return False  # an adjective or verb does not become a phrase ("relevant contracts")
     return same_word_class(written, option)
+
+
+def _modifies(following: str, before: str) -> bool:
+    """True when the phrase between ``before`` and the word ``following`` (lower case)
+    modifies that word, a head noun ("staffing plan", "Modernization Approach"): the next word
+    is a content word, not a participle ("are access reviews performed"), and the phrase is
+    not a verb after a modal ("should measure adoption")."""
+    return bool(
+        following
+        and following not in _FUNCTION_WORDS
+        and not following.endswith(("ed", "ing"))
+        and not _VERB_POSITION.search(before)
+    )
+
+
+def _plural(phrase: str) -> bool:
+    """True when the last word of ``phrase`` is a plural noun by its spelling ("labor
+    categories", "awards"); acronyms ("SLA"), "-ss" / "-us" / "-is" / "-ics" words
+    ("process", "status", "analysis", "analytics") are not."""
+    last = (phrase.split() or [""])[-1]
+    low = last.lower()
+    return (
+        len(low) > 3
+        and not last.isupper()
+        and low.endswith("s")
+        and not low.endswith(("ss", "us", "is", "ics"))
+    )
 
 
 _DETERMINERS = frozenset(
