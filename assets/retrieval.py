@@ -122,7 +122,7 @@ def _references_one(key, scope_query, pp_entries, rejected, vectors, paths, embe
         **({"overrides_not_applied": problem} if problem else {}),
         "candidate_count": result.candidate_count,
         "relaxed": ", ".join(result.relaxed) or "none",
-        "top3": dg.MetadataValue.md(references_preview(frame)),
+        "references": dg.MetadataValue.md(references_preview(frame)),
         "filter_trace": dg.MetadataValue.json(result.filter_trace),
         **({"reason": result.reason} if result.reason else {}),
     }

@@ -5,6 +5,10 @@ S78) is in the validation part, every other one in the tuning part (``split_of``
 top-3 recall vs ``ideal`` and ``ideal_alt`` and MRR per mode on tuning, validation and all
 scopes (``eval.past_performance.evaluate_modes``, constraints read from each RFP by the
 product), and with ``--per-scope`` the tuning scopes' top 3 (never the validation ones).
+``--misses`` lists where each ideal pick the ``default`` mode misses on a tuning scope ranks
+(``miss_rows``: a near-tie just below the cut, ranked lower, or not ranked at all) and counts
+them by class; ``--spread`` prints how much the tuning recall moves over random subsets the
+size of the validation part (``subsample_spread``: the noise a 20-scope figure carries).
 
     PYTHONPATH=. .venv/bin/python benchmarks/pp_split.py \
         --golden ../shared/data/pp_golden_all.jsonl --library ../shared/data/library
@@ -17,7 +21,9 @@ from __future__ import annotations
 
 import argparse
 import pickle
+import random
 import re
+import statistics
 import time
 from pathlib import Path
 from typing import Any
@@ -32,9 +38,18 @@ from rfp_retrieval.eval.past_performance import (
 )
 from rfp_retrieval.library.frames import entries_frame
 from rfp_retrieval.library.ingest import load_library
+from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.retrieval.embedding import Embedder
+from rfp_retrieval.retrieval.past_performance import rank_references
+from rfp_retrieval.retrieval.prepared import PreparedLibrary
 
 PARTS = ("tuning", "validation", "all")
+NEAR_TIE = 0.05
+"""Score units: a missed ideal pick ranked within ``NEAR_TIE_RANK`` and at most this far below
+the last pick is a near-tie (the session 11 notes: near-ties at ranks 4-8 decide most misses)."""
+NEAR_TIE_RANK = 8
+MISS_DEPTH = 20
+"""How deep ``--misses`` ranks each tuning scope; an ideal pick below it is ``not ranked``."""
 
 
 def split_of(scope_id: str) -> str:
@@ -59,6 +74,83 @@ def summarise(per_scope: list[dict[str, Any]]) -> dict[str, float]:
         "recall_alt": sum(alts) / max(len(alts), 1),
         "mrr": sum(reciprocal_rank(s["top3"], s["ideal"]) for s in per_scope) / n,
     }
+
+
+def miss_rows(ranked: list[tuple[str, float]], ideal: list[str], top_k: int = 3) -> list[dict]:
+    """Where each ideal pick that ``ranked`` misses in its first ``top_k`` stands.
+
+    ``ranked`` is ``[(entry id, score)]`` best first (a ``RankingResult``'s references, ranked
+    deeper than ``top_k``); ``ideal`` the labelled picks. Returns one dict per missed id, in
+    the order of ``ideal``: ``id``, ``rank`` (1-based, None when it is not in ``ranked``:
+    left out by the filters or below the depth), ``gap`` (score of the ``top_k``-th pick minus
+    its score, >= 0; None when not ranked) and ``kind``: ``near-tie`` (rank <= ``NEAR_TIE_RANK``
+    and gap <= ``NEAR_TIE``), ``ranked lower`` or ``not ranked`` (every missed id is ``not
+    ranked`` when ``ranked`` is empty).
+    """
+    position = {pp_id: k for k, (pp_id, _) in enumerate(ranked)}
+    cut = ranked[min(top_k, len(ranked)) - 1][1] if ranked else None
+    rows = []
+    for pp_id in ideal:
+        k = position.get(pp_id)
+        if k is not None and k < top_k:
+            continue
+        if k is None or cut is None:
+            rows.append({"id": pp_id, "rank": None, "gap": None, "kind": "not ranked"})
+            continue
+        gap = max(cut - ranked[k][1], 0.0)
+        near = k + 1 <= NEAR_TIE_RANK and gap <= NEAR_TIE
+        rows.append(
+            {"id": pp_id, "rank": k + 1, "gap": gap, "kind": "near-tie" if near else "ranked lower"}
+        )
+    return rows
+
+
+def subsample_spread(
+    recalls: list[float], size: int, draws: int = 20000, seed: int = 0
+) -> dict[str, float]:
+    """How much a mean recall over ``size`` scopes moves by which scopes are drawn.
+
+    ``recalls`` are per-scope top-3 recalls (the tuning part's); draws ``draws`` random subsets
+    of ``size`` scopes without replacement (``random.Random(seed)``) and returns the mean,
+    standard deviation, 5th and 95th percentile of their means. Without replacement from a
+    finite part it understates the spread of a new sample of ``size`` scopes: a lower bound
+    on the noise of a validation figure of that size.
+
+    Raises:
+        ValueError: ``size`` is not in 1..len(recalls).
+    """
+    if not 1 <= size <= len(recalls):
+        raise ValueError(f"subset size {size} outside 1..{len(recalls)}")
+    rng = random.Random(seed)
+    means = sorted(statistics.fmean(rng.sample(recalls, size)) for _ in range(draws))
+    return {
+        "mean": statistics.fmean(means),
+        "sd": statistics.pstdev(means),
+        "p05": means[int(0.05 * (draws - 1))],
+        "p95": means[int(0.95 * (draws - 1))],
+    }
+
+
+def print_misses(entries: Any, vectors: Any, prepared: list) -> None:
+    """``miss_rows`` of the ``default`` mode on every TUNING scope, then the count per kind."""
+    config = RankingConfig()
+    library = PreparedLibrary(entries, vectors)
+    kinds: dict[str, int] = {}
+    try:
+        for p in prepared:
+            if split_of(p.golden.scope_id) != "tuning":
+                continue
+            result = rank_references(
+                entries, vectors, p.query, config, prepared=library, depth=MISS_DEPTH
+            )
+            ranked = [(r.id, r.score) for r in result.references]
+            for row in miss_rows(ranked, p.golden.ideal, config.top_k):
+                kinds[row["kind"]] = kinds.get(row["kind"], 0) + 1
+                gap = "" if row["gap"] is None else f" gap={row['gap']:.3f}"
+                print(f"miss {p.golden.scope_id} {row['id']} rank={row['rank']}{gap} {row['kind']}")
+    finally:
+        library.close()
+    print("misses by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
 
 
 def load(args: argparse.Namespace) -> tuple[Any, Any, list]:
@@ -86,6 +178,8 @@ def main() -> None:
     parser.add_argument("--model", default=None)
     parser.add_argument("--cache", type=Path, default=None)
     parser.add_argument("--per-scope", action="store_true", help="tuning scopes' top 3")
+    parser.add_argument("--misses", action="store_true", help="tuning misses of default")
+    parser.add_argument("--spread", action="store_true", help="noise of a validation-size mean")
     args = parser.parse_args()
     started = time.perf_counter()
     entries, vectors, prepared = load(args)
@@ -109,6 +203,20 @@ def main() -> None:
                         f"{mode:<12} {s['scope_id']} {s['recall']:.2f} top={','.join(s['top3'])} "
                         f"ideal={','.join(s['ideal'])} relaxed={s['relaxed']}"
                     )
+    if args.misses:
+        print_misses(entries, vectors, prepared)
+    if args.spread and "default" in results:
+        tuning = [
+            s["recall"]
+            for s in results["default"]["per_scope"]
+            if split_of(s["scope_id"]) == "tuning"
+        ]
+        size = sum(split_of(p.golden.scope_id) == "validation" for p in prepared)
+        f = subsample_spread(tuning, size)
+        print(
+            f"default tuning recall over {size}-scope subsets: mean {f['mean']:.3f} "
+            f"sd {f['sd']:.3f} 5% {f['p05']:.3f} 95% {f['p95']:.3f}"
+        )
     print(f"elapsed: {time.perf_counter() - started:.0f} s")
 
 

@@ -84,6 +84,12 @@ def test_pp_references_ranks_the_count_the_rfp_asks_for(tmp_path, sentence, coun
     ranked = frame.filter(pl.col("rank").is_not_null()).sort("rank")
     assert ranked["id"].to_list() == IDS[:count]
     assert meta["ranking_config"] == RankingConfig(mode="default", top_k=count).fingerprint()
+    # the preview is named for what it holds: as many rows as references offered, not "top3"
+    preview = meta["references"].value.splitlines()
+    assert "top3" not in meta
+    assert [line.split("|")[1].strip() for line in preview[2:]] == [
+        str(k) for k in range(1, count + 1)
+    ]
 
 
 def test_the_count_rule():

@@ -132,7 +132,8 @@ class Relaxation:
     ``order``: constraints relaxed one at a time (``filters.relaxation_steps``), the order a
     proposal veteran bends them (issue 18, defect 3; labellers keep the sector and the named
     industry and bend size and recency first): widen then drop the value band, widen then
-    drop the recency window, drop prime-only, widen the customer types to the adjacent ones
+    drop the recency window (and with it a minimum performed period of ongoing work), drop
+    prime-only, widen the customer types to the adjacent ones
     (federal civilian / defense, state / local; never dropped wholesale), and last drop the
     industry. ``seed_order``: the seed's order (``facet+bumps``), which drops the customer
     type. ``value_widen_factor``: first relaxation of the value band, [min / f, max * f];

@@ -394,6 +394,36 @@ class StartedBy(Constraint):
         return filters.started_by.isoformat() if filters.started_by else None
 
 
+class OngoingPerformed(Constraint):
+    """Work still in progress started on/before ``ongoing_started_by``
+    (``ONGOING_PERFORMED_RULE``); completed work passes. Relaxed with the recency window."""
+
+    name = "ongoing_performed"
+
+    def expr(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
+        if filters.ongoing_started_by is None:
+            return None
+        return f"(NOT ongoing OR start_date <= {_lit(filters.ongoing_started_by)})"
+
+    def mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
+        if columns.ongoing is None or "start_date" not in columns.dates:
+            return None
+        if filters.ongoing_started_by is None or not columns.ongoing_known.all():
+            return None
+        by = np.datetime64(filters.ongoing_started_by, "D")
+        return ~columns.ongoing | (columns.dates["start_date"] <= by)
+
+    def unknown_mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
+        if columns.ongoing is None or "start_date" not in columns.dates:
+            return None
+        if not columns.ongoing_known.all():
+            return None
+        return columns.ongoing & np.isnat(columns.dates["start_date"])
+
+    def describe(self, filters: ScopeFilters) -> Any:
+        return filters.ongoing_started_by.isoformat() if filters.ongoing_started_by else None
+
+
 class PrimeRole(_TextIn):
     name = "role"
     column = "role"
@@ -416,6 +446,7 @@ CONSTRAINTS: tuple[Constraint, ...] = (
     Recency(),
     StartedAfter(),
     StartedBy(),
+    OngoingPerformed(),
     PrimeRole(),
 )
 """Every hard filter, in the order of the filter trace and of ``constraint_sql``."""
@@ -441,6 +472,17 @@ STARTED_BY_RULE = (
 """The one rule for work that has not started (new-user trial: an RFQ dated 2023 got picks
 that started in 2025). The seed's ``facet+bumps`` preset does not apply it (kept as the seed
 ranked)."""
+
+
+ONGOING_PERFORMED_RULE = (
+    "When the RFP counts work still in progress only once a minimum period has been performed "
+    "('counts if at least one year has been performed'), an ongoing entry that started after "
+    "the RFP's date less that period is a miss of that rule (ongoing_performed); completed "
+    "work is not affected. It is bent with the recency window (relaxation), and an ongoing "
+    "entry with no start date is unknown (UNKNOWN_RULE)."
+)
+"""The one rule for the minimum performed period of ongoing work (issue 18: a rule the RFP
+states is honoured; trial M3 read it, the ranking did not apply it)."""
 
 
 def with_started_by(filters: ScopeFilters, as_of: dt.date | None) -> ScopeFilters:
@@ -471,9 +513,10 @@ def relaxation_steps(
     """Graded relaxation: (label, widened constraints, dropped constraints) in order.
 
     ``order`` (default ``config.relaxation.order``) names the steps: ``value`` and
-    ``recency`` widen then drop, ``customer_type_adjacent`` widens the customer types to the
-    adjacent ones (``ADJACENT_CUSTOMER_TYPES``) and never drops them, ``customer_type`` (the
-    seed's) widens then drops them, ``industry`` and ``role`` drop.
+    ``recency`` widen then drop (``recency`` then also drops a minimum performed period of
+    ongoing work, ``ONGOING_PERFORMED_RULE``), ``customer_type_adjacent`` widens the customer
+    types to the adjacent ones (``ADJACENT_CUSTOMER_TYPES``) and never drops them,
+    ``customer_type`` (the seed's) widens then drops them, ``industry`` and ``role`` drop.
     """
     relaxation = config.relaxation
     steps: list[tuple[str, dict[str, Any], list[str]]] = []
@@ -491,14 +534,18 @@ def relaxation_steps(
             steps.append((f"value band widened to {band}", dict(widened), list(dropped)))
             dropped = dropped + ["value"]
             steps.append(("value band dropped", dict(widened), list(dropped)))
-        elif constraint == "recency" and filters.ended_after:
-            wider = filters.ended_after - relativedelta(years=relaxation.recency_widen_years)
-            widened = {**widened, "recency": wider}
-            steps.append(
-                (f"recency window widened to end on/after {wider}", dict(widened), list(dropped))
-            )
-            dropped = dropped + ["recency"]
-            steps.append(("recency window dropped", dict(widened), list(dropped)))
+        elif constraint == "recency" and (filters.ended_after or filters.ongoing_started_by):
+            if filters.ended_after:
+                wider = filters.ended_after - relativedelta(years=relaxation.recency_widen_years)
+                widened = {**widened, "recency": wider}
+                label = f"recency window widened to end on/after {wider}"
+                steps.append((label, dict(widened), list(dropped)))
+                dropped = dropped + ["recency"]
+                steps.append(("recency window dropped", dict(widened), list(dropped)))
+            if filters.ongoing_started_by:  # ONGOING_PERFORMED_RULE: bent with recency
+                dropped = dropped + ["ongoing_performed"]
+                label = "minimum performed period of ongoing work dropped"
+                steps.append((label, dict(widened), list(dropped)))
         elif constraint.startswith("customer_type") and filters.customer_types:
             adjacent = set(filters.customer_types)
             for t in filters.customer_types:

@@ -16,6 +16,7 @@ preset over the candidates). This module runs the passes: ``apply_hard_filters``
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -226,6 +227,8 @@ def _rank(
         filters = scope.filters
         if not config.preset.seed_rules:
             filters = with_started_by(filters, scope.as_of)
+        elif filters.ongoing_started_by is not None:  # the seed ranked without this rule
+            filters = replace(filters, ongoing_started_by=None)
         passed = filter_pass(library, filters, config)
         candidates, trace, relaxed = passed.candidates, passed.trace, passed.relaxed
         ranks = passed.ranks

@@ -23,6 +23,9 @@ class ScopeFilters:
     ``started_after``: the work must have started on/after this date.
     ``started_by``: the work must have started on/before this date: the RFP's as-of date,
     set at ranking time (``filters.STARTED_BY_RULE``; None: not applied).
+    ``ongoing_started_by``: work still in progress counts only when it started on/before this
+    date, the RFP's minimum performed period ("counts if at least one year has been
+    performed": ``filters.ONGOING_PERFORMED_RULE``); completed work is not affected.
     ``require_prime``: the RFP accepts only references performed as prime contractor.
     ``industries_preferred``: industries the RFP prefers (not a filter: an entry in another
     industry pays the ``industry_penalty``; ``components.Candidates.other_industry``).
@@ -38,10 +41,11 @@ class ScopeFilters:
     ended_after: dt.date | None = None
     require_prime: bool = False
     started_by: dt.date | None = None
+    ongoing_started_by: dt.date | None = None
 
     def as_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        for key in ("started_after", "ended_after", "started_by"):
+        for key in ("started_after", "ended_after", "started_by", "ongoing_started_by"):
             out[key] = out[key].isoformat() if out[key] else None
         for key in ("customer_types", "industries", "industries_preferred", "vehicle_types"):
             out[key] = list(out[key])

@@ -205,6 +205,28 @@ def lexical_text(row: dict[str, Any]) -> str:
     return "\n".join(p for p in parts if p)
 
 
+def ongoing_started_by(trace: Any) -> dt.date | None:
+    """The date by which work still in progress must have started
+    (``ScopeFilters.ongoing_started_by``, ``filters.ONGOING_PERFORMED_RULE``), from the
+    ``ongoing_min_months`` item of a ``scope_query`` row's ``trace`` (JSON text or a list; the
+    reading records it there with its sentence, ``scope.reading``); None when the RFP states
+    no minimum or the trace cannot be read."""
+    if isinstance(trace, str):
+        try:
+            trace = json.loads(trace or "[]")
+        except json.JSONDecodeError:
+            return None
+    for item in trace or []:
+        if isinstance(item, dict) and item.get("filter") == "ongoing_min_months":
+            reading = item.get("reading")
+            by = reading.get("started_by") if isinstance(reading, dict) else None
+            try:
+                return _date(by)
+            except ValueError:
+                return None
+    return None
+
+
 def scope_query_from_row(row: dict[str, Any]) -> ScopeQuery:
     """Rebuild the ScopeQuery (filters, issuer, as-of date, vectors) from a stored row."""
     filters = ScopeFilters(
@@ -216,6 +238,7 @@ def scope_query_from_row(row: dict[str, Any]) -> ScopeQuery:
         started_after=_date(row.get("started_after")),
         ended_after=_date(row.get("ended_after")),
         require_prime=bool(row.get("require_prime")),
+        ongoing_started_by=ongoing_started_by(row.get("trace")),
     )
     vectors = {f: np.asarray(row[f"vec_{f}"], dtype=np.float32) for f in QUERY_FACETS}
     sections = row.get("vec_sections") or []
