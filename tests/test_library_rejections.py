@@ -94,3 +94,26 @@ def test_an_older_duplicate_row_is_listed_as_left_out_naming_the_row_that_won(tm
             "past_performance_matrix.csv row 2",
         }
     ]
+
+
+def test_an_oversized_cell_rejects_its_row_and_the_rest_of_the_file_loads(tmp_path):
+    """Break-it: a 160,000-character Description (over Python's CSV field limit of 131,072)
+    stopped the whole library with a traceback naming neither the file nor the row."""
+    library = small_library(tmp_path / "library", rows=3)
+    matrix = library / "past_performance_matrix.csv"
+    with matrix.open(newline="", encoding="utf-8") as f:
+        records = list(csv.reader(f))
+    header = records[0]
+    records[2][header.index("Description")] = "word " * 32_000
+    with matrix.open("w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows(records)
+    loaded = load_library(library)
+    assert sorted(e.id for e in loaded.entries) == [records[1][0], records[3][0]]
+    [rejected] = loaded.rejected
+    assert (rejected.file, rejected.row) == ("past_performance_matrix.csv", 3)
+    assert rejected.reason == (
+        f"{records[2][0]}: Description: 160,000 characters, more than the 100,000 a library "
+        "cell holds (a pasted document or an unclosed quote?); shorten it, or move the "
+        "narrative to writeups/<id>.md"
+    )
+    assert rejected.raw["Description"].endswith("... (160,000 characters)")

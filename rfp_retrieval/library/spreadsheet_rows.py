@@ -130,6 +130,16 @@ def text_file_encoding(path: Path) -> str:
     return "latin-1"
 
 
+MAX_CELL_CHARS = 100_000
+"""Longest library cell read (characters; ~40 pages of text). A longer cell is a pasted
+document or a broken quote, and its row is rejected naming the column (break-it: a 160,000-
+character Description stopped the whole library in Python's CSV reader, whose own limit is
+131,072). Long narratives belong in a write-up file (``writeups/<id>.md``)."""
+
+CSV_FIELD_LIMIT = 64 * 1024 * 1024
+"""The CSV reader's field limit (characters), raised from Python's 131,072 so that an
+oversized cell reaches ``MAX_CELL_CHARS``'s row rejection instead of failing the file."""
+
 CSV_DELIMITERS = (",", ";", "\t")
 """The delimiters a CSV of either library is read with, tried in order: the first under which
 its header row is found wins (comma when none is). Rule: Excel saves "CSV" with the list
@@ -139,6 +149,8 @@ separator of the machine's locale, a semicolon where the decimal mark is a comma
 def _csv_records(path: Path, encoding: str, delimiter: str) -> Iterator[tuple[int, list[Any]]]:
     """The CSV's records as ``(row number, cells)``, read as they are parsed (a cell with
     line breaks is one record, numbered as one row)."""
+    if csv.field_size_limit() < CSV_FIELD_LIMIT:
+        csv.field_size_limit(CSV_FIELD_LIMIT)
     with path.open(encoding=encoding, newline="") as handle:
         yield from enumerate(csv.reader(handle, delimiter=delimiter), start=1)
 
@@ -428,7 +440,22 @@ def _read_table(
             for k, cell in enumerate(cells)
             if _cell_text(cell)
         }
+        oversized = {name: len(str(v)) for name, v in raw.items() if len(str(v)) > MAX_CELL_CHARS}
         try:
+            if oversized:
+                for name, size in oversized.items():  # the kept raw row stays readable
+                    raw[name] = f"{str(raw[name])[:200]}... ({size:,} characters)"
+                at = columns.get("id")
+                row_id = _cell_text(cells[at]) if at is not None and at < len(cells) else ""
+                raise RowRejected(
+                    (f"{row_id}: " if row_id else "")
+                    + "; ".join(
+                        f"{name}: {size:,} characters, more than the {MAX_CELL_CHARS:,} a "
+                        "library cell holds (a pasted document or an unclosed quote?); "
+                        "shorten it, or move the narrative to writeups/<id>.md"
+                        for name, size in oversized.items()
+                    )
+                )
             overflow = [c for c in cells[max(header_width, width) :] if _cell_text(c)]
             if overflow:
                 raise RowRejected(
