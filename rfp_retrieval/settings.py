@@ -305,7 +305,42 @@ def load_settings(
             f"{resolved['db_path'] / 'rfp-retrieval.duckdb'} (check rfp-retrieval.yaml and "
             f"{ENV_PREFIX}DB_PATH)"
         )
+    if resolved.get("store", "duckdb") == "duckdb":
+        problem = not_a_duckdb_file(resolved["db_path"])
+        if problem:
+            raise SettingsError(
+                f"db_path {resolved['db_path']} {problem}; point db_path at the project's "
+                "store, or at a new file name (it is created on the first run), in "
+                f"rfp-retrieval.yaml or {ENV_PREFIX}DB_PATH"
+            )
     return Settings(project_dir=project_dir, **resolved)
+
+
+DUCKDB_MAGIC = b"DUCK"
+"""The bytes at offset 8 of every DuckDB database file (its file header)."""
+
+
+def not_a_duckdb_file(path: Path) -> str | None:
+    """Why the existing file ``path`` cannot be the DuckDB store (``"is empty"``, ``"is a
+    SQLite database, not a DuckDB file"``, ``"is not a DuckDB database file"``), or None when
+    it is one or does not exist yet. Read from its first 16 bytes (DuckDB's header), so a
+    wrong file is a settings error at once (break-it: a SQLite file made DuckDB try to
+    download its sqlite extension from the network 4 minutes into the run; a text file failed
+    the library job with advice about the library folder)."""
+    try:
+        with Path(path).open("rb") as handle:
+            head = handle.read(16)
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    if not head:
+        return "is empty, not a DuckDB database file"
+    if head[8:12] == DUCKDB_MAGIC:
+        return None
+    if head.startswith(b"SQLite format 3"):
+        return "is a SQLite database, not a DuckDB file"
+    return "is not a DuckDB database file"
 
 
 def _read_config(path: Path) -> dict[str, Any]:

@@ -160,3 +160,32 @@ def test_an_empty_config_file_is_an_error_not_the_bundled_sample_library(tmp_pat
     assert message.startswith(f"{config}: holds no settings, so every folder would be the")
     assert "(sample/library, sample/inbox)" in message
     assert "`rfp-retrieval init DIR` writes a full one" in message
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b"SQLite format 3\x00" + bytes(100), "is a SQLite database, not a DuckDB file"),
+        (b"name,value\nx,1\n", "is not a DuckDB database file"),
+        (b"", "is empty, not a DuckDB database file"),
+    ],
+)
+def test_a_store_file_that_is_not_duckdb_is_a_settings_error_at_once(
+    tmp_path, config, content, problem
+):
+    """Break-it: a SQLite file as db_path made DuckDB try to download an extension from the
+    network minutes into the run; a text file failed the library job with library advice."""
+    store = tmp_path / "store.duckdb"
+    store.write_bytes(content)
+    config.write_text(f"db_path: {store}\n", encoding="utf-8")
+    assert _error(tmp_path).startswith(f"db_path {store} {problem}; point db_path at the")
+
+
+def test_a_duckdb_store_and_a_store_not_made_yet_are_accepted(tmp_path, config):
+    import duckdb
+
+    made = tmp_path / "made.duckdb"
+    duckdb.connect(str(made)).close()
+    for path in (made, tmp_path / "new.duckdb"):
+        config.write_text(f"db_path: {path}\n", encoding="utf-8")
+        assert load_settings(tmp_path).db_path == path
