@@ -507,3 +507,78 @@ def row_counts(cursor, schema: str, table: str, partition_column: str | None) ->
     column = _quote(partition_column)
     cursor.execute(f"SELECT {column}, count(*) FROM {qualified(schema, table)} GROUP BY 1")
     return {key: int(n) for key, n in sorted(cursor.fetchall(), key=lambda r: str(r[0]))}
+
+
+def read_vectors(
+    cursor,
+    schema: str,
+    table: str,
+    ids: Sequence[str],
+    facets: Sequence[str],
+    vector_column: str = "vector",
+) -> dict[str, Any]:
+    """The ``facets``' vectors of ``schema.table`` (``pp_facet_embeddings`` rows: ``id``,
+    ``facet``, ``vector real[]``) as float32 numpy matrices (len(ids), dim), row ``k`` the
+    vector of ``ids[k]``, streamed.
+
+    The rows arrive as Arrow record batches (ADBC's binary COPY out, about 16 MB each,
+    ``cursor.fetch_record_batch``); each batch's vectors are copied into the matrices at
+    their ids' rows and the batch dropped, so the peak is the matrices plus a batch and one
+    id lookup: ``read_frame`` of a million 384-float rows holds the whole Arrow table, its
+    polars frame and the matrix at once (~6 GB more). Rows are placed by id, so the table's
+    row order does not matter. Call inside ``transaction(connection, read_only=True)``.
+
+    Raises:
+        PostgresStoreError: the table does not exist or lacks a column; an id has no row,
+            or several, for a facet; a vector is null or not ``dim`` long (names the facet).
+    """
+    import numpy as np
+
+    stored = {name for name, _ in stored_columns(cursor, schema, table)}
+    if not {"id", "facet", vector_column} <= stored:
+        raise PostgresStoreError(
+            f"{qualified(schema, table)} has no id, facet and {vector_column} columns"
+        )
+    keys = pl.DataFrame({"id": pl.Series(list(ids), dtype=pl.String)}).with_row_index("_row")
+    if keys["id"].n_unique() != len(keys):
+        raise PostgresStoreError("read_vectors: the ids repeat")
+    marks = ", ".join(f"${i}" for i in range(1, len(facets) + 1))
+    cursor.execute(
+        f"SELECT id, facet, {_quote(vector_column)} FROM {qualified(schema, table)} "
+        f"WHERE facet IN ({marks})",
+        tuple(facets),
+    )
+    matrices: dict[str, Any] = {}
+    seen = {facet: np.zeros(len(ids), dtype=bool) for facet in facets}
+    for batch in cursor.fetch_record_batch():
+        part = pl.from_arrow(batch.select(["id", "facet"]))
+        assert isinstance(part, pl.DataFrame)
+        vectors = batch.column(2)
+        part = part.with_row_index("_at").join(keys, on="id", how="left")
+        if part["_row"].null_count():
+            raise PostgresStoreError(f"{qualified(schema, table)} holds vectors of unknown ids")
+        for (facet,), group in part.group_by("facet"):
+            at = group["_at"].to_numpy()
+            chosen = vectors.take(at)
+            if chosen.null_count:
+                raise PostgresStoreError(f"{facet} vectors: a row is null")
+            lengths = np.diff(np.asarray(chosen.offsets))
+            dim = int(lengths[0]) if len(lengths) else 0
+            if len(lengths) and (lengths != dim).any():
+                raise PostgresStoreError(f"{facet} vectors are not all {dim} long")
+            values = np.asarray(chosen.flatten(), dtype=np.float32).reshape(len(at), dim)
+            matrix = matrices.get(facet)
+            if matrix is None:
+                matrix = matrices[facet] = np.empty((len(ids), dim), dtype=np.float32)
+            elif matrix.shape[1] != dim:
+                raise PostgresStoreError(f"{facet} vectors are not all {matrix.shape[1]} long")
+            rows = group["_row"].to_numpy().astype(np.int64)
+            if seen[facet][rows].any() or len(np.unique(rows)) != len(rows):
+                raise PostgresStoreError(f"{facet} vectors: an id has several rows")
+            seen[facet][rows] = True
+            matrix[rows] = values
+    for facet in facets:
+        if not seen[facet].all():
+            missing = ids[int(np.flatnonzero(~seen[facet])[0])]
+            raise PostgresStoreError(f"{facet} vectors: no row for id {missing!r}")
+    return matrices
