@@ -46,6 +46,12 @@ def test_vectors_stream_back_at_their_ids_rows_bit_for_bit(fresh_postgres_url):
                 assert np.array_equal(read[facet], matrix[::-1])
             one = pg.read_vectors(cursor, SCHEMA, TABLE, ids, ["whole"])
             assert list(one) == ["whole"] and np.array_equal(one["whole"], matrices["whole"])
+            # a few heap pages per query: many slices, every row read once
+            sliced = pg.read_vectors(cursor, SCHEMA, TABLE, ids, ["whole", "outcome"], pages=7)
+            for facet, matrix in matrices.items():
+                assert np.array_equal(sliced[facet], matrix)
+            cursor.execute(f"SELECT pg_relation_size('{SCHEMA}.{TABLE}'::regclass) / 8192")
+            assert int(cursor.fetchone()[0]) > 3 * 7  # the table spans more than three slices
             with pytest.raises(pg.PostgresStoreError, match="no row for id 'PP-99999'"):
                 pg.read_vectors(cursor, SCHEMA, TABLE, [*ids, "PP-99999"], ["whole"])
             with pytest.raises(pg.PostgresStoreError, match="unknown ids"):
