@@ -22,6 +22,13 @@ CPU clock, so the machine's load inflates it little), the candidates, how many t
 rescored, the ``numpy`` top-10 floor (one product over the whole ``whole`` matrix and an
 ``argpartition``), build times and the peak RSS (``VmHWM``).
 
+``--store postgres`` writes the two facet matrices to a throwaway Postgres server on
+127.0.0.1 (``tests/pg_server.py``: Debian's binaries; or ``--pg-url``) as ``real[]``
+``pp_facet_embeddings`` rows (``storage.postgres.write_frame`` / ``append_frame``, 100,000
+entries per COPY), frees them, and ranks on the matrices read back with
+``storage.postgres.read_vectors`` (streamed); it prints the write and read times, the
+read's peak RSS, and fails unless the read matrices are bit for bit the written ones.
+
 ``--ingest N`` instead times ``load_library_frame`` on a generated N-entry CSV (CPU seconds,
 peak RSS above the start) and writes its frame as the parquet ``--entries`` reads.
 """
@@ -114,6 +121,73 @@ def cpu_laps(library: PreparedLibrary, stage: str | None = None) -> None:
     library._lap_start = now
 
 
+def through_postgres(
+    ids: list[str], matrices: dict[str, np.ndarray], url: str | None
+) -> dict[str, np.ndarray]:
+    """Write ``matrices`` to Postgres, free them, read them back streamed (module docstring).
+
+    Raises:
+        SystemExit: a matrix read back differs from the one written.
+    """
+    import gc
+    import shutil
+
+    from rfp_retrieval.storage import postgres as pg
+
+    server = None
+    if url is None:
+        from tests.pg_server import start_server
+
+        server = start_server()
+        server.create_database("bench_million")
+        url = server.url("bench_million")
+    try:
+        start = time.perf_counter()
+        connection = pg.connect(url)
+        held = EntryVectors(ids, matrices)
+        try:
+            with pg.transaction(connection) as cursor:
+                for first in range(0, len(ids), bs.PG_BATCH):
+                    rows = bs.facet_rows(held, first, min(first + bs.PG_BATCH, len(ids)))
+                    if first == 0:
+                        pg.write_frame(cursor, bs.PG_SCHEMA, bs.PG_TABLE, rows)
+                    else:
+                        pg.append_frame(cursor, bs.PG_SCHEMA, bs.PG_TABLE, rows)
+                    del rows
+        finally:
+            connection.close()
+        write_s = time.perf_counter() - start
+        digests = {f: bs._digest(m) for f, m in matrices.items()}
+        facets = list(matrices)
+        del held, matrices
+        gc.collect()
+        before = bs._rss_mb("VmRSS")
+        bs._reset_peak()
+        start, cpu = time.perf_counter(), time.process_time()
+        connection = pg.connect(url)
+        try:
+            with pg.transaction(connection, read_only=True) as cursor:
+                read = pg.read_vectors(cursor, bs.PG_SCHEMA, bs.PG_TABLE, ids, facets)
+        finally:
+            connection.close()
+        read_s, read_cpu = time.perf_counter() - start, time.process_time() - cpu
+        peak = bs._rss_mb("VmHWM")
+    finally:
+        if server is not None:
+            server.stop()
+            shutil.rmtree(server.root, ignore_errors=True)
+    same = all(bs._digest(read[f]) == digests[f] for f in facets)
+    print(
+        f"postgres: wrote {len(ids):,} x {len(facets)} real[] rows in {write_s:.0f} s; read "
+        f"back streamed in {read_s:.0f} s wall, {read_cpu:.1f} s client CPU; RSS before the "
+        f"read {before:,.0f} MB, peak during it {peak:,.0f} MB; identical: {same}",
+        flush=True,
+    )
+    if not same:
+        raise SystemExit("the vectors read from Postgres differ from the ones written")
+    return read
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entries", type=Path, help="pp_entries parquet (from --ingest)")
@@ -122,6 +196,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="exact/prescreen alternations")
     parser.add_argument("--ingest", type=int, default=0, help="time the ingest of N entries")
     parser.add_argument("--out", type=Path, default=Path("entries.parquet"))
+    parser.add_argument("--store", choices=("memory", "postgres"), default="memory")
+    parser.add_argument("--pg-url", help="an existing server (default: start a throwaway one)")
     args = parser.parse_args()
     print(bs.machine(), flush=True)
     if args.ingest:
@@ -132,6 +208,8 @@ def main() -> None:
     ids = sorted(entries["id"].to_list())
     rng = np.random.default_rng(len(ids))
     matrices = {f: unit_rows(rng, len(ids)) for f in prepared_module.COMPACT_FACETS}
+    if args.store == "postgres":
+        matrices = through_postgres(ids, matrices, args.pg_url)
     vectors = EntryVectors(ids, matrices)
     # query vectors of every facet for synthetic_scopes; the ranker reads whole and outcome
     drawn = EntryVectors(ids, {f: matrices["whole"] for f in ("narrative", "technical")})
@@ -190,8 +268,8 @@ def main() -> None:
     p50 = statistics.median
     print(
         f"prepare {prepare_s:.1f} s, int8 copy {compact_s:.1f} s; median candidates "
-        f"{int(p50(counts[: len(scopes)])):,}; exact pass rescored p50 {int(p50(kept)):,} "
-        f"(max {max(kept):,}); numpy top-10 p50 {p50(floor):.1f} ms wall; "
+        f"{int(p50(counts[: len(scopes)])):,}; exact pass rescored p50 {int(p50(kept or [0])):,} "
+        f"(max {max(kept or [0]):,}); numpy top-10 p50 {p50(floor):.1f} ms wall; "
         f"peak RSS {bs._rss_mb('VmHWM'):,.0f} MB; load average {os.getloadavg()[0]:.1f}"
     )
     for path, out in figures.items():

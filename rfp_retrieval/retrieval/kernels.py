@@ -10,6 +10,7 @@ so the scorer computes exact cosines only for the few candidates that can reach 
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 from dataclasses import dataclass
@@ -197,7 +198,7 @@ _COMPACT_PASS_ROWS = 16384
 # Largest int8 code: codes are symmetric in [-127, 127].
 _CODE_MAX = 127
 # Candidate rows gathered per int8 product in the prescreen.
-_PRESCREEN_ROWS = 2048  # int8 rows of two 384-dim facets: 1.5 MB, in L3 while multiplied
+_PRESCREEN_ROWS = 1024  # int8 rows of two 384-dim facets: 768 KB, in L2/L3 while multiplied
 
 
 @dataclass(frozen=True)
@@ -209,8 +210,9 @@ class CompactVectors:
     ``x_hat = scale[f][i] * codes[i, f]`` with ``scale = max |x_ik| / 127`` (1 for a zero
     row) and codes in [-127, 127]; ``error[f][i]`` >= ``||x - x_hat||`` and ``norm[f][i]``
     >= ``||x||``, float64 (n,) per facet, computed in float64 and rounded up by a relative
-    1e-12 (far above float64's own error over ``dim`` terms). A quarter of the float32
-    matrices' memory, plus 24 bytes a row and facet.
+    1e-12 (far above float64's own error over ``dim`` terms); ``error_max[f]`` and
+    ``norm_max[f]`` their maxima over the rows (what ``prescreen_cosines`` bounds with). A
+    quarter of the float32 matrices' memory, plus 24 bytes a row and facet.
     """
 
     facets: tuple[str, ...]
@@ -219,6 +221,16 @@ class CompactVectors:
     scale: tuple[np.ndarray, ...]
     error: tuple[np.ndarray, ...]
     norm: tuple[np.ndarray, ...]
+
+    @functools.cached_property
+    def error_max(self) -> tuple[float, ...]:
+        """Largest ``error`` of each facet over the rows (0 for an empty copy)."""
+        return tuple(float(e.max()) if len(e) else 0.0 for e in self.error)
+
+    @functools.cached_property
+    def norm_max(self) -> tuple[float, ...]:
+        """Largest ``norm`` of each facet over the rows (0 for an empty copy)."""
+        return tuple(float(r.max()) if len(r) else 0.0 for r in self.norm)
 
     def __len__(self) -> int:
         return len(self.codes)
@@ -336,11 +348,15 @@ def prescreen_cosines(
     ``exact`` is what ``candidate_cosines`` returns (float32 through BLAS, whatever its
     summation order) for the same rows, scope and ``library_mean``.
 
-    How. Each query vector ``q`` (whole, each section, outcome) is quantised to int8,
-    ``q_hat = t*d``, and the products ``c.d`` of the rows' int8 codes ``c`` with every query's
-    codes are computed EXACTLY in integer arithmetic, one product per ``_PRESCREEN_ROWS``
-    gathered rows (``_integer_products``: whole and outcome codes side by side, each query's
-    codes on its facet's columns and zeros elsewhere); ``approx = s*t*(c.d)`` in float64.
+    How. Each query vector ``q`` (whole, each section, outcome) is written as two int8
+    digits, ``q_hat = t1*d1 + t2*d2`` (``d1`` the codes of ``q``, ``d2`` those of the
+    remainder ``q - t1*d1``, so ``q_hat`` is within ~1/127 of int8's rounding of ``q``), and
+    the products ``c.d1``, ``c.d2`` of the rows' int8 codes ``c`` with every query's digits
+    are computed EXACTLY in integer arithmetic, one product per ``_PRESCREEN_ROWS``
+    gathered rows (``_integer_products`` or, with torch, ``index_select`` + ``_int_mm``;
+    whole and outcome codes side by side, each query's digits on its facet's columns and
+    zeros elsewhere); ``approx = s*(t1*(c.d1) + t2*(c.d2))`` in float64 (for a section, plus
+    its shift, then the maximum over sections).
 
     The bound. Let ``x`` be a float32 row, ``x_hat = s*c`` its copy, ``e >= ||x - x_hat||``,
     ``r >= ||x||`` (``CompactVectors``), ``e_q = ||q - q_hat||`` and ``g = gamma_dim``
@@ -348,17 +364,24 @@ def prescreen_cosines(
     ``|fl(x.q) - x.q| <= g ||x|| ||q||`` (Higham eq. 3.5, then Cauchy-Schwarz),
     ``|x.q - x_hat.q| <= ||x - x_hat|| ||q|| <= e ||q||`` (Cauchy-Schwarz),
     ``|x_hat.q - x_hat.q_hat| <= ||x_hat|| e_q <= (r + e) e_q`` (Cauchy-Schwarz), and
-    ``x_hat.q_hat`` is ``approx`` up to float64 rounding of three operations on terms of size
-    at most ``(r + e)(||q|| + e_q)``, below ``2^-50 (r + e)(||q|| + e_q)``. So
-    ``|fl(x.q) - approx| <= ||q|| (e + g r) + (r + e) e_q + 2^-50 (r + e)(||q|| + e_q)``.
-    A section cosine is shifted by ``h_j`` (``section_centring``) in float32 on the exact
-    path: one more rounding, at most ``u (r ||s_j|| (1 + g) + |h_j|)``; the maximum over
-    sections moves by at most the largest per-section bound (``|max_j A_j - max_j B_j| <=
-    max_j |A_j - B_j|``), which is at most the bound above taken with the largest
-    ``||s_j||``, ``e_q`` and ``|h_j|``. Norms of the query vectors are taken in float64,
-    rounded up, and 1e-12 is added to every bound. For unit rows and queries from a 384-dim
-    model the bound is about 0.014 in cosine: half the rows' int8 rounding (``e`` is about
-    ``s * sqrt(dim / 12)``), half the query's.
+    ``x_hat.q_hat`` is ``approx`` up to float64 rounding of at most five operations on terms
+    of size at most ``(r + e)(||q|| + e_1) + |h|`` (``e_1`` the first digit's error, ``h``
+    the shift), below ``2^-48`` times that. So ``|fl(x.q) - approx| <= ||q|| (e + g r) +
+    (r + e) e_q + 2^-48 ((r + e)(||q|| + e_1) + |h|)``, increasing in ``e`` and ``r``. It is
+    taken with ``r = R`` (the facet's largest row norm, ``CompactVectors.norm_max``) and
+    ``e = min(E, s * sqrt(dim) * (1/2 + 1e-9))`` per row: ``E`` the facet's largest row error
+    (``error_max``), and ``s * sqrt(dim) / 2`` the error of rounding each coordinate to the
+    nearest step ``s`` (a row whose step is coarse keeps its own, larger bound; the
+    ``1e-9`` covers the float64 division that picked the codes). A section cosine is
+    shifted by ``h_j`` (``section_centring``) in float32 on the exact path: one more
+    rounding, at most ``u (R ||s_j|| (1 + g) + |h_j|)``; the maximum over sections moves by
+    at most the largest per-section bound (``|max_j A_j - max_j B_j| <= max_j |A_j - B_j|``),
+    at most the bound above taken with the largest ``||s_j||``, ``e_q`` and ``|h_j|``. Norms
+    of the query vectors are taken in float64 and rounded up by a relative 1e-12; every
+    bound is rounded up by a relative 1e-12 and 1e-12 is added (far above the float64
+    error of these few operations and of ``e_q``). For unit rows and queries from a 384-dim
+    model the bound is about 0.007-0.011 in cosine: the rows' int8 rounding (``e`` is about
+    ``s * sqrt(dim / 12)``, at most ``E``); the query's two digits leave ~1e-4.
 
     Raises:
         ValueError: an index is outside the matrices.
@@ -369,56 +392,96 @@ def prescreen_cosines(
         sections = scope.vectors["technical"][None, :]
     sections = np.asarray(sections)
     size, dim = len(idx), compact.dim
+    width = compact.codes.shape[1]
     if size and (idx.min() < 0 or idx.max() >= len(compact)):
         raise ValueError("candidate rows outside the vector matrices")
     # the shift in the dtype the exact path adds it in
     shift = section_centring(library_mean, sections).astype(sections.dtype).astype(np.float64)
-    # query vectors: whole, the sections (on the whole facet), outcome
+    # query vectors: whole, the sections (on the whole facet), outcome; two int8 digits each
     queries = np.vstack([np.asarray(whole_q)[None, :], sections, np.asarray(outcome_q)[None, :]])
     whole_f, outcome_f = compact.facets.index("whole"), compact.facets.index("outcome")
     on_facet = [whole_f] * (1 + len(sections)) + [outcome_f]
     level = queries.astype(np.float64)
-    codes_q, step_q, _, q_norm = _quantise(level)
-    e_q = np.linalg.norm(level - step_q[:, None] * codes_q, axis=1) * (1 + 1e-12)
+    digit1, step1, e_1, q_norm = _quantise(level)
+    digit2, step2, _, _ = _quantise(level - step1[:, None] * digit1)
+    rest = level - step1[:, None] * digit1 - step2[:, None] * digit2
+    e_q = np.linalg.norm(rest, axis=1) * (1 + 1e-12)
     count = len(queries)
-    cols = -(-count // 8) * 8
-    query_codes = np.zeros((compact.codes.shape[1], cols), dtype=np.int8)
+    cols = -(-2 * count // 8) * 8
+    query_codes = np.zeros((width, cols), dtype=np.int8)
     for j, f in enumerate(on_facet):
-        query_codes[f * dim : (f + 1) * dim, j] = codes_q[j]
+        query_codes[f * dim : (f + 1) * dim, j] = digit1[j]
+        query_codes[f * dim : (f + 1) * dim, count + j] = digit2[j]
     products = np.empty((size, cols), dtype=np.int32)
-    buffer = np.empty((min(size, _PRESCREEN_ROWS), compact.codes.shape[1]), dtype=np.int8)
-    _int8_product()  # imports torch (if installed) before the thread limits are taken
-    with _ONE_BLAS_THREAD:
-        for start in range(0, size, _PRESCREEN_ROWS):
-            part = slice(start, min(start + _PRESCREEN_ROWS, size))
-            at = idx[part]
-            rows = np.take(compact.codes, at, axis=0, out=buffer[: len(at)], mode="clip")
-            products[part] = _integer_products(rows, query_codes)
+    _gather_products(compact.codes, idx, query_codes, products)
+    digits = products.T.astype(np.float64, order="C")  # (cols, size), one pass
+
+    def level_of(j: int) -> np.ndarray:
+        """``t1*(c.d1) + t2*(c.d2)`` of query ``j`` (one row's scale still to apply)."""
+        return digits[j] * step1[j] + digits[count + j] * step2[j]
+
     s_w, s_o = compact.scale[whole_f][idx], compact.scale[outcome_f][idx]
-    sec = slice(1, 1 + len(sections))
+    sec = range(1, 1 + len(sections))
     section_max = np.full(size, -np.inf)
-    for j in range(sec.start, sec.stop):  # max over sections, one column at a time
-        np.maximum(section_max, products[:, j] * (step_q[j] * s_w) + shift[j - 1], out=section_max)
+    for j in sec:  # max over sections, one query at a time
+        np.maximum(section_max, level_of(j) * s_w + shift[j - 1], out=section_max)
     approx = {
-        "whole": products[:, 0] * (step_q[0] * s_w),
-        "outcome": products[:, count - 1] * (step_q[-1] * s_o),
+        "whole": level_of(0) * s_w,
+        "outcome": level_of(count - 1) * s_o,
         "section_max": section_max,
     }
     g = _dot_rounding(dim)
-    e_w, r_w = compact.error[whole_f][idx], compact.norm[whole_f][idx]
-    e_o, r_o = compact.error[outcome_f][idx], compact.norm[outcome_f][idx]
+    coarse = np.sqrt(dim) * (0.5 + 1e-9)  # s * coarse >= a row's error (nearest-step codes)
+    e_w = np.minimum(compact.error_max[whole_f], s_w * coarse)
+    e_o = np.minimum(compact.error_max[outcome_f], s_o * coarse)
+    r_w, r_o = compact.norm_max[whole_f], compact.norm_max[outcome_f]
+    h = float(np.abs(shift).max())
 
-    def dot_bound(e: np.ndarray, r: np.ndarray, q_n: float, e_q: float) -> np.ndarray:
-        # q_n (e + g r) + (r + e) e_q + 2^-50 (r + e)(q_n + e_q) + 1e-12, gathered by e and r
-        # (expanded; the relative 1e-12 covers this expression's own float64 rounding)
-        tiny = 2.0**-50 * (q_n + e_q)
-        return (e * (q_n + e_q + tiny) + r * (g * q_n + e_q + tiny)) * (1 + 1e-12) + 1e-12
+    def dot_bound(e: np.ndarray, r: float, q_n: float, e_q: float, e_1: float) -> np.ndarray:
+        # q_n (e + g r) + (r + e) e_q + 2^-48 ((r + e)(q_n + e_1) + |h|), rounded up,
+        # linear in the per-row e: e * a + b
+        a = q_n + e_q + 2.0**-48 * (q_n + e_1)
+        b = r * (g * q_n + e_q + 2.0**-48 * (q_n + e_1)) + 2.0**-48 * h
+        return (e * (a * (1 + 1e-12)) + b * (1 + 1e-12)) + 1e-12
 
-    q_s, e_s = float(q_norm[sec].max()), float(e_q[sec].max())
-    section_bound = dot_bound(e_w, r_w, q_s, e_s)
-    section_bound += _F32_UNIT * (r_w * q_s * (1 + g) + np.abs(shift).max())
+    q_s, e_s, e1_s = (float(v[1 : 1 + len(sections)].max()) for v in (q_norm, e_q, e_1))
+    section_extra = _F32_UNIT * (r_w * q_s * (1 + g) + h)
     return approx, {
-        "whole": dot_bound(e_w, r_w, float(q_norm[0]), float(e_q[0])),
-        "outcome": dot_bound(e_o, r_o, float(q_norm[-1]), float(e_q[-1])),
-        "section_max": section_bound,
+        "whole": dot_bound(e_w, r_w, float(q_norm[0]), float(e_q[0]), float(e_1[0])),
+        "outcome": dot_bound(e_o, r_o, float(q_norm[-1]), float(e_q[-1]), float(e_1[-1])),
+        "section_max": dot_bound(e_w, r_w, q_s, e_s, e1_s) + section_extra * (1 + 1e-12),
     }
+
+
+def _gather_products(
+    codes: np.ndarray, idx: np.ndarray, query_codes: np.ndarray, out: np.ndarray
+) -> None:
+    """``out[:] = codes[idx] @ query_codes`` exactly (int32 (len(idx), cols)), gathering
+    ``_PRESCREEN_ROWS`` rows at a time on one thread (``_OneBlasThread``): with torch,
+    ``index_select`` into one buffer then ``_int_mm`` into ``out`` (~15% less CPU than
+    ``np.take`` + a copy of each product); without it, ``np.take`` + ``_integer_products``.
+    ``idx`` must be inside ``codes`` (checked by the caller)."""
+    size, width = len(idx), codes.shape[1]
+    product = _int8_product()  # imports torch (if installed) before the thread limits are taken
+    fast = product is not None and width % 8 == 0 and query_codes.shape[1] % 8 == 0
+    rows_at = min(size, _PRESCREEN_ROWS)
+    with _ONE_BLAS_THREAD:
+        if fast:
+            import torch
+
+            codes_t, query_t = torch.from_numpy(codes), torch.from_numpy(query_codes)
+            idx_t = torch.from_numpy(np.ascontiguousarray(idx, dtype=np.int64))
+            out_t = torch.from_numpy(out)
+            buffer_t = torch.empty((rows_at, width), dtype=torch.int8)
+        buffer = np.empty((rows_at, width), dtype=np.int8)
+        for start in range(0, size, _PRESCREEN_ROWS):
+            stop = min(start + _PRESCREEN_ROWS, size)
+            if fast and stop - start > 16:  # _int_mm wants more than 16 rows
+                rows = torch.index_select(
+                    codes_t, 0, idx_t[start:stop], out=buffer_t[: stop - start]
+                )
+                product(rows, query_t, out=out_t[start:stop])
+                continue
+            at = idx[start:stop]
+            rows = np.take(codes, at, axis=0, out=buffer[: len(at)], mode="clip")
+            out[start:stop] = _integer_products(rows, query_codes)

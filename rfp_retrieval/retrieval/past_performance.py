@@ -31,7 +31,7 @@ from rfp_retrieval.retrieval.filters import (
     relaxation_steps,
     with_started_by,
 )
-from rfp_retrieval.retrieval.prepared import PreparedLibrary
+from rfp_retrieval.retrieval.prepared import PreparedLibrary, take_rows
 from rfp_retrieval.retrieval.records import (
     EntryVectors,
     MixedModelsError,
@@ -106,14 +106,18 @@ def filter_pass(
                 {
                     "filter": name,
                     "value": describe(filters, name),
-                    "remaining": int(remaining.sum()),
+                    "remaining": int(np.count_nonzero(remaining)),
                     "soft_penalty": soft_penalty[name],
                 }
             )
             continue
         remaining &= ok_all[:, k]
         trace.append(
-            {"filter": name, "value": describe(filters, name), "remaining": int(remaining.sum())}
+            {
+                "filter": name,
+                "value": describe(filters, name),
+                "remaining": int(np.count_nonzero(remaining)),
+            }
         )
 
     soft = set(soft_penalty)
@@ -141,7 +145,8 @@ def filter_pass(
             if len(ranks) >= config.top_k:
                 break
     candidates = library.ids_at(ranks)
-    return FilterPass(candidates, ranks, names, ok_all[ranks], trace, relaxed, unknown_all[ranks])
+    ok, unknown = take_rows(ok_all, ranks), take_rows(unknown_all, ranks)
+    return FilterPass(candidates, ranks, names, ok, trace, relaxed, unknown)
 
 
 def apply_hard_filters(
@@ -171,7 +176,7 @@ def apply_hard_filters(
     finally:
         if prepared is None:
             library.close()
-    return result.candidates, result.misses(), result.trace, result.relaxed
+    return list(result.candidates), result.misses(), result.trace, result.relaxed
 
 
 def rank_references(

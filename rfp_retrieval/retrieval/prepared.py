@@ -11,7 +11,8 @@ import functools
 import re
 import threading
 import time
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
 
 import duckdb
 import numpy as np
@@ -61,6 +62,55 @@ _PREPARED_COLUMNS: dict[str, Any] = {
     "industry": pl.String,
     "domains": pl.List(pl.String),
 }
+
+
+def take_rows(matrix: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Rows ``rows`` (int64 (m,)) of a column-major (n, k) ``matrix`` (``strict_ok``,
+    ``unknown``), gathered one column at a time: (m, k) C order, equal to ``matrix[rows]``
+    (which gathers row by row across the columns: 3.7 vs 1.4 ms for 360,000 of a million
+    rows, five columns)."""
+    if matrix.ndim != 2 or not matrix.shape[1]:
+        return matrix[rows]
+    return np.stack([matrix[:, k][rows] for k in range(matrix.shape[1])], axis=1)
+
+
+class RankIds(Sequence[str]):
+    """The ids of the entries at positions ``ranks`` (int64 (len,)) of ``id_array`` (object
+    (n,) of str), read on access: a read-only sequence of str equal to the list of those ids
+    (``==`` with a list or tuple compares item by item). Building the Python list of every
+    candidate's id took 7-28 ms at a million entries, for a ranking that reads a few."""
+
+    __slots__ = ("_ids", "_ranks")
+
+    def __init__(self, id_array: np.ndarray, ranks: np.ndarray):
+        self._ids, self._ranks = id_array, ranks
+
+    def __len__(self) -> int:
+        return len(self._ranks)
+
+    @overload
+    def __getitem__(self, at: int) -> str: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> list[str]: ...
+
+    def __getitem__(self, at: int | slice) -> str | list[str]:
+        if isinstance(at, slice):
+            return self._ids[self._ranks[at]].tolist()
+        return self._ids[self._ranks[at]]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids[self._ranks].tolist())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (RankIds, list, tuple)):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable-looking: like a list, unhashable
+
+    def __repr__(self) -> str:
+        return f"RankIds({list(self)!r})"
 
 
 class PreparedLibrary:
@@ -264,9 +314,11 @@ class PreparedLibrary:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def ids_at(self, ranks: np.ndarray) -> list[str]:
-        """The ids at positions ``ranks`` of the id order."""
-        return self._id_array[ranks].tolist() if len(ranks) else []
+    def ids_at(self, ranks: np.ndarray) -> RankIds:
+        """The ids at positions ``ranks`` of the id order, as a ``RankIds`` sequence (each id
+        is looked up when read: a loose filter on a million entries leaves ~100,000
+        candidates of which the ranking reads a few)."""
+        return RankIds(self._id_array, ranks)
 
     def query(self, sql: str) -> dict[str, np.ndarray]:
         """Run ``sql`` on the ``entries`` table; columns as numpy arrays."""
@@ -277,13 +329,14 @@ class PreparedLibrary:
         """Whether each entry meets each strict (unwidened) constraint of ``filters``.
 
         Returns the constraint names in ``filters.constraint_sql`` order and bool (n, len(names)),
-        rows in id order. The SQL expressions define the constraints: those the prepared
-        numpy columns mirror exactly are evaluated as masks (no scan), any other (or all,
-        with ``sql_only``) in one DuckDB scan of the ``entries`` table.
+        rows in id order, column-major (each constraint's column contiguous: pass 1 reads
+        and combines them a column at a time). The SQL expressions define the constraints:
+        those the prepared numpy columns mirror exactly are evaluated as masks (no scan), any
+        other (or all, with ``sql_only``) in one DuckDB scan of the ``entries`` table.
         """
         strict = constraint_sql(filters, {})
         names = list(strict)
-        ok = np.zeros((len(self), len(names)), dtype=bool)
+        ok = np.zeros((len(self), len(names)), dtype=bool, order="F")  # a column per constraint
         in_sql = []
         for k, name in enumerate(names):
             mask = None if sql_only else CONSTRAINT[name].mask(self._filter_columns, filters)
@@ -301,9 +354,10 @@ class PreparedLibrary:
 
     def unknown(self, filters: ScopeFilters, names: list[str]) -> np.ndarray:
         """Whether the library leaves unknown the fact each constraint ``names`` needs, per
-        entry: bool (n, len(names)), rows in id order (``Constraint.unknown_sql``, or its
-        numpy mirror ``unknown_mask``; ``filters.UNKNOWN_RULE``)."""
-        unknown = np.zeros((len(self), len(names)), dtype=bool)
+        entry: bool (n, len(names)), rows in id order, column-major as ``strict_ok``
+        (``Constraint.unknown_sql``, or its numpy mirror ``unknown_mask``;
+        ``filters.UNKNOWN_RULE``)."""
+        unknown = np.zeros((len(self), len(names)), dtype=bool, order="F")
         in_sql = []
         for k, name in enumerate(names):
             mask = CONSTRAINT[name].unknown_mask(self._filter_columns, filters)

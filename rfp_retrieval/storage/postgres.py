@@ -507,3 +507,103 @@ def row_counts(cursor, schema: str, table: str, partition_column: str | None) ->
     column = _quote(partition_column)
     cursor.execute(f"SELECT {column}, count(*) FROM {qualified(schema, table)} GROUP BY 1")
     return {key: int(n) for key, n in sorted(cursor.fetchall(), key=lambda r: str(r[0]))}
+
+
+READ_VECTOR_PAGES = 8192
+"""Heap pages of the vector table one ``read_vectors`` query reads (a TID range scan): at
+~5 rows of a 384-float ``real[]`` per 8 KB page, ~40,000 rows or ~65 MB of vectors."""
+
+
+def read_vectors(
+    cursor,
+    schema: str,
+    table: str,
+    ids: Sequence[str],
+    facets: Sequence[str],
+    vector_column: str = "vector",
+    pages: int = READ_VECTOR_PAGES,
+) -> dict[str, Any]:
+    """The ``facets``' vectors of ``schema.table`` (``pp_facet_embeddings`` rows: ``id``,
+    ``facet``, ``vector real[]``) as float32 numpy matrices (len(ids), dim), row ``k`` the
+    vector of ``ids[k]``, read a slice of the table at a time.
+
+    ADBC's driver holds a whole result in memory before it hands over the first Arrow
+    batch (measured: one 156 MB batch for 100,000 vectors, and 13.6 GB above the matrices
+    at a million entries x 2 facets), so the table is read ``pages`` heap pages per query
+    (``WHERE ctid >= '(p,0)' AND ctid < '(p+pages,0)'``: a TID range scan, Postgres 14+,
+    each page read once) and each slice's vectors are copied into the matrices at their
+    ids' rows, then dropped: the peak is the matrices plus one slice (~65 MB at the default)
+    and its driver buffer. Rows are placed by id, so the table's row order does not matter.
+    Call inside ``transaction(connection, read_only=True)``: one snapshot, so no row moves
+    between slices, and every page a visible row can be on existed when it was taken.
+
+    Raises:
+        PostgresStoreError: the table does not exist or lacks a column; an id has no row,
+            or several, for a facet; a vector is null or not ``dim`` long (names the facet).
+    """
+    import numpy as np
+
+    stored = {name for name, _ in stored_columns(cursor, schema, table)}
+    if not {"id", "facet", vector_column} <= stored:
+        raise PostgresStoreError(
+            f"{qualified(schema, table)} has no id, facet and {vector_column} columns"
+        )
+    keys = pl.DataFrame({"id": pl.Series(list(ids), dtype=pl.String)}).with_row_index("_row")
+    if keys["id"].n_unique() != len(keys):
+        raise PostgresStoreError("read_vectors: the ids repeat")
+    name = qualified(schema, table)
+    cursor.execute(
+        "SELECT pg_relation_size($1::regclass) / current_setting('block_size')::bigint", (name,)
+    )
+    total_pages = int(cursor.fetchone()[0])
+    marks = ", ".join(f"${i}" for i in range(1, len(facets) + 1))
+    select = f"SELECT id, facet, {_quote(vector_column)} FROM {name} WHERE facet IN ({marks})"
+    slices = [
+        f"{select} AND ctid >= '({first},0)'::tid AND ctid < '({first + pages},0)'::tid"
+        for first in range(0, max(total_pages, 1), max(int(pages), 1))
+    ]
+    matrices: dict[str, Any] = {}
+    seen = {facet: np.zeros(len(ids), dtype=bool) for facet in facets}
+    for sql in slices:
+        cursor.execute(sql, tuple(facets))
+        _place_vectors(cursor.fetch_record_batch(), keys, name, matrices, seen)
+    for facet in facets:
+        if not seen[facet].all():
+            missing = ids[int(np.flatnonzero(~seen[facet])[0])]
+            raise PostgresStoreError(f"{facet} vectors: no row for id {missing!r}")
+    return matrices
+
+
+def _place_vectors(batches, keys: pl.DataFrame, name: str, matrices: dict, seen: dict) -> None:
+    """Copy the vectors of ``batches`` (Arrow record batches of id, facet, vector) into
+    ``matrices`` (facet -> float32 (n, dim), made on first use) at the rows ``keys`` maps
+    their ids to, marking them in ``seen`` (facet -> bool (n,)); ``read_vectors``' errors."""
+    import numpy as np
+
+    for batch in batches:
+        part = pl.from_arrow(batch.select(["id", "facet"]))
+        assert isinstance(part, pl.DataFrame)
+        vectors = batch.column(2)
+        part = part.with_row_index("_at").join(keys, on="id", how="left")
+        if part["_row"].null_count():
+            raise PostgresStoreError(f"{name} holds vectors of unknown ids")
+        for (facet,), group in part.group_by("facet"):
+            at = group["_at"].to_numpy()
+            chosen = vectors.take(at)
+            if chosen.null_count:
+                raise PostgresStoreError(f"{facet} vectors: a row is null")
+            lengths = np.diff(np.asarray(chosen.offsets))
+            dim = int(lengths[0]) if len(lengths) else 0
+            if len(lengths) and (lengths != dim).any():
+                raise PostgresStoreError(f"{facet} vectors are not all {dim} long")
+            values = np.asarray(chosen.flatten(), dtype=np.float32).reshape(len(at), dim)
+            matrix = matrices.get(facet)
+            if matrix is None:
+                matrix = matrices[facet] = np.empty((len(keys), dim), dtype=np.float32)
+            elif matrix.shape[1] != dim:
+                raise PostgresStoreError(f"{facet} vectors are not all {matrix.shape[1]} long")
+            rows = group["_row"].to_numpy().astype(np.int64)
+            if seen[facet][rows].any() or len(np.unique(rows)) != len(rows):
+                raise PostgresStoreError(f"{facet} vectors: an id has several rows")
+            seen[facet][rows] = True
+            matrix[rows] = values
