@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from test_documents_extract import _cache
 
+from rfp_retrieval.documents.ask_kinds import ASK_KINDS, NOT_ANSWERED
 from rfp_retrieval.documents.extract import load_document
 from rfp_retrieval.documents.ocr import tesseract_path
 from rfp_retrieval.documents.questions import find_questions
@@ -167,7 +168,7 @@ def test_every_shared_file_gives_an_outline_and_questions_or_a_document_error(pa
     questions = find_questions(doc)
     assert [q.id for q in questions] == [f"q-{i:03d}" for i in range(1, len(questions) + 1)]
     for q in questions:
-        assert q.text and q.kind in ("question", "requirement", "table-row", "evaluation-criterion")
+        assert q.text and q.kind in (*ASK_KINDS, *NOT_ANSWERED)  # ask_kinds.matrix_kind
         assert q.section_key is None or q.section_path == doc.section_path(q.section_key)
         assert set(q.references) <= set(keys)
     if path.name in COUNTS:

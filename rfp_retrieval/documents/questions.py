@@ -45,6 +45,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rfp_retrieval.documents.ask_kinds import matrix_kind
 from rfp_retrieval.documents.ask_patterns import (
     ABOUT_OFFEROR,
     ANSWERED,
@@ -170,9 +171,12 @@ def find_questions(doc: RfpDocument) -> list[Question]:
     is verbatim (whitespace and inline Markdown normalised); ``section_key`` is the enclosing
     heading section (a numbered paragraph's parent) and ``section_path`` is
     ``doc.section_path(section_key)``; ``kind`` is ``question`` | ``requirement`` |
-    ``table-row`` | ``evaluation-criterion``; ``line`` is 1-based in ``doc.text``; ``page`` is
-    the PDF page (from ``doc.page_starts``) or None. Never raises for an unusual document: an
-    outline without asks gives ``[]``.
+    ``table-row`` | ``evaluation-criterion`` (an ask: ``ask_kinds.ASK_KINDS``) or a kind the
+    proposal does not answer (``work-statement``, ``procurement-process``,
+    ``general-compliance``): ``ask_kinds.matrix_kind``, the compliance matrix's rule, so
+    every reader of the questions sees the matrix's kind; ``line`` is 1-based in
+    ``doc.text``; ``page`` is the PDF page (from ``doc.page_starts``) or None. Never raises
+    for an unusual document: an outline without asks gives ``[]``.
     """
     finder = _Finder(doc)
     found = finder.run()
@@ -180,6 +184,7 @@ def find_questions(doc: RfpDocument) -> list[Question]:
     out: list[Question] = []
     for i, q in enumerate(found, start=1):
         q.id = f"q-{i:03d}"
+        q.kind = matrix_kind(doc, finder.kinds, q)  # one rule with the compliance matrix
         out.append(q)
     return out
 
