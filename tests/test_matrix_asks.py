@@ -172,6 +172,10 @@ def test_general_conditions_are_clause_text_without_asks():
         ("Page Limits", True, False),
         ("Insurance", False, True),
         ("Reports and Invoicing", False, True),
+        ("Administration", False, True),  # the awarded contract's administration
+        ("Contract Administration", False, True),
+        ("Authorities and Delegations", False, True),
+        ("Proposal Administration Data", False, False),  # whole heading only
         ("Changes to Key Personnel", False, False),  # whole heading only
         ("Technical Approach", False, False),
     ],
@@ -485,3 +489,33 @@ def test_one_kind_rule_for_finder_and_matrix_in_a_statement_of_needs():
 def test_guaranty_headings_are_contract_terms():
     doc = _doc("# 56. General Guaranty\n\nFurnish adequate protection against damage.\n")
     assert [r.kind for r in matrix_rows(doc)] == [WORK_STATEMENT]
+
+
+def test_a_software_license_in_the_work_is_no_qualification():
+    """ "licensed" (the offeror holds a licence) is a qualification; a Public Domain license
+    of the delivered code is part of the work."""
+    doc = _doc(
+        "# 2. Performance Work Statement\n\n"
+        "Vendor must post all code to a public code repository, with a Public Domain license.\n\n"
+        "The vendor must be licensed to do business in the state.\n"
+    )
+    assert [r.kind for r in matrix_rows(doc)] == [WORK_STATEMENT, "requirement"]
+
+
+def test_a_part_of_the_proposal_as_subject_asks_in_the_instructions():
+    """ "The summary should also include ..." states what a part of the proposal holds: an
+    ask in Section L text, with should or will too; "be sure to identify" is an imperative.
+    The same wording about a deliverable plan in the statement of work is no row."""
+    doc = _doc(
+        "# 6. Quotation Instructions\n\n"
+        "The summary should also include live links to the product.\n\n"
+        "The pricing narrative should describe your basis of pricing.\n\n"
+        "In the project summary, be sure to identify the team's role.\n\n"
+        "# 7. Statement of Work\n\n"
+        "The transition plan should describe the handover to the next vendor.\n"
+    )
+    assert [(q.kind, q.text) for q in find_questions(doc)] == [
+        ("requirement", "The summary should also include live links to the product."),
+        ("question", "The pricing narrative should describe your basis of pricing."),
+        ("question", "In the project summary, be sure to identify the team's role."),
+    ]

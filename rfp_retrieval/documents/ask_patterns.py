@@ -45,7 +45,8 @@ def _ask_pattern(verbs: str) -> re.Pattern[str]:
     return re.compile(
         rf"^(?:[A-Z][^.?!:]{{0,60}}?(?:\s?[-\u2013\u2014]\s|:\s))?"  # "Staffing Plan - Please ..."
         rf"(?:(?:for|in|as part of|with respect to|where|if|based on|using|given|within|at|"
-        rf"on|under|beyond|in addition(?: to)?)\b[^,]{{0,90}},\s*)?(?:please\s+)?(?:also\s+|"
+        rf"on|under|beyond|in addition(?: to)?)\b[^,]{{0,90}},\s*)?(?:please\s+)?"
+        rf"(?:(?:be|make) sure to\s+)?(?:also\s+|"
         rf"briefly\s+|clearly\s+|fully\s+)?(?:{verbs})\b"
         rf"|^{_ACTORS}\s+(?:shall|must|should|will|is|are)\s+(?:be\s+)?(?:also\s+|briefly\s+|"
         rf"clearly\s+|asked to\s+|requested to\s+|required to\s+|expected to\s+|"
@@ -78,6 +79,17 @@ PRESENT_TENSE_ASK = re.compile(
 """``Offerors provide an executive summary ...``, ``The offeror submits a cost/price proposal
 ...``: the instructions' normative present tense (an ask inside Section L text only, where
 it cannot describe what a vendor does today)."""
+PROPOSAL_PART_ASK = re.compile(
+    r"^(?:the|each|this|your|a|an)\s+(?:[\w-]+\s+){0,2}?(?:summary|narrative|plan|letter|"
+    r"volume|resumes?|cover page|chart|statement|section|submission|response|proposal|quote|"
+    r"quotation)\s+(?:shall|must|should|will)\s+(?:also\s+|clearly\s+|briefly\s+)?"
+    rf"(?:{ASK_VERBS}|contain|consist of)\b",
+    re.I,
+)
+"""A part of the proposal as the subject of an ask (``The summary should also include live
+links ...``, ``The pricing narrative should describe ...``, ``The letter will indicate the
+principal ...``): an instruction in Section L text (the caller checks where it stands), where
+"should" and "will" state what the part holds."""
 QUESTION_WORD = re.compile(
     r"^(?:what|how|why|where|when|who|whom|whose|which|is|are|does|do|did|can|could|will|"
     r"would|should|has|have|was|were|may|to what|in what|if)\b",
@@ -366,7 +378,7 @@ _ABOUT_THE_PROPOSAL = re.compile(
 )
 _QUALIFICATION = re.compile(
     r"\b(?:be registered|registered (?:in|with)|possess|hold (?:a|an|the|valid)|certif\w*|"
-    r"licen[cs]ed?|eligible|qualif\w*|minimum of|at least \w+ \(?\d*\)?\s*years?)\b",
+    r"licen[cs]ed|eligible|qualif\w*|minimum of|at least \w+ \(?\d*\)?\s*years?)\b",
     re.I,
 )
 """A condition the offeror must meet and certifies (registration, licence, years): an ask of

@@ -165,6 +165,7 @@ show), so it is not clause text for the question finder. Read on the nearest hea
 a clause number (``SectionKinds.is_clauses``)."""
 CONTRACT_TERM_HEADING = re.compile(
     r"^(?:contract (?:period|term)(?: and renewals?)?|renewals?|insurance(?: requirements)?|"
+    r"(?:contract )?administration|authorities and delegations|"
     r"changes|delays(?: and suspensions)?|suspensions?|terminations?(?: for (?:convenience|"
     r"default|cause))?|order of precedence|method of ordering|ordering procedures|"
     r"(?:reports and )?invoic(?:ing|es)|payments?(?: terms)?|compensation(?: and payment)?|"
