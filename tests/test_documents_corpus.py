@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from test_documents_extract import _cache
 
+from rfp_retrieval.documents.ask_kinds import ASK_KINDS, NOT_ANSWERED
 from rfp_retrieval.documents.extract import load_document
 from rfp_retrieval.documents.ocr import tesseract_path
 from rfp_retrieval.documents.questions import find_questions
@@ -47,11 +48,11 @@ WITHOUT_OCR = {"18f-hhs-tdrs-base-award-with-pws.pdf": (53, 106)}
 COUNTS = {
     "18f-dol-whd-14c-agile-bpa-rfq.md": (45, 57),
     "18f-dol-whd-14c-first-order-pws.md": (57, 56),  # exclusion list: not asks
-    "18f-dol-whd-14c-first-order-rfq.md": (35, 34),
+    "18f-dol-whd-14c-first-order-rfq.md": (35, 35),  # part asks (PROPOSAL_PART_ASK)
     "18f-dol-whd-14c-oral-presentation-instructions.md": (9, 3),
     "18f-dol-whd-14c-sf1449.pdf": (3, 2),
     "18f-dos-talentmap-pws.md": (48, 52),
-    "18f-dos-talentmap-rfq.md": (36, 43),
+    "18f-dos-talentmap-rfq.md": (36, 44),  # part asks (PROPOSAL_PART_ASK)
     # 130 (was 128): "The contractor must submit a final invoice ..." (the matrix: work)
     "18f-hhs-tdrs-base-award-with-pws.pdf": (53, 129),
     # 105: more asks from the issue-13 rules (inline "1) ...; 2) ..." lists split, more
@@ -61,18 +62,19 @@ COUNTS = {
     "18f-hhs-tdrs-rfq-draft.pdf": (77, 97),  # 103: asks cut at invisible PDF lines now whole
     "18f-hhs-tdrs-rfq-final.docx": (68, 100),
     "18f-hhs-tdrs-rfq-final.md": (68, 100),
-    "18f-usfs-epermit-api-rfq.md": (34, 45),
+    "18f-usfs-epermit-api-rfq.md": (34, 46),  # part asks (PROPOSAL_PART_ASK)
     "18f-usfs-epermit-api-soo-draft.docx": (9, 3),
     "18f-usfs-epermit-api-soo.md": (9, 3),
     "18f-usfs-epermit-api-technical-approach-template.md": (3, 15),
-    "alaska-dhss-aries-automated-renewals-rfp.md": (124, 116),  # + a stated page limit
+    "alaska-dhss-aries-automated-renewals-rfp.md": (124, 118),  # + a stated page limit; part asks
     "alaska-dhss-aries-support-notice-of-intent-to-award.pdf": (3, 1),
     "alaska-dhss-aries-support-proposal-evaluation-form.pdf": (14, 1),
-    "alaska-dhss-aries-support-rfp-210000029.md": (121, 114),
+    "alaska-dhss-aries-support-rfp-210000029.md": (121, 115),  # part asks (PROPOSAL_PART_ASK)
     "alaska-dhss-aries-support-rfp-checklist.pdf": (9, 11),
     "alaska-dhss-it-requirements-agile-acquisition.md": (95, 91),
     "alaska-doh-ies-milestone2-qap-sla.pdf": (13, 15),
-    "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (126, 149),  # exclusions: not asks
+    # exclusions: not asks; 150 (was 149): a proposal part as subject asks
+    "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (126, 150),
     "alaska-doh-ies-milestone2-rfp-amendment-1.pdf": (6, 1),
     # 65: "Instructions for Preparation of Proposals" is Section L (section_kinds.INSTRUCTIONS)
     "disa-ebm-draft-rfp-hc1013-05-r-2001.pdf": (77, 62),
@@ -81,8 +83,11 @@ COUNTS = {
     # text (section_kinds.CLAUSES): its shall/must terms and listed items are no asks
     # 183 (was 182): "The Contractor must provide ..." / "Offeror(s) must ..." are asks; "...
     # shall not be subject to public disclosure" binds no one (a legal effect)
-    "fairfax-county-va-it-staff-augmentation-rfp-2000004198.pdf": (291, 183),
-    "george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf": (62, 185),
+    # 181 (was 183): "The technical narrative should address ... the following information
+    # below:" is an ask whose a.-e. items are its parts (three fewer questions), "The letter
+    # will indicate ..." and "The staffing plan should indicate ..." ask (PROPOSAL_PART_ASK)
+    "fairfax-county-va-it-staff-augmentation-rfp-2000004198.pdf": (291, 181),
+    "george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf": (62, 186),  # part asks
     # 50: the closing "Attachment 1: APPLICANT FORM" (a colon after the label) is read
     "hawaii-htdc-business-consultant-services-rfp-26-001.pdf": (50, 78),
     "kubernetes-third-party-security-audit-rfp-2018.md": (11, 7),
@@ -167,7 +172,7 @@ def test_every_shared_file_gives_an_outline_and_questions_or_a_document_error(pa
     questions = find_questions(doc)
     assert [q.id for q in questions] == [f"q-{i:03d}" for i in range(1, len(questions) + 1)]
     for q in questions:
-        assert q.text and q.kind in ("question", "requirement", "table-row", "evaluation-criterion")
+        assert q.text and q.kind in (*ASK_KINDS, *NOT_ANSWERED)  # ask_kinds.matrix_kind
         assert q.section_key is None or q.section_path == doc.section_path(q.section_key)
         assert set(q.references) <= set(keys)
     if path.name in COUNTS:

@@ -68,10 +68,12 @@ def test_pdf_headings_come_from_font_size_and_weight_not_capitals(tmp_path: Path
     )
     doc = load_document(path)
     assert [(s.number, s.heading, s.level) for s in doc.sections] == [
-        (None, "Statement of Work", 1),
-        (None, "Background", 2),
+        # the first line in the document's largest type is its title: the outline's root
+        # (outline._layout_title_block, as a Markdown "# Title" over "## Section")
+        (None, "Statement of Work", 0),
+        (None, "Background", 1),
         # a heading wrapped over two lines (same font, same left edge) is one heading
-        (None, "Scope of the Work to Be Performed", 2),
+        (None, "Scope of the Work to Be Performed", 1),
     ]  # the plain ALL-CAPS form label is not a heading in a document that styles its headings
     # a vertical gap larger than the leading is a paragraph break (a blank line)
     lines = doc.text.splitlines()

@@ -47,7 +47,7 @@ _TDRS_ASKS = [
     (
         "9.2",
         "9.2 Evaluation Factors and Quote Submission Instructions",
-        "evaluation-criterion",
+        "procurement-process",
         "Quotes will be evaluated on the factors listed below.",
     ),
     (
@@ -59,13 +59,13 @@ _TDRS_ASKS = [
     (
         "9.5",
         "9.5 Basis of Award and Evaluation Factors",
-        "evaluation-criterion",
+        "procurement-process",
         "The government will evaluate the submitted quotes against th",
     ),
     (
         "9.5",
         "9.5 Basis of Award and Evaluation Factors",
-        "evaluation-criterion",
+        "procurement-process",
         "The government will evaluate price quotes for award purposes",
     ),
     (
@@ -210,25 +210,25 @@ EXPECTED = {
             (
                 "1",
                 "1. General",
-                "requirement",
+                "procurement-process",
                 "Questions or comments regarding this RFQ shall be submitted ",
             ),
             (
                 "1",
                 "1. General",
-                "requirement",
+                "procurement-process",
                 "All offers must be received electronically through the e-Buy",
             ),
             (
                 "1",
                 "1. General",
-                "requirement",
+                "procurement-process",
                 "REMINDER: In accordance with the terms and conditions of the",
             ),
             (
                 "5.",  # the text run in after its numbered title carries the number
                 "5. Content",
-                "requirement",
+                "general-compliance",
                 "Please submit your quotation in accordance with the instruct",
             ),
             (
@@ -253,13 +253,13 @@ EXPECTED = {
             (
                 None,
                 "a. Technical Evaluation Factors",
-                "evaluation-criterion",
+                "procurement-process",
                 "The Government will evaluate the requirements for an Offeror",
             ),
             (
                 None,
                 "b. Price Evaluation Factors",
-                "evaluation-criterion",
+                "procurement-process",
                 "Each Offeror’s price quotation will be evaluated separately ",
             ),
         ],
@@ -288,37 +288,37 @@ EXPECTED = {
             (
                 "1.",
                 "1. General",
-                "requirement",
+                "general-compliance",
                 "Please submit your quotation in accordance with the instruct",
             ),
             (
                 "1",
                 "1. General",
-                "requirement",
+                "procurement-process",
                 "Questions or comments regarding this RFQ shall be submitted ",
             ),
             (
                 "1",
                 "1. General",
-                "requirement",
+                "procurement-process",
                 "All offers must be received electronically through the eBuy ",
             ),
             (
                 "1",
                 "1. General",
-                "requirement",
+                "procurement-process",
                 "REMINDER: In accordance with the terms and conditions of the",
             ),
             (
                 "3",
                 "3. Potential Organizational Conflicts of Interest Statement",
-                "requirement",
+                "procurement-process",
                 "No call order award shall be made until any potential confli",
             ),
             (
                 "3",
                 "3. Potential Organizational Conflicts of Interest Statement",
-                "requirement",
+                "procurement-process",
                 "Refusal to provide the requested information or the willful ",
             ),
             (
@@ -370,55 +370,55 @@ EXPECTED = {
             (
                 None,
                 "Description of Work to be Performed",
-                "requirement",
+                "work-statement",
                 "The Contractor must post all developed code to a GitHub repo",
             ),
             (
                 None,
                 "General Requirements",
-                "requirement",
+                "work-statement",
                 "The System must incorporate an intuitive web-based interface",
             ),
             (
                 None,
                 "General Requirements",
-                "requirement",
+                "work-statement",
                 "The System architecture must incorporate Application Program",
             ),
             (
                 None,
                 "General Requirements",
-                "requirement",
+                "work-statement",
                 "The System must have no single point of failure.",
             ),
             (
                 None,
                 "General Requirements",
-                "requirement",
+                "work-statement",
                 "The System must include user authentication and authorizatio",
             ),
             (
                 None,
                 "General Requirements",
-                "requirement",
+                "work-statement",
                 "The System must be integrated with pay.gov to enable the rec",
             ),
             (
                 None,
                 "General Requirements",
-                "requirement",
+                "work-statement",
                 "Software Requirements – The software architecture must be ex",
             ),
             (
                 None,
                 "General Requirements",
-                "requirement",
+                "work-statement",
                 "The code base must incorporate analytics, monitoring, contin",
             ),
             (
                 None,
                 "General Requirements",
-                "requirement",
+                "work-statement",
                 "Application design and development must use plain language t",
             ),
         ],
@@ -546,7 +546,7 @@ EXPECTED = {
             (
                 "B.1.1.",
                 "ADDENDUM B - SUPPLIES OR SERVICES AND PRICES/COSTS",
-                "requirement",
+                "work-statement",
                 "CLINs/SLINs for the base period shall be for the complete so",
             ),
             (
@@ -558,19 +558,19 @@ EXPECTED = {
             (
                 "F.1.1",
                 "F.1.1. Testing",
-                "requirement",
+                "work-statement",
                 "The contractor shall ship and install all equipment necessar",
             ),
             (
                 "F.1.1",
                 "F.1.1. Testing",
-                "requirement",
+                "work-statement",
                 "Testing shall be conducted at DISA’s Continuity of Operation",
             ),
             (
                 "F.1.1",
                 "F.1.1. Testing",
-                "requirement",
+                "work-statement",
                 "Upon successful completion of testing, the contractor shall ",
             ),
             (
@@ -618,13 +618,13 @@ EXPECTED = {
             (
                 None,
                 "II. BACKGROUND AND OBJECTIVES",
-                "question",
+                "work-statement",
                 "Provide adequate reporting (managerial and technical) to inc",
             ),
             (
                 None,
                 "II. BACKGROUND AND OBJECTIVES",
-                "requirement",
+                "work-statement",
                 "As part of the Acceptance Testing program, TSA must ensure t",
             ),
             (

@@ -172,6 +172,10 @@ def test_general_conditions_are_clause_text_without_asks():
         ("Page Limits", True, False),
         ("Insurance", False, True),
         ("Reports and Invoicing", False, True),
+        ("Administration", False, True),  # the awarded contract's administration
+        ("Contract Administration", False, True),
+        ("Authorities and Delegations", False, True),
+        ("Proposal Administration Data", False, False),  # whole heading only
         ("Changes to Key Personnel", False, False),  # whole heading only
         ("Technical Approach", False, False),
     ],
@@ -418,3 +422,100 @@ def test_what_a_firm_that_does_not_bid_must_do_is_process():
         "“No Quote” in eBuy."
     )
     assert not is_procurement_process("Offerors shall submit the quotation in eBuy.")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        (
+            "All proposed labor rates must be consistent with the terms and rates of your aBPA.",
+            True,
+        ),
+        (
+            "Pricing shall reflect reasonableness, consistency with industry standards, and be in "
+            "compliance with rates and terms and conditions of the aBPA.",
+            True,
+        ),
+        ("All proposed skill levels/labor categories shall be consistent with the BPA.", True),
+        # a price the proposal must state, or a content ask, stays an ask
+        ("The Offerors are required to provide rates that are fully loaded.", False),
+        ("Offerors shall describe how their rates are consistent with the contract.", False),
+    ],
+)
+def test_prices_bound_to_the_vehicle_terms_are_general_compliance(sentence, expected):
+    assert is_general_compliance(sentence) is expected
+
+
+def test_the_invitation_to_bid_is_procurement_process():
+    assert is_procurement_process(
+        "Qualified offerors are encouraged to submit a proposal to provide IT Staff "
+        "Augmentation services to the agencies on an as-needed basis."
+    )
+    assert not is_procurement_process("Offerors are encouraged to submit a staffing plan.")
+
+
+def test_one_kind_rule_for_finder_and_matrix_in_a_statement_of_needs():
+    """The finder's kinds are the matrix's (ask_kinds.matrix_kind): "Statement of Needs" is
+    statement-of-work text, so the Offeror's duties while working there are work statements;
+    a description it must write stays an ask, after a leading clause too; a key personnel
+    substitution rule is contract administration even when it speaks of qualifications."""
+    doc = _doc(
+        "# 6. Statement of Needs\n\n"
+        "The Offeror(s) shall supply time sheets for their staff.\n\n"
+        "While on site work is not required, the Offeror shall describe the ability of its "
+        "staff to work on site.\n\n"
+        "# 7. Technical Proposal Instructions\n\n"
+        "The offeror must submit a staffing plan. Key Personnel substitutions must include "
+        "a resume showing qualifications that meet or exceed those of the person replaced.\n"
+    )
+    want = [
+        (WORK_STATEMENT, "The Offeror(s) shall supply time sheets for their staff."),
+        (
+            "requirement",
+            "While on site work is not required, the Offeror shall describe the ability of its "
+            "staff to work on site.",
+        ),
+        ("requirement", "The offeror must submit a staffing plan."),
+        (
+            WORK_STATEMENT,
+            "Key Personnel substitutions must include a resume showing qualifications that meet "
+            "or exceed those of the person replaced.",
+        ),
+    ]
+    assert [(r.kind, r.text) for r in matrix_rows(doc)] == want
+    assert [(q.kind, q.text) for q in find_questions(doc)] == want
+
+
+def test_guaranty_headings_are_contract_terms():
+    doc = _doc("# 56. General Guaranty\n\nFurnish adequate protection against damage.\n")
+    assert [r.kind for r in matrix_rows(doc)] == [WORK_STATEMENT]
+
+
+def test_a_software_license_in_the_work_is_no_qualification():
+    """ "licensed" (the offeror holds a licence) is a qualification; a Public Domain license
+    of the delivered code is part of the work."""
+    doc = _doc(
+        "# 2. Performance Work Statement\n\n"
+        "Vendor must post all code to a public code repository, with a Public Domain license.\n\n"
+        "The vendor must be licensed to do business in the state.\n"
+    )
+    assert [r.kind for r in matrix_rows(doc)] == [WORK_STATEMENT, "requirement"]
+
+
+def test_a_part_of_the_proposal_as_subject_asks_in_the_instructions():
+    """ "The summary should also include ..." states what a part of the proposal holds: an
+    ask in Section L text, with should or will too; "be sure to identify" is an imperative.
+    The same wording about a deliverable plan in the statement of work is no row."""
+    doc = _doc(
+        "# 6. Quotation Instructions\n\n"
+        "The summary should also include live links to the product.\n\n"
+        "The pricing narrative should describe your basis of pricing.\n\n"
+        "In the project summary, be sure to identify the team's role.\n\n"
+        "# 7. Statement of Work\n\n"
+        "The transition plan should describe the handover to the next vendor.\n"
+    )
+    assert [(q.kind, q.text) for q in find_questions(doc)] == [
+        ("requirement", "The summary should also include live links to the product."),
+        ("question", "The pricing narrative should describe your basis of pricing."),
+        ("question", "In the project summary, be sure to identify the team's role."),
+    ]

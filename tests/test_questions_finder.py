@@ -69,7 +69,7 @@ Describe the risks you see. If so, explain how you would reduce them.
         (
             "q-001",
             "3.1.1",
-            "requirement",
+            "work-statement",  # the matrix's kind (ask_kinds.matrix_kind): post-award work
             "The Contractor shall host the system in the United States.",
         ),
         ("q-002", "3.1.2", "question", "Describe your hosting environment."),
@@ -77,7 +77,7 @@ Describe the risks you see. If so, explain how you would reduce them.
         (
             "q-004",
             "5",
-            "evaluation-criterion",
+            "procurement-process",  # the matrix's kind: how the buyer evaluates, no ask
             "The Government will evaluate the realism of the staffing plan.",
         ),
         # the evaluator's checklist question, about the contractor in the third person
@@ -422,6 +422,8 @@ def test_rows_of_a_requirements_list_take_their_shared_id_prefix_as_label(tmp_pa
             "requirement",
             "The system shall let applicants submit footprints as shapefile, KML or GeoJSON.",
         ),
-        ("R-02", "requirement", "The system shall retain every case action with user and time."),
+        # the matrix's kind (ask_kinds.matrix_kind): a requirement on the system that names
+        # no part of the proposal is the awarded work's
+        ("R-02", "work-statement", "The system shall retain every case action with user and time."),
     ]
     assert [label for label, _, _ in got[2:]] == [None]

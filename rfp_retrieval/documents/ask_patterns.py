@@ -45,7 +45,8 @@ def _ask_pattern(verbs: str) -> re.Pattern[str]:
     return re.compile(
         rf"^(?:[A-Z][^.?!:]{{0,60}}?(?:\s?[-\u2013\u2014]\s|:\s))?"  # "Staffing Plan - Please ..."
         rf"(?:(?:for|in|as part of|with respect to|where|if|based on|using|given|within|at|"
-        rf"on|under|beyond|in addition(?: to)?)\b[^,]{{0,90}},\s*)?(?:please\s+)?(?:also\s+|"
+        rf"on|under|beyond|in addition(?: to)?)\b[^,]{{0,90}},\s*)?(?:please\s+)?"
+        rf"(?:(?:be|make) sure to\s+)?(?:also\s+|"
         rf"briefly\s+|clearly\s+|fully\s+)?(?:{verbs})\b"
         rf"|^{_ACTORS}\s+(?:shall|must|should|will|is|are)\s+(?:be\s+)?(?:also\s+|briefly\s+|"
         rf"clearly\s+|asked to\s+|requested to\s+|required to\s+|expected to\s+|"
@@ -78,6 +79,17 @@ PRESENT_TENSE_ASK = re.compile(
 """``Offerors provide an executive summary ...``, ``The offeror submits a cost/price proposal
 ...``: the instructions' normative present tense (an ask inside Section L text only, where
 it cannot describe what a vendor does today)."""
+PROPOSAL_PART_ASK = re.compile(
+    r"^(?:the|each|this|your|a|an)\s+(?:[\w-]+\s+){0,2}?(?:summary|narrative|plan|letter|"
+    r"volume|resumes?|cover page|chart|statement|section|submission|response|proposal|quote|"
+    r"quotation)\s+(?:shall|must|should|will)\s+(?:also\s+|clearly\s+|briefly\s+)?"
+    rf"(?:{ASK_VERBS}|contain|consist of)\b",
+    re.I,
+)
+"""A part of the proposal as the subject of an ask (``The summary should also include live
+links ...``, ``The pricing narrative should describe ...``, ``The letter will indicate the
+principal ...``): an instruction in Section L text (the caller checks where it stands), where
+"should" and "will" state what the part holds."""
 QUESTION_WORD = re.compile(
     r"^(?:what|how|why|where|when|who|whom|whose|which|is|are|does|do|did|can|could|will|"
     r"would|should|has|have|was|were|may|to what|in what|if)\b",
@@ -366,7 +378,7 @@ _ABOUT_THE_PROPOSAL = re.compile(
 )
 _QUALIFICATION = re.compile(
     r"\b(?:be registered|registered (?:in|with)|possess|hold (?:a|an|the|valid)|certif\w*|"
-    r"licen[cs]ed?|eligible|qualif\w*|minimum of|at least \w+ \(?\d*\)?\s*years?)\b",
+    r"licen[cs]ed|eligible|qualif\w*|minimum of|at least \w+ \(?\d*\)?\s*years?)\b",
     re.I,
 )
 """A condition the offeror must meet and certifies (registration, licence, years): an ask of
@@ -423,9 +435,15 @@ def is_administration_requirement(sentence: str) -> bool:
         is_requirement(s)
         and bool(_ADMINISTRATION.search(s))
         and not _PROPOSAL_NOUN.search(s)
-        and not _QUALIFICATION.search(s)
+        and (not _QUALIFICATION.search(s) or bool(_SUBSTITUTION.search(s)))
         and (not is_ask(s) or bool(_CONTRACTOR_ACTION.match(s.strip())))
     )
+
+
+_SUBSTITUTION = re.compile(r"\bsubstitut\w*", re.I)
+"""A personnel substitution: the substitute's qualifications it speaks of ("must have
+qualifications that meet or exceed those of the person replaced") are the awarded contract's
+approval rule, not a qualification the offeror certifies in its proposal."""
 
 
 _CONTRACTOR_ACTION = re.compile(
@@ -439,7 +457,8 @@ the wording is that of an ask (``is_administration_requirement``)."""
 def is_work_requirement(sentence: str) -> bool:
     """A ``shall`` / ``must`` sentence inside the statement of work that is a post-award
     obligation: nothing in it is about the proposal and it is no qualification the offeror
-    certifies (``The application must export data.``). The caller decides that the sentence
+    certifies (``The application must export data.``), and the bidder is told to write
+    nothing (``_BIDDER_WRITES``). The caller decides that the sentence
     stands in statement-of-work text (``section_kinds.SectionKinds.is_statement_of_work``)."""
     s = strip_inline_markdown(sentence)
     return (
@@ -447,7 +466,18 @@ def is_work_requirement(sentence: str) -> bool:
         and not _ABOUT_THE_PROPOSAL.search(s)
         and not _QUALIFICATION.search(s)
         and not SECOND_PERSON.search(s)
+        and not _BIDDER_WRITES.search(s)
     )
+
+
+_BIDDER_WRITES = re.compile(
+    rf"\b{_ACTORS}\s+(?:shall|must|should)\s+(?:also\s+|briefly\s+|clearly\s+)?"
+    rf"(?:{CONTENT_VERBS})\b",
+    re.I,
+)
+"""The bidder told to write something anywhere in the sentence (``While on site work is not
+required in some cases, the Offeror shall describe their ability ...``): an ask of the
+proposal, even in statement-of-work text and after a leading clause."""
 
 
 # -- what the proposal does not answer: the procurement's own process ------------------------
@@ -502,7 +532,8 @@ def is_procurement_process(sentence: str) -> bool:
     ...``, ``Proposals shall be evaluated ...``, ``No award shall be made ...``), questions and
     contact before award (``Questions shall be submitted to ...``, ``The offeror shall direct
     all communications to ...``), when offers must arrive (``must be received no later
-    than ...``), what a firm that does not bid must do (``_NO_BID``), the consequence of
+    than ...``), what a firm that does not bid must do (``_NO_BID``), the invitation to bid
+    (``_INVITATION``), the consequence of
     failing an ask (``_CONSEQUENCE``) and the portal registration that reaches the documents
     (``_PORTAL_ACCESS``). A question
     (``... ?``) is never one: an evaluator's question about the offer
@@ -524,6 +555,7 @@ def is_procurement_process(sentence: str) -> bool:
         or _COMMUNICATION.search(s)
         or _RECEIPT_DEADLINE.search(s)
         or _NO_BID.search(s)
+        or _INVITATION.search(s)
         or _CONSEQUENCE.search(s)
         or _PORTAL_ACCESS.search(s)
     )
@@ -549,6 +581,17 @@ register in the portal in order to download the RFP documents``, ``Vendors must 
 minimum of one week prior to uploading a proposal``): how to reach the buyer, not a line of
 the proposal (a registration the offeror must hold, "be registered in SAM", is a
 qualification)."""
+
+
+_INVITATION = re.compile(
+    r"\b(?:is|are)\s+(?:hereby\s+)?(?:encouraged|invited)\s+to\s+(?:submit|provide)\s+"
+    r"(?:a|an|their|its|your)\s+(?:\w+\s+){0,2}?(?:proposals?|quotes?|quotations?|responses?|"
+    r"offers?|bids?)\b",
+    re.I,
+)
+"""The solicitation's invitation to bid (``Qualified offerors are encouraged to submit a
+proposal to provide IT Staff Augmentation services``): it names the procurement, not a line
+of the proposal."""
 
 
 _NO_BID = re.compile(
@@ -584,7 +627,27 @@ def is_general_compliance(sentence: str) -> bool:
     s = LIST_MARKER.sub("", LEADING_LABEL.sub("", s, count=1), count=1)
     if s.endswith("?"):
         return False
-    return bool(_FOLLOW_THE_DOCUMENT.match(s) or _MEET_EVERYTHING.search(s) or _only_quality(s))
+    return bool(
+        _FOLLOW_THE_DOCUMENT.match(s)
+        or _MEET_EVERYTHING.search(s)
+        or _VEHICLE_TERMS.match(s)
+        or _only_quality(s)
+    )
+
+
+_VEHICLE_TERMS = re.compile(
+    r"^(?:all\s+)?(?:proposed\s+|quoted\s+)?(?:labor\s+|hourly\s+)?(?:rates|prices|pricing|"
+    r"labor categories|skill levels(?:/labor categories)?)\s+(?:shall|must|should)\s+"
+    r"(?:[^.;]{0,80}?\b)?(?:be\s+)?(?:consistent with|in compliance with|in accordance with)\b"
+    r"[^.;]{0,80}?\b(?:your|the|its|their)\s+(?:\w+\s+){0,3}?(?:a?BPA|contract|schedule|"
+    r"vehicle|IDIQ|GWAC)\b",
+    re.I,
+)
+"""Prices or labor categories bound to the terms of the contract vehicle the order is placed
+under (``All proposed labor rates must be consistent with the terms, conditions, and rates of
+your aBPA``, ``Pricing shall reflect reasonableness ... and be in compliance with rates and
+terms and conditions of the aBPA``): the holder's contract already binds them, the price
+volume keeps them; no content of its own."""
 
 
 _MEET_EVERYTHING = re.compile(

@@ -14,35 +14,22 @@ from __future__ import annotations
 
 import csv
 import re
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from rfp_retrieval.documents.ask_patterns import (
-    CHOICE_LIST,
-    PROCEDURAL_ASK,
-    is_administration_requirement,
-    is_ask,
-    is_bare_lead_in,
-    is_general_compliance,
-    is_impersonal_requirement,
-    is_procurement_process,
-    is_task_imperative,
-    is_work_requirement,
-    is_work_statement,
+from rfp_retrieval.documents.ask_kinds import (
+    ASK_KINDS,
+    GENERAL_COMPLIANCE,
+    PROCUREMENT_PROCESS,
+    WORK_STATEMENT,
+    item_kind,
+    matrix_kind,
 )
+from rfp_retrieval.documents.ask_patterns import CHOICE_LIST, is_bare_lead_in
 from rfp_retrieval.documents.questions import find_questions
 from rfp_retrieval.documents.records import Question, RfpDocument
 from rfp_retrieval.documents.section_kinds import SectionKinds
 from rfp_retrieval.documents.text import strip_inline_markdown
-
-WORK_STATEMENT = "work-statement"
-"""The matrix kind of a post-award contractor obligation (``ask_patterns.is_work_statement``):
-kept in the matrix for the compliance check, but not an ask the proposal answers."""
-
-PROCUREMENT_PROCESS = "procurement-process"
-"""The matrix kind of a sentence about how the buyer runs the procurement (how offers are
-evaluated and awarded, questions and contact before award, the receipt deadline;
-``ask_patterns.is_procurement_process``): kept in the matrix as context, not an ask."""
 
 OPTION = "option"
 """The matrix kind of an item of a pick-from list (``at least ten of the following areas:``,
@@ -51,19 +38,25 @@ that only names a section of the document
 (``Factor 1: Technical Approach`` over the section ``Factor 1 - Technical Approach``): the
 prompt is the ask, the item an option or a pointer whose section has its own rows."""
 
-GENERAL_COMPLIANCE = "general-compliance"
-"""The matrix kind of a reminder to follow the document (``ask_patterns.is_general_compliance``:
-"submit your quotation in accordance with the instructions of this RFQ"): kept in the matrix,
-not an ask of its own."""
+__all__ = [
+    "ASK_KINDS",
+    "GENERAL_COMPLIANCE",
+    "LEAD_IN",
+    "OPTION",
+    "PROCUREMENT_PROCESS",
+    "WORK_STATEMENT",
+    "MatrixRow",
+    "item_kind",
+    "matrix_kind",
+    "matrix_rows",
+    "write_matrix",
+]
 
 LEAD_IN = "lead-in"
 """The matrix kind of a prompt that only announces its list (``ask_patterns.is_bare_lead_in``:
 "At a minimum, provide:", "Each case study should include:") when the items are rows of their
 own: the items are the asks, the prompt their context (it keeps its row, so the matrix still
 shows it)."""
-
-ASK_KINDS = ("question", "requirement", "table-row", "evaluation-criterion")
-"""Matrix kinds that are asks (what the proposal must respond to)."""
 
 MATRIX_COLUMNS = ("id", "label", "section_path", "text", "kind", "topic", "page", "line")
 """Columns of a compliance-matrix row, in export order."""
@@ -197,109 +190,6 @@ def part_letter(index: int) -> str:
         index, rem = divmod(index - 1, 26)
         letters = chr(97 + rem) + letters
     return letters
-
-
-def matrix_kind(doc: RfpDocument, kinds: SectionKinds, q: Question) -> str:
-    """The compliance-matrix kind of ``q``: its finder kind (``question``, ``requirement``,
-    ``table-row``, ``evaluation-criterion``: an ask), ``GENERAL_COMPLIANCE`` for a reminder
-    to follow the document (``ask_patterns.is_general_compliance``), ``PROCUREMENT_PROCESS``
-    for a requirement or evaluation statement about the buyer's own process
-    (``ask_patterns.is_procurement_process``), or ``WORK_STATEMENT`` for a requirement that
-    binds the work or the contract after award (``_post_award``) and for a "the contractor
-    will provide ..." sentence in statement-of-work text. Questions (``?``) and table rows
-    keep their kind. Source: issue 13 (the ask list is what the proposal must answer)."""
-    kind = q.kind
-    if kind in ("requirement", "evaluation-criterion") and is_procurement_process(q.text):
-        return PROCUREMENT_PROCESS
-    if kind in ("question", "requirement") and not q.parts and is_general_compliance(q.text):
-        return GENERAL_COMPLIANCE
-    if kind == "requirement" and _post_award(doc, kinds, q):
-        return WORK_STATEMENT
-    if kind == "question" and not q.text.rstrip().endswith("?") and _contractor_work(doc, kinds, q):
-        return WORK_STATEMENT  # "The Contractor shall provide monthly reports" in the SOW
-    if kind in ("question", "requirement") and _work_in_sow(doc, kinds, q):
-        return WORK_STATEMENT
-    return kind
-
-
-def _work_in_sow(doc: RfpDocument, kinds: SectionKinds, q: Question) -> bool:
-    """A task imperative (``ask_patterns.is_task_imperative``) or a "the vendor will provide
-    ..." sentence inside statement-of-work text (not Section L/M) that says nothing about the
-    proposal: a task of the work. A question (``?``) stays an ask."""
-    if q.text.rstrip().endswith("?"):
-        return False
-    section = doc.section(q.section_key)
-    if section is None or not kinds.is_statement_of_work(section):
-        return False
-    if kinds.is_instructions(section) or kinds.is_evaluation(section):
-        return False
-    return is_task_imperative(q.text) or q.kind == "question" and is_work_statement(q.text)
-
-
-def item_kind(doc: RfpDocument, kinds: SectionKinds, q: Question, part: str, prompt: str) -> str:
-    """The matrix kind of ``part``, a list item of the compound ask ``q`` whose prompt has the
-    matrix kind ``prompt``: the item's own wording decides where it says more than the
-    prompt, else it keeps the prompt's kind. A question (``?``) is a ``question``; an item
-    about the buyer's process (``ask_patterns.is_procurement_process``) is
-    ``PROCUREMENT_PROCESS``; under an ask, a contractor's post-award work statement outside
-    Section L/M is ``WORK_STATEMENT`` and an item that asks by its own verb is a
-    ``question`` (``Describe ...``) or a ``requirement`` (``Submit ...``,
-    ``ask_patterns.PROCEDURAL_ASK``). Source: proposal practice of shredding to the lowest
-    level (each item is its own compliance line, of its own kind)."""
-    text = strip_inline_markdown(part).strip()
-    if text.endswith("?"):
-        return "question"  # a question is always an ask
-    if is_procurement_process(text):
-        return PROCUREMENT_PROCESS
-    if prompt not in ASK_KINDS or prompt == "table-row":
-        return prompt
-    item = replace(q, text=text, parts=[], part_labels=[])
-    if _contractor_work(doc, kinds, item):
-        return WORK_STATEMENT
-    if is_ask(text):
-        return "requirement" if PROCEDURAL_ASK.match(text) else "question"
-    return prompt
-
-
-def _contractor_work(doc: RfpDocument, kinds: SectionKinds, q: Question) -> bool:
-    """An imperative-verb sentence whose subject is the contractor (``The Contractor shall
-    provide ...``: ``ask_patterns.is_ask`` reads "contractor" as the bidder) that is a
-    post-award work statement (``ask_patterns.is_work_statement``) outside Section L/M and
-    past-performance text, where "the contractor" is the offeror."""
-    if not is_work_statement(q.text):
-        return False
-    section = doc.section(q.section_key)
-    return section is None or not (
-        kinds.is_instructions(section)
-        or kinds.is_evaluation(section)
-        or kinds.is_past_performance(section)
-    )
-
-
-def _post_award(doc: RfpDocument, kinds: SectionKinds, q: Question) -> bool:
-    """A requirement row that binds the contractor after award: a contract-administration
-    obligation (invoices, payment, travel, substitutions) anywhere; any requirement under a
-    contract-term heading (``SectionKinds.is_contract_terms``); outside Section L/M and
-    past-performance text (which call the offeror "the contractor" too), a contractor work
-    statement or a requirement naming no bidder and no part of the proposal
-    (``ask_patterns.is_impersonal_requirement``: the system, the data, the contract); or any
-    proposal-free obligation inside statement-of-work text."""
-    if is_administration_requirement(q.text):
-        return True
-    section = doc.section(q.section_key)
-    if section is not None and kinds.is_contract_terms(section):
-        return True  # INSURANCE, CHANGES, ORDER OF PRECEDENCE: terms of the awarded contract
-    if section is not None and (
-        kinds.is_instructions(section)
-        or kinds.is_evaluation(section)
-        or kinds.is_past_performance(section)
-    ):
-        return False  # "The contractor must demonstrate ..." in Section L/M means the offeror
-    if is_work_statement(q.text) or is_impersonal_requirement(q.text):
-        return True
-    if section is None:
-        return False
-    return kinds.is_statement_of_work(section) and is_work_requirement(q.text)
 
 
 def write_matrix(rows: list[MatrixRow], path: str | Path, title: str = "") -> Path:

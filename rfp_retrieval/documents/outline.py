@@ -61,7 +61,8 @@ def _filter_plain(cands: list[HeadingCandidate], n_lines: int) -> list[HeadingCa
     candidates of another scheme (a ``Section 1.`` list inside ``ADDENDUM L``, a ``3.`` list
     inside ``SECTION TWO``, a ``1.`` list inside a closing ``Appendix B``) are list items.
     Sequenced schemes must count up (gaps of one allowed); a run of bare ``1.``/``I.`` headings
-    shorter than three is a list.
+    shorter than three is a list, unless the run is roman and each stands alone on its line
+    in capitals (``_standalone_caps``).
     """
     owner: str | None = None
     last_seq: dict[str, int] = {}
@@ -148,8 +149,21 @@ def _filter_plain(cands: list[HeadingCandidate], n_lines: int) -> list[HeadingCa
             if owner is None:
                 owner = name
         kept.append(c)
-    drop = {id(c) for run in runs.values() if len(run) < 3 for c in run}
+    drop = {
+        id(c)
+        for name, run in runs.items()
+        if len(run) < 3 and not (name == "roman" and all(_standalone_caps(c) for c in run))
+        for c in run
+    }
     return [c for c in kept if id(c) not in drop]
+
+
+def _standalone_caps(c: HeadingCandidate) -> bool:
+    """A heading alone on its line in capitals (``I. REQUIREMENTS``, ``II. SUBMISSION
+    INSTRUCTIONS``): with a roman number, a top-level heading even when the document has only
+    two of them (a short list's items run on in sentence case; a form's ``1. PAYING OFFICE``
+    boxes are decimal and stay out)."""
+    return not c.rest and bool(c.heading) and is_caps(c.heading) and len(c.heading.split()) <= 8
 
 
 def _titled_item(c: HeadingCandidate) -> bool:
@@ -366,6 +380,29 @@ def parse_outline(
     return _build_sections(lines, cands, mode, page_of_line)
 
 
+def _layout_title_block(lines: list[str], cands: list[HeadingCandidate]) -> int:
+    """How many candidates open a PDF with its title block (0 when none): the first line of
+    the text, unnumbered, in the largest type of the document (no later heading as large),
+    and the lines right under it in type larger than every later heading (``Sources Sought
+    Notice`` / ``Airport Wayfinding Support Services`` over bold body-size headings). The
+    title is the outline's root, its other lines are no sections (as a Markdown title block).
+    """
+    if not cands or cands[0].source != "layout" or cands[0].number is not None:
+        return 0
+    if cands[0].hashes != 1 or any(ln.strip() for ln in lines[: cands[0].line]):
+        return 0
+    layout = [c for c in cands[1:] if c.source == "layout" and c.number is None]
+    if not layout or any(c.hashes == 1 for c in layout):
+        return 0
+    k = 1
+    while k < len(cands) and cands[k].source == "layout" and cands[k].number is None:
+        later = [c.hashes for c in cands[k + 1 :] if c.source == "layout" and c.number is None]
+        if not later or cands[k].hashes >= min(later):
+            break
+        k += 1
+    return k
+
+
 def _numbered_level_by_hashes(cands: list[HeadingCandidate]) -> dict[int, int]:
     """``#`` count -> outline level of the numbered Markdown headings written with that many
     ``#``, where at least two of them are and all agree (``## Sec. 6.02`` and ``## Sec.
@@ -390,6 +427,7 @@ def _build_sections(
     stack: list[tuple[int, str, bool]] = []
     root_key: str | None = None
     ranks: dict[str, int] = {}  # key -> font rank of a layout heading
+    rank_levels: dict[int, int] = {}  # font rank -> level of its first unnumbered heading
     families: dict[str, str] = {}  # key -> list family of a run-in list item (``list_family``)
     labels: dict[str, str] = {}  # key -> label of a run-in list item
     title_shift = 0
@@ -425,7 +463,10 @@ def _build_sections(
             and not any(ln.strip().strip("=-") for ln in between)
         ):
             cands = [cands[0]] + cands[2:]
-    if first_is_title:
+    if mode == "plain" and _layout_title_block(lines, cands):
+        first_is_title = True
+        cands = [cands[0]] + cands[_layout_title_block(lines, cands) :]
+    if first_is_title and mode == "markdown":
         # "# Title" then "## Section": the title is the root and "##" is level 1. When
         # unnumbered sections are "#" too (a Word Title style over Heading 1/Heading 2), "#"
         # stays level 1 and "##" level 2 instead of both collapsing to level 1. (Numbered
@@ -463,6 +504,14 @@ def _build_sections(
             while stack and (stack[-1][0] >= level):
                 stack.pop()
             parent = stack[-1][1] if stack else root_key
+        elif c.scheme is None and c.source == "layout" and c.hashes in rank_levels:
+            # the type of an earlier unnumbered heading: its level again ("Questions" in the
+            # bold of "Background" after "II. SUBMISSION INSTRUCTIONS" is a top-level
+            # section, not a child of II.)
+            level = rank_levels[c.hashes]
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            parent = stack[-1][1] if stack else root_key
         elif c.scheme is None and c.source == "layout":
             # font ranks can skip levels (18 pt, 16 pt, then body-size run-in headings); the
             # outline does not: pop by rank, then sit one below the parent
@@ -470,6 +519,7 @@ def _build_sections(
                 stack.pop()
             parent = stack[-1][1] if stack else root_key
             level = stack[-1][0] + 1 if stack else 1
+            rank_levels[c.hashes] = level
         elif c.scheme is None and c.source == "atx":
             # the "#" depth settles the level of a heading whose numbering is not read ("## Sec
             # 6.01" among "## Sec. 6.02"): the level the numbered headings of its depth have,

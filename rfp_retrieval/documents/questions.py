@@ -45,6 +45,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rfp_retrieval.documents.ask_kinds import matrix_kind
 from rfp_retrieval.documents.ask_patterns import (
     ABOUT_OFFEROR,
     ANSWERED,
@@ -55,6 +56,8 @@ from rfp_retrieval.documents.ask_patterns import (
     LIST_MARKER,
     PRESENT_TENSE_ASK,
     PROCEDURAL_ASK,
+    PROCEDURAL_VERBS,
+    PROPOSAL_PART_ASK,
     QUESTION_WORD,
     REQUIREMENT_ID,
     RESPONSE_COLUMN_LINE,
@@ -110,6 +113,10 @@ STAGE_NAME = re.compile(
 """A list item that only names a stage of a phased evaluation (``Phase 1 – Technical
 Submission``, ``Step 2: Oral Presentation``): the list says how the buyer proceeds; what
 each stage's submission holds is asked in its own text (``QuestionFinder.content_item``)."""
+
+_PROCEDURAL_WORD = re.compile(rf"\b(?:{PROCEDURAL_VERBS}|contain|consist of)\b", re.I)
+"""An enclosure verb in a ``PROPOSAL_PART_ASK`` (include, contain, submit ...): a requirement;
+a writing verb (describe, indicate ...) makes it a question."""
 
 CONTEXT_WORDS = 120
 """Upper bound on ``Question.context`` length in words."""
@@ -170,9 +177,12 @@ def find_questions(doc: RfpDocument) -> list[Question]:
     is verbatim (whitespace and inline Markdown normalised); ``section_key`` is the enclosing
     heading section (a numbered paragraph's parent) and ``section_path`` is
     ``doc.section_path(section_key)``; ``kind`` is ``question`` | ``requirement`` |
-    ``table-row`` | ``evaluation-criterion``; ``line`` is 1-based in ``doc.text``; ``page`` is
-    the PDF page (from ``doc.page_starts``) or None. Never raises for an unusual document: an
-    outline without asks gives ``[]``.
+    ``table-row`` | ``evaluation-criterion`` (an ask: ``ask_kinds.ASK_KINDS``) or a kind the
+    proposal does not answer (``work-statement``, ``procurement-process``,
+    ``general-compliance``): ``ask_kinds.matrix_kind``, the compliance matrix's rule, so
+    every reader of the questions sees the matrix's kind; ``line`` is 1-based in
+    ``doc.text``; ``page`` is the PDF page (from ``doc.page_starts``) or None. Never raises
+    for an unusual document: an outline without asks gives ``[]``.
     """
     finder = _Finder(doc)
     found = finder.run()
@@ -180,6 +190,7 @@ def find_questions(doc: RfpDocument) -> list[Question]:
     out: list[Question] = []
     for i, q in enumerate(found, start=1):
         q.id = f"q-{i:03d}"
+        q.kind = matrix_kind(doc, finder.kinds, q)  # one rule with the compliance matrix
         out.append(q)
     return out
 
@@ -458,9 +469,14 @@ class _Finder:
             return "question"
         if evaluation and EVALUATED.search(lead):
             return "evaluation-criterion"
-        if owner is not None and PRESENT_TENSE_ASK.match(strip_inline_markdown(lead).strip()):
+        plain_lead = strip_inline_markdown(lead).strip()
+        if owner is not None and PRESENT_TENSE_ASK.match(plain_lead):
             if self.kinds.is_instructions(owner):
                 return "question"  # "Offerors provide an executive summary ..." in Section L
+        if owner is not None and PROPOSAL_PART_ASK.match(plain_lead):
+            if self.kinds.is_instructions(owner) or self.kinds.is_past_performance(owner):
+                # "The summary should also include live links ...": what a part holds
+                return "requirement" if _PROCEDURAL_WORD.search(plain_lead) else "question"
         if not clause and is_requirement(lead):
             return "requirement"
         return None

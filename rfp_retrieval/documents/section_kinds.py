@@ -61,7 +61,7 @@ from rfp_retrieval.documents.text import strip_inline_markdown
 # -- statement of work (scope reading: emphasis and outcome sentences) --------------------------
 
 SCOPE = re.compile(
-    r"\b(scope|statement of (?:work|objectives|need)|\bSOW\b|\bPWS\b|\bSOO\b|performance work "
+    r"\b(scope|statement of (?:work|objectives|needs?)|\bSOW\b|\bPWS\b|\bSOO\b|performance work "
     r"statement|requirements?|task areas?|technical areas?|objectives|tasks?|description of work|"
     r"specifications?)\b",
     re.I,
@@ -165,11 +165,13 @@ show), so it is not clause text for the question finder. Read on the nearest hea
 a clause number (``SectionKinds.is_clauses``)."""
 CONTRACT_TERM_HEADING = re.compile(
     r"^(?:contract (?:period|term)(?: and renewals?)?|renewals?|insurance(?: requirements)?|"
+    r"(?:contract )?administration|authorities and delegations|"
     r"changes|delays(?: and suspensions)?|suspensions?|terminations?(?: for (?:convenience|"
     r"default|cause))?|order of precedence|method of ordering|ordering procedures|"
     r"(?:reports and )?invoic(?:ing|es)|payments?(?: terms)?|compensation(?: and payment)?|"
-    r"indemnification|indemnity|warrant(?:y|ies)|guarant(?:y|ies|ees)(?: (?:and|&) "
-    r"warranties)?|(?:limitation of )?liability|governing law|disputes|assignment|"
+    r"indemnification|indemnity|(?:(?:general|service|contract|product|service contract)\s+)?"
+    r"(?:warrant(?:y|ies)|guarant(?:y|ies|ees)(?: (?:and|&) warranties)?)|"
+    r"(?:limitation of )?liability|governing law|disputes|assignment|"
     r"subletting(?: or assignment)?|price (?:adjustments?|reductions?|escalation)|"
     r"audit(?: of records)?|use of (?:the )?contract by other public bodies|"
     r"cooperative (?:purchasing|procurement))$",
