@@ -165,7 +165,12 @@ def test_override_file_named_after_the_file_not_the_partition_is_reported(tmp_pa
         (folder / name).write_text("replace: []\n", encoding="utf-8")
     found = unmatched_override_files(folder, ["good-md", "other-rfp-docx"])
     assert [(p.name, r.split(";")[1].split(" (")[0].strip()) for p, r in found] == [
-        ("good.yaml", "rename it to good-md.yaml"),
+        # good-md.yaml exists: a rename would replace a writer's file (break-it, session 12)
+        (
+            "good.yaml",
+            "good-md.yaml already holds that RFP's overrides: move its entries there, "
+            "or name it <partition-key>.yaml",
+        ),
         ("other-rfp-docx.yml", "rename it to other-rfp-docx.yaml"),
     ]
     assert unmatched_override_files(tmp_path / "absent", ["good-md"]) == []

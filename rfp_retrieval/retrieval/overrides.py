@@ -130,7 +130,9 @@ def unmatched_override_files(
     named after the RFP's file name (``good.yaml`` for ``good.md``, whose key is
     ``good-md``) would otherwise be ignored without a word. Returns ``(path, reason)`` for
     every ``*.yaml``/``*.yml`` file in ``overrides_dir`` whose stem is not one of
-    ``partition_keys``, the reason naming the closest key; [] when the folder is missing.
+    ``partition_keys``, the reason naming the closest key that has no override file yet (a
+    close key whose file exists is named as the file to merge into, never as a rename target);
+    [] when the folder is missing.
 
     ``present`` (``{partition key: RFP file name}`` of the files in the inbox or in this run;
     None: not checked) also reports an override of a known partition whose RFP file is gone:
@@ -157,8 +159,18 @@ def unmatched_override_files(
                 if reason is not None:
                     found.append((path, reason))
             continue
-        close = difflib.get_close_matches(path.stem, sorted(keys), n=1, cutoff=0.5)
-        hint = f"rename it to {close[0]}.yaml" if close else "name it <partition-key>.yaml"
+        free = sorted(k for k in keys if not override_path(folder, k).exists())
+        close = difflib.get_close_matches(path.stem, free, n=1, cutoff=0.5)
+        taken = difflib.get_close_matches(path.stem, sorted(keys - set(free)), n=1, cutoff=0.5)
+        if close:
+            hint = f"rename it to {close[0]}.yaml"
+        elif taken:  # break-it: the hint named a file that exists, which renaming would replace
+            hint = (
+                f"{taken[0]}.yaml already holds that RFP's overrides: move its entries there, "
+                "or name it <partition-key>.yaml"
+            )
+        else:
+            hint = "name it <partition-key>.yaml"
         found.append(
             (
                 path,
