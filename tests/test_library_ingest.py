@@ -549,6 +549,18 @@ def test_missing_library_folder_raises_file_not_found(tmp_path: Path) -> None:
         load_library(tmp_path / "nowhere")
 
 
+def test_a_library_setting_naming_a_file_says_it_is_a_file(tmp_path: Path) -> None:
+    """Break-it: library_dir pointing at a file was reported as a folder that does not exist."""
+    sheet = tmp_path / "past_performance_matrix.csv"
+    sheet.write_text("PP #\n", encoding="utf-8")
+    with pytest.raises(FileNotFoundError) as info:
+        load_library(sheet)
+    assert str(info.value) == (
+        f"past-performance library folder {sheet} is a file, not a folder: point it at the "
+        f"folder holding the library spreadsheet and write-ups (perhaps {tmp_path})"
+    )
+
+
 # ------------------------------------------------------------------------------------ frames
 def test_empty_library_frames_still_have_typed_columns(tmp_path: Path) -> None:
     load = load_library(tmp_path)

@@ -253,6 +253,11 @@ def _library_items(folder: Path | str) -> Iterator[PastPerformanceEntry | Reject
     then write-ups, each sorted by relative path (``library.files.library_files``), rows in
     file order; then a rejected row (no row number) for each file that is not read."""
     root = Path(folder)
+    if root.is_file():  # break-it: a file was reported as a folder that does not exist
+        raise FileNotFoundError(
+            f"past-performance library folder {root} is a file, not a folder: point it at "
+            f"the folder holding the library spreadsheet and write-ups (perhaps {root.parent})"
+        )
     if not root.is_dir():
         raise FileNotFoundError(f"past-performance library folder {root} does not exist")
     spreadsheets, writeups, not_read = library_files(root)
