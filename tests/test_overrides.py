@@ -500,3 +500,18 @@ def test_a_runner_up_brought_in_by_an_override_keeps_its_runner_up_score_and_com
     finally:
         prepared.close()
     assert again.score == pytest.approx(runner_up.score, abs=1e-9)
+
+
+def test_a_broken_override_file_of_an_rfp_that_did_not_run_is_not_promised_to_apply(tmp_path):
+    """Break-it: after a Ctrl-C, an override file naming an id the library does not hold was
+    reported as "it is applied when the RFP next runs"."""
+    from rfp_retrieval.cli.run import override_problems
+
+    path = tmp_path / "rfp-a.yaml"
+    path.write_text(OVERRIDE_YAML.replace("with: PP-5", "with: PP-175"), encoding="utf-8")
+    outcomes = [{"status": "interrupted", "partition": "rfp-a", "file": "/inbox/a.md"}]
+    [found] = override_problems(_Store(_ranked([])), tmp_path, outcomes)
+    assert found["reason"].startswith(
+        "the RFP a.md did not run to the end (interrupted), and this file would not apply "
+        "when it runs: override 1 names PP-175, which the library does not hold"
+    )

@@ -335,6 +335,8 @@ def override_problems(
     an RFP that failed or was interrupted is listed too: nothing was applied."""
     from rfp_retrieval.retrieval.overrides import (
         NOT_APPLIED,
+        OverrideError,
+        load_overrides,
         override_path,
         override_problem,
         ranker_picks,
@@ -350,11 +352,17 @@ def override_problems(
         if not path.is_file():
             continue
         if item["status"] not in ("ok", "warning"):  # break-it: was not listed at all
+            try:  # what can be checked without this run's picks: the file and its ids
+                load_overrides(path, known, rejected)
+                later = "; it is applied when the RFP next runs"
+            except OverrideError as exc:  # break-it: a broken file was promised to apply
+                problem = str(exc).replace(f"{path}: ", "")
+                later = f", and this file would not apply when it runs: {problem}"
             found.append(
                 {
                     "file": str(path),
                     "reason": f"the RFP {Path(item['file']).name} did not run to the end "
-                    f"({item['status']}); it is applied when the RFP next runs",
+                    f"({item['status']}){later}",
                 }
             )
             continue
