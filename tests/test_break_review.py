@@ -195,3 +195,34 @@ def test_a_broken_override_file_is_said_on_the_page(served, tmp_path):
     assert site.store.runs == 1
     path.write_text(_override_text(), encoding="utf-8")
     assert "cannot be read" not in site.review_page(KEY)
+
+
+def test_a_run_holding_the_store_gives_a_busy_page_naming_it_not_a_500(served, tmp_path):
+    """Break-it: while a `run` wrote the DuckDB store, the page answered 500 with DuckDB's
+    raw lock message."""
+    import subprocess
+    import sys
+
+    import duckdb
+
+    site, port = served
+    db = tmp_path / "store.duckdb"
+    hold = "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('held', flush=True)"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", hold + "; time.sleep(60)", str(db)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        site.index_page = lambda: duckdb.connect(str(db), read_only=True)  # the store's read
+        reply = _exchange(port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").decode()
+    finally:
+        holder.kill()
+        holder.wait()
+    assert reply.startswith("HTTP/1.0 503")
+    assert (
+        f"A run (process {holder.pid}) is writing the store right now, so this page cannot "
+        "read it; nothing was changed. Reload this page when the run ends."
+    ) in reply
+    assert "Conflicting lock" not in reply

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import getpass
 import html
+import re
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -339,6 +340,25 @@ form.replace label{margin-right:8px}
 """
 
 
+_DUCKDB_LOCK = re.compile(r"Could not set lock on file|Conflicting lock is held", re.IGNORECASE)
+_LOCK_PID = re.compile(r"\(PID (\d+)\)")
+
+
+def store_busy_message(exc: BaseException) -> str | None:
+    """What the page says when ``exc`` is DuckDB refusing the store because another process
+    (a ``run``) writes it: who holds it (the PID DuckDB names) and that nothing changed; None
+    for any other error."""
+    text = str(exc)
+    if not _DUCKDB_LOCK.search(text):
+        return None
+    pid = _LOCK_PID.search(text)
+    who = f"A run (process {pid.group(1)})" if pid else "A run"
+    return (
+        f"{who} is writing the store right now, so this page cannot read it; nothing was "
+        "changed. Reload this page when the run ends."
+    )
+
+
 def _page(title: str, body: str) -> str:
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
@@ -395,6 +415,10 @@ def handler_for(site: ReviewSite, timeout: float = REQUEST_TIMEOUT) -> type[Base
             try:
                 serve()
             except Exception as exc:  # noqa: BLE001 (shown to the writer, server keeps going)
+                busy = store_busy_message(exc)
+                if busy is not None:  # break-it: a run's lock gave a 500 with DuckDB's text
+                    page = _page("Store busy", f'<p class="message error">{_e(busy)}</p>')
+                    return self._send(HTTPStatus.SERVICE_UNAVAILABLE, page)
                 text = f"{type(exc).__name__}: {exc}"
                 page = _page(
                     "Error",
