@@ -344,3 +344,29 @@ def test_cli_import_awards_and_library_both_forms(award_dir, tmp_path):
     )
     assert res.exit_code == 1
     assert "no PIID column" in res.output
+
+
+def test_column_names_match_whatever_their_case_and_unread_columns_are_said(tmp_path):
+    """Break-it: an export headed PIID, Agency, Obligated gave a draft with every field empty
+    and no word about the two columns (names were matched case-sensitively)."""
+    export = tmp_path / "awards.csv"
+    export.write_text(
+        "PIID,Agency,Obligated,Award-ID note,Contracting Officer\n"
+        'AB12,Department of Energy,"$1,250,000",x,Pat\n',
+        encoding="utf-8",
+    )
+    result = awards.import_awards([export])
+    [(entry, record)] = result.drafts
+    assert (record.piid, record.sub_agency, record.obligated) == (
+        "AB12",
+        "Department of Energy",
+        1_250_000,
+    )
+    assert result.unread_columns == {str(export): ["Award-ID note", "Contracting Officer"]}
+    out = CliRunner().invoke(
+        app, ["library", "import-awards", str(export), "--out", str(tmp_path / "drafts")]
+    )
+    assert out.exit_code == 0
+    assert f"columns not read in {export}: Award-ID note, Contracting Officer" in " ".join(
+        out.output.split()
+    )

@@ -120,6 +120,7 @@ with its file and row.
             for d in result.duplicates
         ],
         "rejected": [{"file": r.file, "row": r.row, "reason": r.reason} for r in result.rejected],
+        "unread_columns": result.unread_columns,
     }
     if as_json:
         print_json(payload)
@@ -141,5 +142,13 @@ with its file and row.
             )
         for rejected in result.rejected:
             console.print(Text(f"  rejected: {rejected.reason}", "red"))
+        for file, unread in result.unread_columns.items():
+            console.print(
+                Text(
+                    f"  columns not read in {file}: {', '.join(unread)} (no award field has "
+                    "that name; README: Starting a library from your contracts)",
+                    "yellow",
+                )
+            )
     if not drafts and result.rejected:
         raise typer.Exit(1)

@@ -52,7 +52,7 @@ import csv
 import datetime as dt
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
@@ -228,11 +228,13 @@ class DuplicateAward:
 
 @dataclass
 class AwardImport:
-    """What ``import_awards`` read: drafts (entry + record), rejected rows, duplicates."""
+    """What ``import_awards`` read: drafts (entry + record), rejected rows, duplicates, and
+    per file the columns no award field reads (``unread_columns``: said, never silent)."""
 
     drafts: list[tuple[PastPerformanceEntry, AwardRecord]] = field(default_factory=list)
     rejected: list[RejectedRow] = field(default_factory=list)
     duplicates: list[DuplicateAward] = field(default_factory=list)
+    unread_columns: dict[str, list[str]] = field(default_factory=dict)
 
 
 class _Unreadable(ValueError):
@@ -420,10 +422,29 @@ def _column(raw: dict[str, Any], name: str) -> Any:
     return _named_column(raw, name)[1]
 
 
+def column_key(name: str) -> str:
+    """A column name as the export readers compare it: lower case, spaces and hyphens as
+    underscores (``"Award ID"``, ``"award_id"`` and ``"AWARD-ID"`` are one column; break-it:
+    an export with ``Agency`` and ``Obligated`` columns gave drafts with every field empty)."""
+    return re.sub(r"[\s\-_]+", "_", str(name).strip().lower())
+
+
+_KNOWN_KEYS = {column_key(c) for names in AWARD_COLUMNS.values() for c in names}
+
+
+def unread_columns(columns: Iterable[str]) -> list[str]:
+    """The names among ``columns`` (a file's header) that no award field reads, in order."""
+    return [c for c in columns if c is not None and column_key(c) not in _KNOWN_KEYS]
+
+
 def _named_column(raw: dict[str, Any], name: str) -> tuple[str | None, Any]:
+    """``(the AWARD_COLUMNS spelling matched, value)`` of field ``name`` in ``raw``, columns
+    compared by ``column_key``; ``(None, None)`` when no column of it holds a value."""
+    keys = {column_key(k): k for k in raw if k is not None}
     for column in AWARD_COLUMNS[name]:
-        if column in raw and _text(raw[column]) is not None:
-            return column, raw[column]
+        key = keys.get(column_key(column))
+        if key is not None and _text(raw[key]) is not None:
+            return column, raw[key]
     return None, None
 
 
@@ -436,7 +457,8 @@ def _amount(raw: dict[str, Any], name: str, label: str, modification: bool) -> i
 
 
 def _has_column(columns: set[str], name: str) -> bool:
-    return any(column in columns for column in AWARD_COLUMNS[name])
+    keys = {column_key(c) for c in columns if c is not None}
+    return any(column_key(column) in keys for column in AWARD_COLUMNS[name])
 
 
 def record_from_row(raw: dict[str, Any], file: str, row: int) -> AwardRecord:
@@ -555,9 +577,12 @@ def _rows(path: Path, file: str) -> Iterator[tuple[int, dict[str, Any] | None, s
             yield row, raw, None
 
 
-def read_award_file(path: Path | str) -> Iterator[AwardRecord | RejectedRow]:
+def read_award_file(
+    path: Path | str, columns: dict[str, None] | None = None
+) -> Iterator[AwardRecord | RejectedRow]:
     """Every award record of one CSV/JSONL export, or a ``RejectedRow`` (file, row, reason,
     raw cells) for each one that cannot be read. A missing file is one rejected row (row None).
+    ``columns``, when given, receives every column name the records hold (in first-seen order).
     """
     path = Path(path)
     file = str(path)
@@ -566,6 +591,8 @@ def read_award_file(path: Path | str) -> Iterator[AwardRecord | RejectedRow]:
         return
     try:
         for row, raw, reason in _rows(path, file):
+            if columns is not None and raw is not None:
+                columns.update(dict.fromkeys(k for k in raw if k is not None))
             if raw is None:
                 yield RejectedRow(file=file, row=row, reason=f"{file} row {row}: {reason}")
                 continue
@@ -708,7 +735,8 @@ def import_awards(paths: list[Path] | list[str]) -> AwardImport:
     result = AwardImport()
     seen: dict[str, AwardRecord] = {}
     for path in paths:
-        for item in read_award_file(path):
+        columns: dict[str, None] = {}
+        for item in read_award_file(path, columns):
             if isinstance(item, RejectedRow):
                 result.rejected.append(item)
                 continue
@@ -721,6 +749,9 @@ def import_awards(paths: list[Path] | list[str]) -> AwardImport:
                 continue
             seen[key] = item
             result.drafts.append((draft_entry(item), item))
+        unread = unread_columns(columns)
+        if unread:
+            result.unread_columns[str(path)] = unread
     return result
 
 
