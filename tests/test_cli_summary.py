@@ -249,3 +249,47 @@ def test_ctrl_c_in_a_batch_starts_no_run_after_it_and_keeps_what_finished(tmp_pa
         ("bad-md", "failed", "bad.md: the file has no text"),
         ("cut-md", "interrupted", "interrupted (Ctrl-C); run again to process it"),
     ]
+
+
+def test_a_brief_whose_rfp_file_was_deleted_is_listed_and_kept(tmp_path):
+    """Break-it: an RFP deleted from the inbox kept its old brief with no word in the run."""
+    import polars as pl
+
+    from rfp_retrieval.cli.run import briefs_without_rfp
+
+    inbox, out = tmp_path / "inbox", tmp_path / "out"
+    for key in ("kept-md", "gone-md", "ran-md"):
+        (out / key).mkdir(parents=True)
+        (out / key / "brief.html").write_text("<html></html>", encoding="utf-8")
+    inbox.mkdir()
+    (inbox / "kept.md").write_text("# RFP\n", encoding="utf-8")
+
+    class Store:
+        def read_table(self, table, columns=None):
+            if table == "response_brief":
+                keys = ["kept-md", "gone-md", "ran-md"]
+                paths = [str(out / k / "brief.html") for k in keys]
+                return pl.DataFrame({"rfp_partition": keys, "html_path": paths})
+            if table == "rfp_document":
+                files = [str(inbox / n) for n in ("kept.md", "gone.md", "ran.md")]
+                return pl.DataFrame(
+                    {"rfp_partition": ["kept-md", "gone-md", "ran-md"], "file": files}
+                )
+            return None
+
+    gone = briefs_without_rfp(Store(), [{"partition": "ran-md", "file": "ran.md"}])
+    assert gone == [
+        {
+            "file": str(out / "gone-md"),
+            "partition": "gone-md",
+            "reason": f"its RFP {inbox / 'gone.md'} is gone; the brief is of that file as it was. "
+            "Put the file back (or run its new name) to refresh it, or delete the brief's folder "
+            "if the RFP was withdrawn",
+        }
+    ]
+    assert (out / "gone-md" / "brief.html").is_file()  # kept
+    console = Console(width=80, file=io.StringIO(), color_system=None)
+    _print_run_summary([], console, briefs_without_rfp=gone)
+    lines = console.file.getvalue().splitlines()
+    title = lines.index("Briefs whose RFP file is gone (1; kept as they were):")
+    assert lines[title + 1].startswith("  gone-md: its RFP ")

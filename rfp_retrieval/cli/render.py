@@ -85,12 +85,14 @@ def print_run_summary(
     unmatched_overrides: list[dict[str, str]] | None = None,
     library_note: str | None = None,
     rejected_library_rows: list[dict[str, Any]] | None = None,
+    briefs_without_rfp: list[dict[str, str]] | None = None,
 ) -> None:
     """Print each RFP's ScopeQuery and top 3, then a summary of every file.
 
     ``library_note`` (e.g. "library unchanged: not rebuilt") is printed first in the summary;
     ``rejected_library_rows`` (``library.quality.rejected_library_rows``) after it, each with
-    its library, file, row and reason.
+    its library, file, row and reason; ``briefs_without_rfp`` (``cli.run.briefs_without_rfp``)
+    the briefs kept on disk whose RFP file was deleted or moved.
 
     Laid out for terminals as narrow as 80 columns: tables keep to three or four short
     columns and put long text (title, score components, misses, a writer's override with
@@ -155,6 +157,9 @@ def print_run_summary(
     if unmatched_overrides:
         title = f"Override files not applied ({len(unmatched_overrides)}):"
         _print_files(out, title, "yellow", unmatched_overrides, "reason")
+    if briefs_without_rfp:
+        title = f"Briefs whose RFP file is gone ({len(briefs_without_rfp)}; kept as they were):"
+        _print_files(out, title, "yellow", briefs_without_rfp, "reason")
     if not outcomes:
         out.print("No RFP file given and none in the inbox: drop one there and run again.")
         return

@@ -220,6 +220,7 @@ def run(
         ]
         unmatched += override_problems(launcher.store, settings.overrides_dir, outcomes)
         rejected = library_rejections(launcher.store)
+        gone = briefs_without_rfp(launcher.store, outcomes)
     if as_json:
         print_json(
             {
@@ -227,6 +228,7 @@ def run(
                 "skipped": skipped,
                 "unmatched_overrides": unmatched,
                 "rejected_library_rows": rejected,
+                "briefs_without_rfp": gone,
             }
         )
     else:
@@ -236,6 +238,7 @@ def run(
             unmatched_overrides=unmatched,
             library_note=library_note,
             rejected_library_rows=rejected,
+            briefs_without_rfp=gone,
         )
     if any(o["status"] == "interrupted" for o in outcomes):
         raise typer.Exit(130)
@@ -373,6 +376,33 @@ def override_problems(
             reason = problem.removeprefix(f"{path}: ")
             found.append({"file": str(path), "reason": f"{reason}; {NOT_APPLIED}"})
     return found
+
+
+def briefs_without_rfp(store: Any, outcomes: list[RunItem]) -> list[dict[str, str]]:
+    """``{"file": the brief's folder, "partition", "reason"}`` for each stored brief on disk
+    whose RFP file (the ``rfp_document`` table's ``file``) no longer exists, other than this
+    run's partitions (break-it: a deleted RFP kept its old brief with no word). The brief is
+    kept: it may be the one a writer is working from; the reason says what to do."""
+    briefs = store.read_table("response_brief", ["rfp_partition", "html_path"])
+    if briefs is None:
+        return []
+    sources = partition_sources(store)
+    ran = {o["partition"] for o in outcomes if o.get("partition")}
+    gone = []
+    for key, html in briefs.iter_rows():
+        source = sources.get(key)
+        if key in ran or not source or Path(source).is_file() or not Path(html).is_file():
+            continue
+        gone.append(
+            {
+                "file": str(Path(html).parent),
+                "partition": key,
+                "reason": f"its RFP {source} is gone; the brief is of that file as it "
+                "was. Put the file back (or run its new name) to refresh it, or delete the "
+                "brief's folder if the RFP was withdrawn",
+            }
+        )
+    return gone
 
 
 def library_rejections(store: Any) -> list[dict[str, Any]]:

@@ -108,6 +108,7 @@ class RunPayload(TypedDict):
     skipped: list[FileReason]
     unmatched_overrides: list[FileReason]
     rejected_library_rows: list[dict[str, Any]]  # library.quality.rejected_library_rows
+    briefs_without_rfp: list[dict[str, str]]  # cli.run.briefs_without_rfp: file, partition, reason
 
 
 def run_item(file: str, partition: str) -> RunItem:
