@@ -117,3 +117,35 @@ def test_an_oversized_cell_rejects_its_row_and_the_rest_of_the_file_loads(tmp_pa
         "narrative to writeups/<id>.md"
     )
     assert rejected.raw["Description"].endswith("... (160,000 characters)")
+
+
+def test_hidden_xlsx_rows_and_sheets_load_with_a_defect_that_says_so(tmp_path):
+    """Break-it: rows and a whole sheet hidden in the workbook loaded with no note, so an entry
+    nobody sees in Excel could be cited (library.spreadsheet_rows.HIDDEN_RULE)."""
+    import openpyxl
+
+    source = small_library(tmp_path / "csv", rows=4) / "past_performance_matrix.csv"
+    with source.open(newline="", encoding="utf-8") as f:
+        records = list(csv.reader(f))
+    workbook = openpyxl.Workbook()
+    main = workbook.active
+    main.title = "Library"
+    for record in records[:4]:
+        main.append(record)
+    main.row_dimensions[3].hidden = True  # the second entry
+    archive = workbook.create_sheet("Archive")
+    archive.append(records[0])
+    archive.append(records[4])
+    archive.sheet_state = "hidden"
+    library = tmp_path / "library"
+    library.mkdir()
+    workbook.save(library / "library.xlsx")
+    loaded = load_library(library)
+    defects = {e.id: [d for d in e.defects if d.startswith("hidden")] for e in loaded.entries}
+    assert defects == {
+        records[1][0]: [],
+        records[2][0]: ["hidden-row"],
+        records[3][0]: [],
+        records[4][0]: ["hidden-sheet:Archive"],
+    }
+    assert loaded.rejected == []

@@ -199,6 +199,8 @@ class Sheet:
     rows: list[tuple[int, list[Any]]]
     merged: tuple[tuple[int, int, int, int], ...] = ()
     merges_known: bool = False  # an XLSX records its merged cells; a CSV does not
+    hidden: bool = False  # an XLSX sheet hidden in the workbook (``HIDDEN_RULE``)
+    hidden_rows: frozenset[int] = frozenset()  # an XLSX sheet's hidden row numbers
     # the rows after ``rows``, read on demand (a CSV is streamed: ``_csv_sheet``); None: none
     rest: Callable[[], Iterator[tuple[int, list[Any]]]] | None = None
 
@@ -207,6 +209,15 @@ class Sheet:
         yield from self.rows[index:]
         if self.rest is not None:
             yield from itertools.islice(self.rest(), max(0, index - len(self.rows)), None)
+
+
+HIDDEN_RULE = (
+    "A row or sheet hidden in an XLSX workbook is loaded like any other (hiding is how a "
+    "spreadsheet keeps a view short, not how a library retires an entry) and gets the defect "
+    "'hidden-row' or 'hidden-sheet:<sheet>', so the team sees that the entry it cannot see in "
+    "Excel is cited; delete the row to leave it out."
+)
+"""The one rule for hidden spreadsheet rows and sheets (break-it: they loaded with no note)."""
 
 
 def _xlsx_sheets(path: Path) -> list[Sheet]:
@@ -236,7 +247,19 @@ def _xlsx_sheets(path: Path) -> list[Sheet]:
             merged = tuple(
                 (r.min_row, r.min_col, r.max_row, r.max_col) for r in sheet.merged_cells.ranges
             )
-            sheets.append(Sheet(sheet.title, rows, merged, merges_known=True))
+            hidden_rows = frozenset(
+                number for number, row in sheet.row_dimensions.items() if row.hidden
+            )
+            sheets.append(
+                Sheet(
+                    sheet.title,
+                    rows,
+                    merged,
+                    merges_known=True,
+                    hidden=sheet.sheet_state != "visible",
+                    hidden_rows=hidden_rows,
+                )
+            )
         return sheets
     finally:
         workbook.close()
@@ -468,6 +491,10 @@ def _read_table(
             }
             entry = _entry_from_spreadsheet(values, source, number)
             conflicts = _repeated_column_conflicts(cells, columns, repeated)
+            if sheet.hidden:  # HIDDEN_RULE
+                conflicts.append(f"hidden-sheet:{sheet.title}")
+            if number in sheet.hidden_rows:
+                conflicts.append("hidden-row")
             if conflicts:
                 entry = replace(entry, defects=[*entry.defects, *conflicts])
             yield entry
