@@ -214,3 +214,15 @@ def test_a_pdf_without_its_eof_marker_is_read_and_its_damage_said_once(
         "the file is damaged (CAUTION: startxref found while searching for %%EOF."
     )
     assert not any(w.startswith("the file is damaged") for w in whole.warnings)
+
+
+def test_a_pipe_is_named_as_not_a_regular_file_not_as_a_folder(tmp_path):
+    """Break-it: `parse` on a FIFO said "is a folder"."""
+    import os
+
+    fifo = tmp_path / "rfp.md"
+    os.mkfifo(fifo)
+    with pytest.raises(DocumentError, match="is not a regular file \\(a pipe, socket or device\\)"):
+        load_document(fifo)
+    with pytest.raises(DocumentError, match="is a folder, not a file"):
+        load_document(tmp_path)

@@ -127,8 +127,12 @@ def load_document(path: str | Path) -> RfpDocument:
     name = str(p)
     if not p.exists():
         raise DocumentError(name, "file not found; check the path and that the file was uploaded")
-    if not p.is_file():
+    if p.is_dir():
         raise DocumentError(name, "is a folder, not a file; pass the RFP file itself")
+    if not p.is_file():  # break-it: a pipe or a device was called a folder
+        raise DocumentError(
+            name, "is not a regular file (a pipe, socket or device); save the RFP as a file"
+        )
     ext = p.suffix.lower()
     fmt = FORMATS.get(ext) or QUESTIONNAIRE_FORMATS.get(ext)
     if fmt is None:
