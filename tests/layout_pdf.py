@@ -59,6 +59,16 @@ def layout_pdf(pages: list[list[Line]]) -> bytes:
     objects[0] = b"<< /Type /Catalog /Pages 2 0 R >>"
     kids = " ".join(f"{i} 0 R" for i in page_ids)
     objects[1] = f"<< /Type /Pages /Kids [{kids}] /Count {len(page_ids)} >>".encode()
+    return pdf_file(objects)
+
+
+HELVETICA = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+HELVETICA_BOLD = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>"
+
+
+def pdf_file(objects: list[bytes]) -> bytes:
+    """The PDF file of ``objects`` (object 1 the catalog): header, the numbered objects, the
+    cross-reference table and the trailer."""
     out = b"%PDF-1.4\n"
     offsets = []
     for i, obj in enumerate(objects, start=1):
@@ -71,3 +81,23 @@ def layout_pdf(pages: list[list[Line]]) -> bytes:
         f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
     )
     return out
+
+
+def one_page_pdf(
+    ops: list[str],
+    fonts: tuple[bytes, ...] = (HELVETICA, HELVETICA_BOLD),
+    encoding: str = "latin-1",
+) -> bytes:
+    """A one-page letter PDF whose content stream is ``ops`` (PDF text operators placing text
+    at absolute positions; ``/F1``, ``/F2``... are ``fonts`` in order)."""
+    stream = "\n".join(ops).encode(encoding)
+    names = " ".join(f"/F{k} {5 + k - 1} 0 R" for k in range(1, len(fonts) + 1))
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        + f"/Resources << /Font << {names} >> >> >>".encode(),
+        b"<< /Length " + str(len(stream)).encode() + b" >>\nstream\n" + stream + b"\nendstream",
+        *fonts,
+    ]
+    return pdf_file(objects)

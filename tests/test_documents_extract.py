@@ -273,27 +273,9 @@ def test_text_decoding_cp1252_utf16_and_bom(tmp_path: Path):
 
 def _pdf_with_text(text: str) -> bytes:
     """A one-page PDF with a real text layer, written by hand (no fixture file needed)."""
-    stream = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode()
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-        b"/Resources << /Font << /F1 5 0 R >> >> >>",
-        b"<< /Length " + str(len(stream)).encode() + b" >>\nstream\n" + stream + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
-    out = b"%PDF-1.4\n"
-    offsets = []
-    for i, obj in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{i} 0 obj\n".encode() + obj + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
-    out += (
-        f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    )
-    return out
+    from tests.layout_pdf import HELVETICA, one_page_pdf
+
+    return one_page_pdf([f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET"], (HELVETICA,), "utf-8")
 
 
 def test_generated_pdf_reads_and_encrypted_copy_is_refused(tmp_path: Path):

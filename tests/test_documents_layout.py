@@ -15,35 +15,13 @@ from rfp_retrieval.documents.tables import (
     questions_frame,
     questions_from_frame,
 )
+from tests.layout_pdf import one_page_pdf
 
 
 def _pdf(lines: list[tuple[str, float, float, float, str]]) -> bytes:
     """A one-page PDF; each line is (font F1 regular | F2 bold, size, x, y, text)."""
-    ops = []
-    for font, size, x, y, text in lines:
-        ops.append(f"BT /{font} {size} Tf {x} {y} Td ({text}) Tj ET")
-    stream = "\n".join(ops).encode()
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-        b"/Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>",
-        b"<< /Length " + str(len(stream)).encode() + b" >>\nstream\n" + stream + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>",
-    ]
-    out = b"%PDF-1.4\n"
-    offsets = []
-    for i, obj in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{i} 0 obj\n".encode() + obj + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
-    out += (
-        f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    )
-    return out
+    ops = [f"BT /{font} {size} Tf {x} {y} Td ({text}) Tj ET" for font, size, x, y, text in lines]
+    return one_page_pdf(ops, encoding="utf-8")
 
 
 BODY = "The agency runs a legacy system that must be replaced within two years."

@@ -17,6 +17,7 @@ from rfp_retrieval.documents.matrix import matrix_rows
 from rfp_retrieval.documents.questions import find_questions, part_label
 from rfp_retrieval.documents.tables import questions_frame, questions_from_frame
 from rfp_retrieval.report.questions import question_views
+from tests.layout_pdf import one_page_pdf
 
 LEAD = "Proposals shall address each of the following:"
 ITEMS = [
@@ -91,26 +92,7 @@ def _pdf(tmp_path: Path) -> Path:
         y -= 15
     lines += [("F2", 12, 72, y - 10, "1.2 Price Volume"), ("F1", 11, 72, y - 30, AFTER)]
     ops = [f"BT /{f} {size} Tf {x} {yy} Td ({t}) Tj ET" for f, size, x, yy, t in lines]
-    stream = "\n".join(ops).encode("latin-1")
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-        b"/Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>",
-        b"<< /Length " + str(len(stream)).encode() + b" >>\nstream\n" + stream + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>",
-    ]
-    out = b"%PDF-1.4\n"
-    offsets = []
-    for i, obj in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{i} 0 obj\n".encode() + obj + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
-    trailer = f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n"
-    out += trailer.encode()
+    out = one_page_pdf(ops)
     path = tmp_path / "rfp.pdf"
     path.write_bytes(out)
     return path
