@@ -10,7 +10,6 @@ leaves empty as missing (``retrieval.components.MISSING_FACET_RULE``).
 from __future__ import annotations
 
 import datetime as dt
-import json
 import statistics
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -166,17 +165,9 @@ def start_unknown_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> 
 
 def _ongoing_minimum(scope: Mapping[str, Any]) -> Mapping[str, Any] | None:
     """The ``ongoing_min_months`` reading of the scope's trace (``scope.reading``), or None."""
-    raw = scope.get("trace")
-    if isinstance(raw, str):
-        try:
-            raw = json.loads(raw or "[]")
-        except json.JSONDecodeError:
-            return None
-    for item in raw or []:
-        if isinstance(item, Mapping) and item.get("filter") == "ongoing_min_months":
-            reading = item.get("reading")
-            return reading if isinstance(reading, Mapping) else None
-    return None
+    from rfp_retrieval.retrieval.scope_query import trace_reading
+
+    return trace_reading(scope.get("trace"), "ongoing_min_months")
 
 
 def ongoing_minimum_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat | None:

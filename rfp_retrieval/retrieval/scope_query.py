@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -205,26 +206,34 @@ def lexical_text(row: dict[str, Any]) -> str:
     return "\n".join(p for p in parts if p)
 
 
-def ongoing_started_by(trace: Any) -> dt.date | None:
-    """The date by which work still in progress must have started
-    (``ScopeFilters.ongoing_started_by``, ``filters.ONGOING_PERFORMED_RULE``), from the
-    ``ongoing_min_months`` item of a ``scope_query`` row's ``trace`` (JSON text or a list; the
-    reading records it there with its sentence, ``scope.reading``); None when the RFP states
-    no minimum or the trace cannot be read."""
+def trace_reading(trace: Any, name: str) -> Mapping[str, Any] | None:
+    """The ``reading`` of the ``name`` item (``"filter": name``) of a ``scope_query`` row's
+    ``trace`` (JSON text or a list), or None when it has none or the trace cannot be read."""
     if isinstance(trace, str):
         try:
             trace = json.loads(trace or "[]")
         except json.JSONDecodeError:
             return None
     for item in trace or []:
-        if isinstance(item, dict) and item.get("filter") == "ongoing_min_months":
+        if isinstance(item, Mapping) and item.get("filter") == name:
             reading = item.get("reading")
-            by = reading.get("started_by") if isinstance(reading, dict) else None
-            try:
-                return _date(by)
-            except ValueError:
-                return None
+            return reading if isinstance(reading, Mapping) else None
     return None
+
+
+def ongoing_started_by(trace: Any) -> dt.date | None:
+    """The date by which work still in progress must have started
+    (``ScopeFilters.ongoing_started_by``, ``filters.ONGOING_PERFORMED_RULE``), from the
+    ``ongoing_min_months`` item of a ``scope_query`` row's ``trace`` (JSON text or a list; the
+    reading records it there with its sentence, ``scope.reading``); None when the RFP states
+    no minimum or the trace cannot be read."""
+    reading = trace_reading(trace, "ongoing_min_months")
+    if reading is None:
+        return None
+    try:
+        return _date(reading.get("started_by"))
+    except ValueError:
+        return None
 
 
 def scope_query_from_row(row: dict[str, Any]) -> ScopeQuery:
