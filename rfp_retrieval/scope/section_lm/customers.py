@@ -23,7 +23,9 @@ allowed and excluded kinds are collected over the sentences of the section that 
 the rule (an exclusion often follows the allowed list in the next sentence). An industry is
 required only where an allowed clause names it as the kind of customer: not as an example
 ("such as insurers, banks or retailers") and not beside a wider class ("utilities or other
-commercial enterprises").
+commercial enterprises", "municipal utilities, public utility districts or other local
+government clients"). An industry beside a wider class is an example of the customer type the
+RFP insists on: it ranks as preferred (``industries_preferred``), and the customer type filters.
 """
 
 from __future__ import annotations
@@ -207,10 +209,17 @@ INDUSTRY_PATTERNS = (
 customer."""
 _EXAMPLES = re.compile(r"\b(?:such as|for example|e\.g\.|including|like)\b.*$", re.I)
 _WIDER_CLASS = re.compile(
-    r"\bother (?:commercial|private|public|government|federal|state|local)?\s*(?:companies|"
-    r"enterprises|firms|businesses|organi[sz]ations|customers|clients|entities|agencies)\b",
+    r"\bother (?:(?:commercial|private|public|government|federal|state|local|municipal|county|"
+    r"city)\s+)?(?:government(?:al)?\s+|public\s+|sector\s+)?(?:companies|enterprises|firms|"
+    r"businesses|organi[sz]ations|customers|clients|entities|agencies|governments|"
+    r"jurisdictions)\b",
     re.I,
 )
+"""A list closed by a wider class ("municipal utilities, public utility districts or other
+local government clients", "utilities or other commercial enterprises"): the RFP insists on
+the class (its customer type); an industry named before it is an example of that class, not a
+required industry, and ranks as preferred (``_industries``; new-user trial H1: "municipal
+utilities ... or other local government clients" filtered to utilities, one entry passed)."""
 
 
 def _kinds(text: str, allowed: bool = False) -> list[str]:
@@ -285,11 +294,16 @@ def _clause_kinds(clause: str) -> tuple[list[str], list[str]]:
     return head_kinds, tail_kinds
 
 
-def _industries(clause: str) -> list[str]:
-    if _WIDER_CLASS.search(clause):
-        return []
+def _industries(clause: str) -> tuple[list[str], list[str]]:
+    """(required, examples): the industries ``clause`` names as the kind of customer, and
+    those it names only as examples of a wider class closing the list (``_WIDER_CLASS``:
+    "municipal utilities or other local government clients" -> ([], ["utilities"])).
+    Industries after "such as", "including", "e.g." or in parentheses are neither."""
     core = _EXAMPLES.sub("", re.sub(r"\([^)]*\)", "", clause))
-    return [name for name, rx in INDUSTRY_PATTERNS if rx.search(core)]
+    named = [name for name, rx in INDUSTRY_PATTERNS if rx.search(core)]
+    if _WIDER_CLASS.search(clause):
+        return [], named
+    return named, []
 
 
 def _read_preference(s: DocumentSentence, clause: str, req: PastPerformanceRequirements) -> None:
@@ -297,7 +311,15 @@ def _read_preference(s: DocumentSentence, clause: str, req: PastPerformanceRequi
     only; a negated clause names none)."""
     if _is_negative(clause):
         return
-    named = [i for i in _industries(clause) if i not in req.industries_preferred]
+    required, examples = _industries(clause)
+    _prefer(s, clause, [*required, *examples], req)
+
+
+def _prefer(
+    s: DocumentSentence, clause: str, industries: list[str], req: PastPerformanceRequirements
+) -> None:
+    """Add ``industries`` to ``req.industries_preferred`` (ranking only), stating the first."""
+    named = [i for i in industries if i not in req.industries_preferred]
     if not named:
         return
     req.industries_preferred += named
@@ -343,9 +365,11 @@ def read_customers(sentences: list[DocumentSentence], req: PastPerformanceRequir
                 )
                 return
             plus, minus = _clause_kinds(clause)
-            named = _industries(clause) if not _is_negative(clause) else []
+            named, examples = _industries(clause) if not _is_negative(clause) else ([], [])
             if not (plus or minus or named):
                 continue
+            # an industry named as an example of the customer type ranks, never filters
+            _prefer(s, clause, examples, req)
             read_any = True
             allowed += [t for t in plus if t not in allowed]
             excluded += [t for t in minus if t not in excluded]
