@@ -200,3 +200,17 @@ def test_an_industry_named_as_the_kind_of_customer_still_filters(tmp_path):
     assert reading.customer_types_required == ["state"]
     assert reading.industries_required == ["health and human services"]
     assert reading.industries_preferred == []
+
+
+def test_a_wider_class_in_mid_list_makes_no_industry_preferred(tmp_path):
+    """ "Utilities, other commercial enterprises, or state and local government agencies":
+    utilities is an example of commercial clients only, the government kinds after it are
+    equal alternatives, so nothing is required and nothing is ranked first."""
+    reading = _read(
+        tmp_path,
+        "References must be from hospitals, other commercial enterprises, or state and local "
+        "government agencies.",
+    )
+    assert reading.customer_types_required == ["commercial", "state", "local"]
+    assert reading.industries_required == []
+    assert reading.industries_preferred == []

@@ -298,12 +298,16 @@ def _industries(clause: str) -> tuple[list[str], list[str]]:
     """(required, examples): the industries ``clause`` names as the kind of customer, and
     those it names only as examples of a wider class closing the list (``_WIDER_CLASS``:
     "municipal utilities or other local government clients" -> ([], ["utilities"])).
-    Industries after "such as", "including", "e.g." or in parentheses are neither."""
+    A wider class in mid-list ("utilities, other commercial enterprises, or state and local
+    government agencies") leaves the other kinds on an equal footing: no industry is
+    required and none is an example the RFP ranks first. Industries after "such as",
+    "including", "e.g." or in parentheses are neither."""
     core = _EXAMPLES.sub("", re.sub(r"\([^)]*\)", "", clause))
     named = [name for name, rx in INDUSTRY_PATTERNS if rx.search(core)]
-    if _WIDER_CLASS.search(clause):
-        return [], named
-    return named, []
+    wider = _WIDER_CLASS.search(clause)
+    if wider is None:
+        return named, []
+    return [], [] if _TYPE_WORDS.search(clause, wider.end()) else named
 
 
 def _read_preference(s: DocumentSentence, clause: str, req: PastPerformanceRequirements) -> None:
