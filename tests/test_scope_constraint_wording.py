@@ -214,3 +214,40 @@ def test_a_wider_class_in_mid_list_makes_no_industry_preferred(tmp_path):
     assert reading.customer_types_required == ["commercial", "state", "local"]
     assert reading.industries_required == []
     assert reading.industries_preferred == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "types", "required"),
+    [
+        # the industry is one acceptable kind beside another: not required of every reference
+        ("References must be for municipal utilities or county governments.", ["local"], []),
+        ("References must be for county governments or municipal utilities.", ["local"], []),
+        (
+            "References must be for state human services agencies or county governments.",
+            ["state", "local"],
+            [],
+        ),
+        # the industry qualifies the kind: required
+        (
+            "References must be for state Medicaid or human services agencies.",
+            ["state"],
+            ["health and human services"],
+        ),
+        (
+            "References must be for state or local human services agencies.",
+            ["state", "local"],
+            ["health and human services"],
+        ),
+        # an alternative whose own customer kind is unstated stays an industry rule
+        ("References must be from state agencies or electric utilities.", ["state"], ["utilities"]),
+    ],
+)
+def test_an_industry_named_as_one_alternative_kind_is_not_required(
+    tmp_path, sentence, types, required
+):
+    """ "Municipal utilities or county governments": any county government qualifies, so a
+    utility is one acceptable kind, not an industry every reference must be in (the filters
+    AND the customer type and the industry)."""
+    reading = _read(tmp_path, sentence)
+    assert reading.customer_types_required == types
+    assert reading.industries_required == required

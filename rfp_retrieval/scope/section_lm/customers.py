@@ -26,6 +26,8 @@ required only where an allowed clause names it as the kind of customer: not as a
 commercial enterprises", "municipal utilities, public utility districts or other local
 government clients"). An industry beside a wider class is an example of the customer type the
 RFP insists on: it ranks as preferred (``industries_preferred``), and the customer type filters.
+An industry named as one alternative beside another customer kind ("municipal utilities or
+county governments") is not required either: any of the kinds qualifies (``_an_alternative``).
 """
 
 from __future__ import annotations
@@ -306,8 +308,43 @@ def _industries(clause: str) -> tuple[list[str], list[str]]:
     named = [name for name, rx in INDUSTRY_PATTERNS if rx.search(core)]
     wider = _WIDER_CLASS.search(clause)
     if wider is None:
-        return named, []
+        return [n for n in named if not _an_alternative(n, core)], []
     return [], [] if _TYPE_WORDS.search(clause, wider.end()) else named
+
+
+# a customer kind with its own noun ("county governments", "state agencies") as a list item
+_KIND_NOUN = r"(?:[\w-]+\s+){0,2}?(?:governments?|agenc(?:y|ies)|departments?|jurisdictions?)\b"
+_JOIN = r"(?:\s*,\s*(?:or\s+|and/or\s+)?|\s+(?:or|and/or)\s+|\s*/\s*)"
+_KIND_AFTER = re.compile(_JOIN + "(?P<kind>" + _KIND_NOUN + ")", re.I)
+_OWN_KIND = re.compile(r"(?:\b(?!(?:or|and|for|from|by|of|with)\b)[\w-]+\s+){1,2}$", re.I)
+_HEAD_NOUN = re.compile(r"\s+(?:governments?|agenc(?:y|ies)|departments?)\b", re.I)
+_KIND_BEFORE = re.compile(r"(?P<kind>\b" + _KIND_NOUN + ")" + _JOIN + r"(?:[\w-]+\s+){0,2}$", re.I)
+
+
+def _an_alternative(industry: str, core: str) -> bool:
+    """Whether ``industry`` is named only as one alternative beside another customer kind of
+    the same allowed list ("municipal utilities or county governments", "county governments
+    or municipal utilities"): any of the kinds is acceptable, so the industry is not required
+    of every reference. An industry that qualifies the kind ("state Medicaid agencies",
+    "Medicaid or human services agencies") is still required, and so is one whose own
+    customer kind is not stated ("state agencies or electric utilities": an electric utility
+    may be commercial or municipal, which the filters cannot express)."""
+    for m in dict(INDUSTRY_PATTERNS)[industry].finditer(core):
+        own = _OWN_KIND.search(core[: m.start()])
+        if not (own and _TYPE_WORDS.search(own.group(0) + m.group(0))):
+            continue  # "electric utilities": its customer kind is not stated, so not known
+        head = _HEAD_NOUN.match(core, m.end())  # "state human services agencies or ..."
+        end = head.end() if head else m.end()
+        found = [_KIND_AFTER.match(core, end), _KIND_BEFORE.search(core[: own.start()])]
+        for item in found:
+            kind = item.group("kind") if item else ""
+            if kind and _TYPE_WORDS.search(kind) and not _is_industry(kind):
+                return True
+    return False
+
+
+def _is_industry(text: str) -> bool:
+    return any(rx.search(text) for _, rx in INDUSTRY_PATTERNS)
 
 
 def _read_preference(s: DocumentSentence, clause: str, req: PastPerformanceRequirements) -> None:
