@@ -290,3 +290,50 @@ def test_a_preferred_industry_ranks_but_never_filters():
         frame, _vectors(sims), _query(ScopeFilters(customer_types=("commercial",))), config
     )
     assert [r.id for r in plain.references][0] == "PP-51"
+
+
+def test_an_industry_named_as_an_example_bends_before_the_customer_type(tmp_path):
+    """New-user trial H1: "for municipal utilities, public utility districts or other local
+    government clients" insists on local government; utilities is an example. Read from fresh
+    text, the local non-utility entry is compliant and ranks before a closer state utility
+    entry (the customer type is widened only to fill the third slot), no entry is flagged as
+    missing an industry, and the example still ranks: of the two state entries let in, the
+    utility one comes first."""
+    from rfp_retrieval.documents.extract import load_document
+    from rfp_retrieval.scope import read_scope
+
+    path = tmp_path / "rfp.md"
+    path.write_text(
+        "# Request for Proposals: Water Billing System\n\nIssue date: 2026-06-01\n\n"
+        "## 1. Scope\n\nReplace the water and sewer billing system.\n\n"
+        "## 3.3 Past Performance\n\nProvide three (3) references for billing system "
+        "implementations for municipal utilities, public utility districts or other local "
+        "government clients.\n",
+        encoding="utf-8",
+    )
+    reading = read_scope(load_document(path))
+    filters = ScopeFilters(
+        customer_types=tuple(reading.customer_types_required),
+        industries=tuple(reading.industries_required),
+        industries_preferred=tuple(reading.industries_preferred),
+    )
+    frame = _frame(
+        [
+            ("PP-60", "local", "utilities", 4e6, 4e6, D(2025, 3, 31), False, "prime", "Water"),
+            ("PP-61", "local", "transportation", 3e6, 3e6, D(2025, 6, 30), False, "prime", "DOT"),
+            ("PP-62", "state", "utilities", 5e6, 5e6, D(2025, 1, 31), False, "prime", "PUC"),
+            ("PP-63", "state", "revenue", 6e6, 6e6, D(2025, 2, 28), False, "prime", "DOR"),
+        ]
+    )
+    sims = {"PP-60": 0.60, "PP-61": 0.50, "PP-62": 0.80, "PP-63": 0.81}
+    config = RankingConfig(top_k=4)
+    result = rank_references(frame, _vectors(sims), _query(filters), config)
+    assert [r.id for r in result.references] == ["PP-60", "PP-61", "PP-62", "PP-63"]
+    assert [r.relaxed for r in result.references] == [
+        [],
+        [],
+        ["customer_type"],
+        ["customer_type"],
+    ]
+    assert result.relaxed == ["customer types widened to local, state"]
+    assert result.references[1].components["industry_penalty"] == -config.penalty_industry

@@ -156,3 +156,98 @@ def test_a_quota_over_the_references_ranks_and_does_not_filter_every_reference(t
     assert reading.industries_required == []
     assert reading.industries_preferred == ["utilities"]
     assert reading.customer_types_required == ["commercial"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "types", "preferred"),
+    [
+        (
+            "Provide three (3) references for permitting system implementations for county "
+            "courts, sheriff's offices or other local government clients.",
+            ["local"],
+            ["courts and justice"],
+        ),
+        (
+            "References must be for state Medicaid agencies, human services departments or "
+            "other state government agencies.",
+            ["state"],
+            ["health and human services"],
+        ),
+        (
+            "References must come from public hospitals, county health systems or other "
+            "county agencies.",
+            ["local"],
+            ["healthcare"],
+        ),
+    ],
+)
+def test_an_industry_closed_by_other_customer_type_clients_is_an_example_not_a_filter(
+    tmp_path, sentence, types, preferred
+):
+    """New-user trial H1: "municipal utilities, public utility districts or other local
+    government clients" read utilities as a required industry, so one entry passed. The list's
+    closing class is what the RFP insists on (the customer type); the industry named before it
+    is an example of that class: it ranks as preferred and does not filter."""
+    reading = _read(tmp_path, sentence)
+    assert reading.customer_types_required == types
+    assert reading.industries_required == []
+    assert reading.industries_preferred == preferred
+
+
+def test_an_industry_named_as_the_kind_of_customer_still_filters(tmp_path):
+    """The counterpart: without a wider class closing the list the industry is required."""
+    reading = _read(tmp_path, "References must be for state Medicaid agencies.")
+    assert reading.customer_types_required == ["state"]
+    assert reading.industries_required == ["health and human services"]
+    assert reading.industries_preferred == []
+
+
+def test_a_wider_class_in_mid_list_makes_no_industry_preferred(tmp_path):
+    """ "Utilities, other commercial enterprises, or state and local government agencies":
+    utilities is an example of commercial clients only, the government kinds after it are
+    equal alternatives, so nothing is required and nothing is ranked first."""
+    reading = _read(
+        tmp_path,
+        "References must be from hospitals, other commercial enterprises, or state and local "
+        "government agencies.",
+    )
+    assert reading.customer_types_required == ["commercial", "state", "local"]
+    assert reading.industries_required == []
+    assert reading.industries_preferred == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "types", "required"),
+    [
+        # the industry is one acceptable kind beside another: not required of every reference
+        ("References must be for municipal utilities or county governments.", ["local"], []),
+        ("References must be for county governments or municipal utilities.", ["local"], []),
+        (
+            "References must be for state human services agencies or county governments.",
+            ["state", "local"],
+            [],
+        ),
+        # the industry qualifies the kind: required
+        (
+            "References must be for state Medicaid or human services agencies.",
+            ["state"],
+            ["health and human services"],
+        ),
+        (
+            "References must be for state or local human services agencies.",
+            ["state", "local"],
+            ["health and human services"],
+        ),
+        # an alternative whose own customer kind is unstated stays an industry rule
+        ("References must be from state agencies or electric utilities.", ["state"], ["utilities"]),
+    ],
+)
+def test_an_industry_named_as_one_alternative_kind_is_not_required(
+    tmp_path, sentence, types, required
+):
+    """ "Municipal utilities or county governments": any county government qualifies, so a
+    utility is one acceptable kind, not an industry every reference must be in (the filters
+    AND the customer type and the industry)."""
+    reading = _read(tmp_path, sentence)
+    assert reading.customer_types_required == types
+    assert reading.industries_required == required

@@ -135,9 +135,14 @@ class Relaxation:
     drop the recency window (and with it a minimum performed period of ongoing work), drop
     prime-only, widen the customer types to the adjacent ones
     (federal civilian / defense, state / local; never dropped wholesale), and last drop the
-    industry. ``seed_order``: the seed's order (``facet+bumps``), which drops the customer
-    type. ``value_widen_factor``: first relaxation of the value band, [min / f, max * f];
-    ``recency_widen_years``: first relaxation of the recency window.
+    industry. The order is the same for every scope; what the RFP itself ranks is read into
+    the filters: an industry it names only as a preference or as an example of the customer
+    type it insists on ("municipal utilities ... or other local government clients",
+    ``scope.section_lm.customers``) is no filter, only ``industries_preferred`` (the
+    ``industry_penalty`` ranks it), so it bends before the customer type and every other hard
+    rule (new-user trial H1). ``seed_order``: the seed's order (``facet+bumps``), which drops
+    the customer type. ``value_widen_factor``: first relaxation of the value band,
+    [min / f, max * f]; ``recency_widen_years``: first relaxation of the recency window.
     """
 
     order: tuple[str, ...] = ("value", "recency", "role", "customer_type_adjacent", "industry")

@@ -23,7 +23,11 @@ allowed and excluded kinds are collected over the sentences of the section that 
 the rule (an exclusion often follows the allowed list in the next sentence). An industry is
 required only where an allowed clause names it as the kind of customer: not as an example
 ("such as insurers, banks or retailers") and not beside a wider class ("utilities or other
-commercial enterprises").
+commercial enterprises", "municipal utilities, public utility districts or other local
+government clients"). An industry beside a wider class is an example of the customer type the
+RFP insists on: it ranks as preferred (``industries_preferred``), and the customer type filters.
+An industry named as one alternative beside another customer kind ("municipal utilities or
+county governments") is not required either: any of the kinds qualifies (``_an_alternative``).
 """
 
 from __future__ import annotations
@@ -207,10 +211,17 @@ INDUSTRY_PATTERNS = (
 customer."""
 _EXAMPLES = re.compile(r"\b(?:such as|for example|e\.g\.|including|like)\b.*$", re.I)
 _WIDER_CLASS = re.compile(
-    r"\bother (?:commercial|private|public|government|federal|state|local)?\s*(?:companies|"
-    r"enterprises|firms|businesses|organi[sz]ations|customers|clients|entities|agencies)\b",
+    r"\bother (?:(?:commercial|private|public|government|federal|state|local|municipal|county|"
+    r"city)\s+)?(?:government(?:al)?\s+|public\s+|sector\s+)?(?:companies|enterprises|firms|"
+    r"businesses|organi[sz]ations|customers|clients|entities|agencies|governments|"
+    r"jurisdictions)\b",
     re.I,
 )
+"""A list closed by a wider class ("municipal utilities, public utility districts or other
+local government clients", "utilities or other commercial enterprises"): the RFP insists on
+the class (its customer type); an industry named before it is an example of that class, not a
+required industry, and ranks as preferred (``_industries``; new-user trial H1: "municipal
+utilities ... or other local government clients" filtered to utilities, one entry passed)."""
 
 
 def _kinds(text: str, allowed: bool = False) -> list[str]:
@@ -285,11 +296,55 @@ def _clause_kinds(clause: str) -> tuple[list[str], list[str]]:
     return head_kinds, tail_kinds
 
 
-def _industries(clause: str) -> list[str]:
-    if _WIDER_CLASS.search(clause):
-        return []
+def _industries(clause: str) -> tuple[list[str], list[str]]:
+    """(required, examples): the industries ``clause`` names as the kind of customer, and
+    those it names only as examples of a wider class closing the list (``_WIDER_CLASS``:
+    "municipal utilities or other local government clients" -> ([], ["utilities"])).
+    A wider class in mid-list ("utilities, other commercial enterprises, or state and local
+    government agencies") leaves the other kinds on an equal footing: no industry is
+    required and none is an example the RFP ranks first. Industries after "such as",
+    "including", "e.g." or in parentheses are neither."""
     core = _EXAMPLES.sub("", re.sub(r"\([^)]*\)", "", clause))
-    return [name for name, rx in INDUSTRY_PATTERNS if rx.search(core)]
+    named = [name for name, rx in INDUSTRY_PATTERNS if rx.search(core)]
+    wider = _WIDER_CLASS.search(clause)
+    if wider is None:
+        return [n for n in named if not _an_alternative(n, core)], []
+    return [], [] if _TYPE_WORDS.search(clause, wider.end()) else named
+
+
+# a customer kind with its own noun ("county governments", "state agencies") as a list item
+_KIND_NOUN = r"(?:[\w-]+\s+){0,2}?(?:governments?|agenc(?:y|ies)|departments?|jurisdictions?)\b"
+_JOIN = r"(?:\s*,\s*(?:or\s+|and/or\s+)?|\s+(?:or|and/or)\s+|\s*/\s*)"
+_KIND_AFTER = re.compile(_JOIN + "(?P<kind>" + _KIND_NOUN + ")", re.I)
+_OWN_KIND = re.compile(r"(?:\b(?!(?:or|and|for|from|by|of|with)\b)[\w-]+\s+){1,2}$", re.I)
+_HEAD_NOUN = re.compile(r"\s+(?:governments?|agenc(?:y|ies)|departments?)\b", re.I)
+_KIND_BEFORE = re.compile(r"(?P<kind>\b" + _KIND_NOUN + ")" + _JOIN + r"(?:[\w-]+\s+){0,2}$", re.I)
+
+
+def _an_alternative(industry: str, core: str) -> bool:
+    """Whether ``industry`` is named only as one alternative beside another customer kind of
+    the same allowed list ("municipal utilities or county governments", "county governments
+    or municipal utilities"): any of the kinds is acceptable, so the industry is not required
+    of every reference. An industry that qualifies the kind ("state Medicaid agencies",
+    "Medicaid or human services agencies") is still required, and so is one whose own
+    customer kind is not stated ("state agencies or electric utilities": an electric utility
+    may be commercial or municipal, which the filters cannot express)."""
+    for m in dict(INDUSTRY_PATTERNS)[industry].finditer(core):
+        own = _OWN_KIND.search(core[: m.start()])
+        if not (own and _TYPE_WORDS.search(own.group(0) + m.group(0))):
+            continue  # "electric utilities": its customer kind is not stated, so not known
+        head = _HEAD_NOUN.match(core, m.end())  # "state human services agencies or ..."
+        end = head.end() if head else m.end()
+        found = [_KIND_AFTER.match(core, end), _KIND_BEFORE.search(core[: own.start()])]
+        for item in found:
+            kind = item.group("kind") if item else ""
+            if kind and _TYPE_WORDS.search(kind) and not _is_industry(kind):
+                return True
+    return False
+
+
+def _is_industry(text: str) -> bool:
+    return any(rx.search(text) for _, rx in INDUSTRY_PATTERNS)
 
 
 def _read_preference(s: DocumentSentence, clause: str, req: PastPerformanceRequirements) -> None:
@@ -297,7 +352,15 @@ def _read_preference(s: DocumentSentence, clause: str, req: PastPerformanceRequi
     only; a negated clause names none)."""
     if _is_negative(clause):
         return
-    named = [i for i in _industries(clause) if i not in req.industries_preferred]
+    required, examples = _industries(clause)
+    _prefer(s, clause, [*required, *examples], req)
+
+
+def _prefer(
+    s: DocumentSentence, clause: str, industries: list[str], req: PastPerformanceRequirements
+) -> None:
+    """Add ``industries`` to ``req.industries_preferred`` (ranking only), stating the first."""
+    named = [i for i in industries if i not in req.industries_preferred]
     if not named:
         return
     req.industries_preferred += named
@@ -343,9 +406,11 @@ def read_customers(sentences: list[DocumentSentence], req: PastPerformanceRequir
                 )
                 return
             plus, minus = _clause_kinds(clause)
-            named = _industries(clause) if not _is_negative(clause) else []
+            named, examples = _industries(clause) if not _is_negative(clause) else ([], [])
             if not (plus or minus or named):
                 continue
+            # an industry named as an example of the customer type ranks, never filters
+            _prefer(s, clause, examples, req)
             read_any = True
             allowed += [t for t in plus if t not in allowed]
             excluded += [t for t in minus if t not in excluded]
