@@ -49,7 +49,7 @@ def _run_json(config: Path, root: Path) -> dict:
         text=True,
         timeout=900,
     )
-    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     (item,) = json.loads(done.stdout)["rfps"]
     assert item["status"] == "ok", item["error"]
     assert problems(item, RunItem) == []  # the declared shape, override marks included
