@@ -14,13 +14,15 @@ rewriting chain:
 15: "the SME flag cross-checked on the dev qrels (no flag when a relevant passage is in the top
 3)"): every case is labelled by that, whether searched against the full library or not. A rule
 flags when a signal (``SME_SIGNALS`` in ``rfp_retrieval.retrieval.answers``) is under its
-floor, or either of two signals is. The rule with the best balanced accuracy, among those
-flagging at most ``--max-false-flags`` (default 10%) of the top-3-answerable cases, is chosen
-by leave-one-document-out over the tuning documents (per fold: chosen on the other tuning
-documents, scored on the held-out one), then chosen on all tuning documents and scored on the
-validation documents (``--validation``, default the two held back while the rules were
-designed; ``--tuning-only`` leaves them out). Printed per rule: the flag's precision and
-recall against "no relevant passage in the top 3", and the counts behind them.
+floor, or either of two signals is, or (``THIRD``) a pair on ``cosine_top3`` with a stricter
+cosine floor for the questions that could not be rephrased (``cosine_unvaried``). The rule
+with the best balanced accuracy, among those flagging at most ``--max-false-flags`` (default
+10%) of the top-3-answerable cases, is chosen by leave-one-document-out over the tuning
+documents (per fold: chosen on the other tuning documents, scored on the held-out one), then
+chosen on all tuning documents and scored on the validation documents (``--validation``,
+default the two held back while the rules were designed; ``--tuning-only`` leaves them out).
+Printed per rule: the flag's precision and recall against "no relevant passage in the top
+3", and the counts behind them.
 ``--rows-out FILE`` keeps every case's signals, ``--rows-in FILE`` re-scores them without
 the model. ``RFP_RETRIEVAL_SHARED_DATA`` names the shared data folder (default
 ``../shared/data``).
@@ -59,6 +61,7 @@ STEPS = {
     "bm25_top3": np.round(np.arange(0.0, 30.01, 0.5), 1),
     "support": np.round(np.arange(0.10, 1.001, 0.01), 2),
     "rare_terms_top3": np.round(np.arange(0.0, 1.001, 0.02), 2),
+    "cosine_unvaried": np.round(np.arange(0.10, 0.801, 0.01), 2),
 }
 
 
@@ -96,10 +99,23 @@ def _cases(qrels, prepared, index, embedder) -> list[dict]:
     return rows
 
 
-CHOOSABLE = ("cosine_top3", "lexical_top3", "cosine_margin", "support", "rare_terms_top3")
+CHOOSABLE = (
+    "cosine_top3",
+    "lexical_top3",
+    "cosine_margin",
+    "support",
+    "rare_terms_top3",
+    "cosine_unvaried",
+)
 """Signals the rule may use: the bounded ones. Raw BM25 (``bm25_top3``) is printed but not
 chosen: its scale moves with the library's size and the query's length, so a floor tuned on
 this library does not carry to a customer's."""
+
+THIRD = "cosine_unvaried"
+"""The signal of the third clause tried on each pair whose first signal is ``cosine_top3``
+(the same cosine, stricter where no paraphrase exists, at a floor above the pair's own:
+``RetrievalConfig``). Only these triples are searched: all triples of the grids would take
+minutes per fold."""
 
 MAX_FALSE_FLAGS = 0.10
 """Default cap on the share of top-3-answerable cases flagged (a writer who sees "needs SME"
@@ -133,9 +149,10 @@ def _objective(flag: np.ndarray, target: np.ndarray, max_false: float) -> np.nda
 
 
 def _choose(rows: list[dict], max_false: float = MAX_FALSE_FLAGS) -> tuple[float, Rule]:
-    """(score, rule) best on ``rows`` (``_objective``) among one-signal rules and pairs of
-    signals (flag when either is under its floor); ties: a one-signal rule, then the first
-    signals, then the lower floors."""
+    """(score, rule) best on ``rows`` (``_objective``) among one-signal rules, pairs of
+    signals (flag when either is under its floor) and the pairs on ``cosine_top3`` with a
+    ``THIRD`` clause above the cosine floor; ties: the fewer clauses, then the first signals,
+    then the lower floors."""
     target = _target(rows)
     values = {s: np.array([r[s] for r in rows], dtype=float) for s in CHOOSABLE}
     best: tuple[float, Rule] = (-1.0, ())
@@ -156,6 +173,35 @@ def _choose(rows: list[dict], max_false: float = MAX_FALSE_FLAGS) -> tuple[float
             i, j = np.unravel_index(int(np.argmax(scores)), scores.shape)
             if scores[i, j] > best[0] + 1e-9:
                 best = (float(scores[i, j]), ((first, float(ga[i])), (second, float(gb[j]))))
+    best = max(_triples(values, target, max_false), best, key=lambda b: b[0] - 1e-9 * len(b[1]))
+    return best
+
+
+def _triples(values: dict, target: np.ndarray, max_false: float) -> tuple[float, Rule]:
+    """Best (score, rule) among ``cosine_top3 < a or <second> < b or THIRD < c`` with c > a
+    (``_choose``); (-1.0, ()) when none keeps the cap."""
+    best: tuple[float, Rule] = (-1.0, ())
+    ga, gc = STEPS["cosine_top3"], STEPS[THIRD]
+    fa = values["cosine_top3"][None, :] < ga[:, None]
+    fc = values[THIRD][None, :] < gc[:, None]
+    for second in CHOOSABLE:
+        if second in ("cosine_top3", THIRD):
+            continue
+        gb = STEPS[second]
+        pair = fa[:, None, :] | (values[second][None, :] < gb[:, None])[None, :, :]
+        for k, c in enumerate(gc):
+            above = ga < c
+            if not above.any():
+                continue
+            scores = _objective(pair[above] | fc[k], target, max_false)
+            i, j = np.unravel_index(int(np.argmax(scores)), scores.shape)
+            if scores[i, j] > best[0] + 1e-9:
+                rule = (
+                    ("cosine_top3", float(ga[above][i])),
+                    (second, float(gb[j])),
+                    (THIRD, float(c)),
+                )
+                best = (float(scores[i, j]), rule)
     return best
 
 
@@ -188,6 +234,8 @@ def default_rule(config: RetrievalConfig | None = None) -> Rule:
     rule: Rule = ((config.sme_signal, config.floor),)
     if config.sme_second_signal:
         rule += ((config.sme_second_signal, config.sme_second_floor),)
+    if config.sme_third_signal:
+        rule += ((config.sme_third_signal, config.sme_third_floor),)
     return rule
 
 

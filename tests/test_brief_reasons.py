@@ -347,6 +347,13 @@ def test_why_cite_on_the_sample_library_and_the_miami_rfp():
             },
             "customer type state or local",
         ),
+        (
+            {
+                "filter": "customer_types",
+                "reading": {"types": [], "industries": ["utilities"]},
+            },
+            "customer type not stated; industry utilities",
+        ),
         ({"filter": "customer_types", "reading": "any"}, "any customer type (the RFP says so)"),
         ({"filter": "require_prime", "reading": True}, "prime contractor only"),
         ({"filter": "references_required", "reading": 3}, "3 references required"),

@@ -157,7 +157,7 @@ def test_the_brief_points_a_references_ask_to_the_references_not_to_passages():
 
 
 def test_phrasings_that_disagree_on_the_top_passage_need_an_sme():
-    # six phrasings, each ranking a different passage first (cosine 0.8 > 0.46): no two agree
+    # six phrasings, each ranking a different passage first (cosine 0.8 > 0.45): no two agree
     # on what answers the question, so the library most likely lacks the answer
     import numpy as np
 
@@ -181,6 +181,51 @@ def test_phrasings_that_disagree_on_the_top_passage_need_an_sme():
     agreeing = np.tile(vectors[0], (6, 1))
     assert index.search(queries, agreeing, RetrievalConfig()).status == "ok"
     config = RetrievalConfig()
-    assert config.needs_sme({"cosine_top3": 0.6, "support": 0.73})
-    assert not config.needs_sme({"cosine_top3": 0.6, "support": 0.74})
-    assert config.needs_sme({"cosine_top3": 0.45, "support": 1.0})
+    varied = {"cosine_unvaried": 1.0}
+    assert config.needs_sme({"cosine_top3": 0.6, "support": 0.73} | varied)
+    assert not config.needs_sme({"cosine_top3": 0.6, "support": 0.74} | varied)
+    assert config.needs_sme({"cosine_top3": 0.44, "support": 1.0} | varied)
+    assert not config.needs_sme({"cosine_top3": 0.47, "support": 1.0} | varied)
+
+
+def test_a_question_that_could_not_be_rephrased_needs_closer_passages():
+    # asked with its heading only (no paraphrase), support is 1.0 whatever the passages say:
+    # the cosine alone must clear the stricter floor (0.48) to count as answered
+    import numpy as np
+
+    from rfp_retrieval.retrieval.answers import (
+        NEEDS_SME,
+        AnswerIndex,
+        RetrievalConfig,
+        is_unvaried,
+    )
+    from rfp_retrieval.rewrite.records import Query
+
+    ids = ["AB-1", "AB-2", "AB-3", "AB-4"]
+    texts = ["kennel cleaning rota", "boarding intake forms", "grooming prices", "vet on call"]
+    index = AnswerIndex(ids, ids, texts, np.eye(4, dtype=np.float32))
+    ask = "How are kennels disinfected between boarders?"
+    unvaried = [
+        Query("original", ask, 1.0),
+        Query("rewrite", ask + " — Animal Care", 1.0),
+    ]
+    varied = unvaried + [Query("paraphrase_1", "kennel disinfection between stays", 0.5)]
+    assert is_unvaried(unvaried) and not is_unvaried(varied)
+    assert is_unvaried([Query("original", ask, 1.0), Query("part_1", "kennels", 0.5)])
+    vector = np.array([0.47, 0.30, 0.20, 0.10], dtype=np.float32)
+    rule = RetrievalConfig(floor=0.45, sme_third_signal="cosine_unvaried", sme_third_floor=0.48)
+    alone = index.search(unvaried, np.tile(vector, (2, 1)), rule)
+    assert alone.signals["cosine_top3"] == alone.signals["cosine_unvaried"] == 0.47
+    assert alone.signals["support"] == 1.0
+    assert alone.status == NEEDS_SME
+    rephrased = index.search(varied, np.tile(vector, (3, 1)), rule)
+    assert rephrased.signals["cosine_unvaried"] == 1.0
+    assert rephrased.status == "ok"
+    close = np.array([0.49, 0.30, 0.20, 0.10], dtype=np.float32)
+    assert index.search(unvaried, np.tile(close, (2, 1)), rule).status == "ok"
+    assert (
+        index.search(
+            unvaried, np.tile(vector, (2, 1)), RetrievalConfig(floor=0.45, sme_third_signal=None)
+        ).status
+        == "ok"
+    )

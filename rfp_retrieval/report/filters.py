@@ -12,6 +12,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from rfp_retrieval.report.wording import NOT_STATED
+
 # Wording that the end (or completion) date states directly; any other recency wording
 # ("went live within 7 years", "awarded in the last 5 years") is approximated by the end date.
 _END_WORDING = re.compile(
@@ -110,7 +112,9 @@ def _value(reading: Mapping[str, Any]) -> str:
 def _customers(reading: Mapping[str, Any]) -> str:
     types = list(reading.get("types") or [])
     industries = list(reading.get("industries") or [])
-    text = "customer type " + (" or ".join(types) if types else "any")
+    # an industry stated without a customer type leaves the type unstated, not "any"
+    # (wording.NOT_STATED: "any" reads as if the RFP had said so)
+    text = "customer type " + (" or ".join(types) if types else NOT_STATED)
     if industries:
         text += "; industry " + " or ".join(industries)
     return text
@@ -127,7 +131,7 @@ def filter_sentence(item: Mapping[str, Any]) -> str:
     name, reading = item.get("filter"), item.get("reading")
     sentence = item.get("sentence") or ""
     if reading == "not stated":
-        return "not stated in the RFP (no filter)"
+        return f"{NOT_STATED} in the RFP (no filter)"
     if name == "recency" and isinstance(reading, Mapping):
         return _recency(reading, sentence)
     if name == "value" and isinstance(reading, Mapping):

@@ -77,6 +77,7 @@ SME_SIGNALS = (
     "bm25_top3",
     "support",
     "rare_terms_top3",
+    "cosine_unvaried",
 )
 """Candidate confidence signals of a question (``AnswerResult.signals``):
 
@@ -91,8 +92,25 @@ SME_SIGNALS = (
   each weighted by its inverse document frequency over the library (``log((n + 1) / (df +
   1))``), found in one top-3 passage: a passage that only shares the question's common
   words ("describe", "approach", "training") scores low, one holding its rare words
-  ("caseworkers", "Medicaid") high (issue 15: off-topic passages were not flagged).
+  ("caseworkers", "Medicaid") high (issue 15: off-topic passages were not flagged);
+- ``cosine_unvaried``: ``cosine_top3`` when the query set holds no paraphrase (the question
+  as written, perhaps with its context or its parts: ``is_unvaried``), else 1.0 (the clause
+  does not apply). Without a second phrasing ``support`` is 1.0, or close to it, whatever
+  the passages say, so only the cosine speaks for the question (issue 15, trial: an AMI
+  interval-data question, asked with its heading only, got an SOC/SIEM passage at cosine
+  0.463 and support 0.896, and no flag).
 """
+
+PARAPHRASE_ROLE = "paraphrase"
+"""Role prefix of the rewriting chain's paraphrases (``paraphrase_1``, ``paraphrase_2``...)."""
+
+
+def is_unvaried(queries: Sequence[Query]) -> bool:
+    """True when ``queries`` holds no paraphrase (no role starting with ``PARAPHRASE_ROLE``):
+    the original alone, or with its context rewrite ("... — Required Responses") and its
+    parts, which repeat the question's own words. Rule: agreement between phrasings is
+    evidence only when there are phrasings to agree (issue 15)."""
+    return not any(q.role.startswith(PARAPHRASE_ROLE) for q in queries)
 
 
 @dataclass(frozen=True)
@@ -111,7 +129,8 @@ class RetrievalConfig:
 
     The "needs SME" rule (``needs_sme``): a question is flagged when its ``sme_signal`` (one
     of ``SME_SIGNALS``) is below ``floor``, or its ``sme_second_signal`` below
-    ``sme_second_floor``. The issue's criterion (issue 15): no flag when a relevant passage
+    ``sme_second_floor``, or its ``sme_third_signal`` below ``sme_third_floor``. The issue's
+    criterion (issue 15): no flag when a relevant passage
     is in the top 3, a flag when none is. Chosen by ``benchmarks/cv_sme.py``: every dev
     question of both qrels files is searched twice, against the full library and with its
     relevant blocks removed (the library lacks the answer); among one-signal rules and pairs
@@ -128,6 +147,18 @@ class RetrievalConfig:
     (0.83 / 0.50), still one case over the 10% cap: chosen on the tuning documents the rule
     would now be cosine_top3 < 0.45 or support < 0.74 (52/115, 11/113; leave-one-document-out
     0.77 / 0.43). Kept at 0.46, the floor measured on validation: it sits on the cap's edge.
+    A third clause for questions that could not be rephrased (session 12, trial: asked with
+    only its heading as context, a question gets support near 1.0 by construction, so the
+    second clause cannot fire): ``sme_third_signal`` ``cosine_unvaried`` under
+    ``sme_third_floor``; off by default (``sme_third_signal`` None). ``benchmarks/cv_sme.py``
+    adds it to each pair on ``cosine_top3``; chosen on the tuning documents, cosine_top3 <
+    0.45 or support < 0.74 or cosine_unvaried < 0.48 flags 56/115 and 11/113 (precision
+    0.84, recall 0.49; leave-one-document-out 0.75 / 0.47 against 0.77 / 0.43 for pairs
+    only); on the validation documents 20/45 and 6/43 (0.77 / 0.44) against 18/45 and 4/43
+    (0.82 / 0.40) for the rule above: no gain there. A lexical rule tried first, "none of the
+    three passages holds the question's rarest content word", flagged about one answerable
+    case per unanswerable one on the tuning documents (best 61/115 for 14/113, with a cosine
+    gate) and was not built.
     The rule before, cosine_top3 < 0.45 alone, flagged 35/115 and 7/113 on the tuning
     documents (precision 0.83, recall 0.30) and 11/45, 2/43 on the validation ones (0.85 /
     0.24): a question answered with off-topic passages was mostly not flagged.
@@ -151,11 +182,13 @@ class RetrievalConfig:
     sme_signal: str = "cosine_top3"
     sme_second_signal: str | None = "support"
     sme_second_floor: float = 0.74
+    sme_third_signal: str | None = None
+    sme_third_floor: float = 0.48
     hub_share: float | None = 1 / 3
     hub_min_questions: int = 4
 
     def __post_init__(self) -> None:
-        for name in ("sme_signal", "sme_second_signal"):
+        for name in ("sme_signal", "sme_second_signal", "sme_third_signal"):
             value = getattr(self, name)
             if (value is not None or name == "sme_signal") and value not in SME_SIGNALS:
                 raise ValueError(
@@ -166,11 +199,18 @@ class RetrievalConfig:
     def needs_sme(self, signals: dict[str, float]) -> bool:
         """True when the "needs SME" rule fires on a question's ``signals``
         (``AnswerResult.signals``): ``sme_signal`` under ``floor``, or ``sme_second_signal``
-        (when set) under ``sme_second_floor``."""
+        (when set) under ``sme_second_floor``, or ``sme_third_signal`` (when set) under
+        ``sme_third_floor``. Raises ``KeyError`` when ``signals`` lacks a signal the rule
+        reads."""
         if signals[self.sme_signal] < self.floor:
             return True
-        second = self.sme_second_signal
-        return second is not None and signals[second] < self.sme_second_floor
+        for signal, floor in (
+            (self.sme_second_signal, self.sme_second_floor),
+            (self.sme_third_signal, self.sme_third_floor),
+        ):
+            if signal is not None and signals[signal] < floor:
+                return True
+        return False
 
 
 @dataclass
@@ -332,6 +372,7 @@ class AnswerIndex:
             "bm25_top3": round(float(best_bm25[window].max()), 4),
             "support": round(float(fused[top] / (total_weight / (config.fusion_k + 1))), 4),
             "rare_terms_top3": self._rare_terms(asked, window),
+            "cosine_unvaried": confidence if is_unvaried(queries) else 1.0,
         }
         status = NEEDS_SME if config.needs_sme(signals) else "ok"
         if is_past_performance_ask(original):
