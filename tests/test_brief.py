@@ -96,7 +96,7 @@ def test_html_brief_escapes_rfp_text_and_lists_references_in_rank_order():
     assert order == sorted(order)
     assert page.count('class="part"') == 7
     assert page.count('class="penalty"') == 2
-    assert "Misses a stated constraint:</b> customer_type" in page
+    assert "Misses a stated constraint:</b> customer type" in page
     assert page.count("Vague outcomes:") == 1
     assert "customers types" not in page
     assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
@@ -118,7 +118,7 @@ def test_markdown_brief_names_relaxation_trace_and_as_of_source():
     )
     assert "### 1. PP-175: Title of PP-175 (score 0.580)" in lines
     assert "- Components: whole entry +0.300; outcome +0.200; same agency bump +0.080" in lines
-    assert "- **Misses:** customer\\_type" in lines
+    assert "- **Misses:** customer type" in lines  # the writer's words (filters.label)
     assert r"| relax customer\_type | local, state | 5 |" in lines
     assert "## Questions" not in text
 

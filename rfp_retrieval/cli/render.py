@@ -124,7 +124,10 @@ def print_run_summary(
             if parts:
                 cell.append("\n" + parts, style="dim")
             if ref["relaxed"]:
-                cell.append("\nmissed: " + ", ".join(ref["relaxed"]), style="yellow")
+                from rfp_retrieval.retrieval.filters import constraint_labels
+
+                missed = ", ".join(constraint_labels(ref["relaxed"]))
+                cell.append("\nmissed: " + missed, style="yellow")
             if ref.get("override"):
                 from rfp_retrieval.retrieval.overrides import override_line
 

@@ -32,6 +32,7 @@ from rfp_retrieval.report.questions import ANSWERED_BY_REFERENCES, NEEDS_SME, qu
 from rfp_retrieval.report.reasons import why_cite
 from rfp_retrieval.report.wording import NOT_STATED
 from rfp_retrieval.retrieval.components import RAW_COSINES
+from rfp_retrieval.retrieval.filters import constraint_labels
 from rfp_retrieval.retrieval.overrides import override_line, override_marks
 
 __all__ = [
@@ -459,7 +460,7 @@ def brief_markdown(
         if cos:
             lines.append("- Cosines: " + _md("; ".join(cos)))
         if ref.get("relaxed"):
-            lines.append("- **Misses:** " + _md(", ".join(ref["relaxed"])))
+            lines.append("- **Misses:** " + _md(", ".join(constraint_labels(ref["relaxed"]))))
         why, checks = notes[ref.get("id")]
         if why:
             lines.append("- **Why cite:**")
@@ -625,7 +626,7 @@ def brief_html(
         if ref.get("relaxed"):
             h.append(
                 f'<div class="miss"><b>Misses a stated constraint:</b> '
-                f"{_e(', '.join(ref['relaxed']))}</div>"
+                f"{_e(', '.join(constraint_labels(ref['relaxed'])))}</div>"
             )
         why, checks = notes[ref.get("id")]
         if why:

@@ -11,6 +11,7 @@ relaxation (``relaxation_steps``) widens or drops the constraints in the configu
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -194,6 +195,7 @@ class Constraint:
     """
 
     name = ""
+    label = ""  # what the brief and the run summary call it ("customer type")
 
     def expr(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
         raise NotImplementedError
@@ -234,6 +236,7 @@ class _TextIn(Constraint):
 
 class CustomerType(_TextIn):
     name = column = "customer_type"
+    label = "customer type"
 
     def expr(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
         types = widened.get("customer_type", filters.customer_types)
@@ -250,6 +253,7 @@ class CustomerType(_TextIn):
 
 class Industry(_TextIn):
     name = column = "industry"
+    label = "industry"
 
     def expr(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
         if not filters.industries:
@@ -266,6 +270,7 @@ class Industry(_TextIn):
 
 class VehicleType(_TextIn):
     name = column = "vehicle_type"
+    label = "contract vehicle"
 
     def expr(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
         if not filters.vehicle_types:
@@ -283,6 +288,7 @@ class ValueBand(Constraint):
     """The RFP's value band against the effective value (``effective_value_bounds``)."""
 
     name = "value"
+    label = "contract value"
 
     def expr(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
         vmin, vmax = widened.get("value", (filters.value_min, filters.value_max))
@@ -322,6 +328,7 @@ class Recency(Constraint):
     """The work ended on/after ``ended_after`` or is ongoing."""
 
     name = "recency"
+    label = "recency window"
 
     def expr(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
         ended_after = widened.get("recency", filters.ended_after)
@@ -350,6 +357,7 @@ class Recency(Constraint):
 
 class StartedAfter(Constraint):
     name = "started_after"
+    label = "start date"
 
     def expr(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
         if filters.started_after is None:
@@ -374,6 +382,7 @@ class StartedBy(Constraint):
     """The work started on/before ``started_by`` (``STARTED_BY_RULE``); never relaxed."""
 
     name = "started_by"
+    label = "started before the RFP"
 
     def expr(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
         if filters.started_by is None:
@@ -399,6 +408,7 @@ class OngoingPerformed(Constraint):
     (``ONGOING_PERFORMED_RULE``); completed work passes. Relaxed with the recency window."""
 
     name = "ongoing_performed"
+    label = "time performed (ongoing work)"
 
     def expr(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
         if filters.ongoing_started_by is None:
@@ -426,6 +436,7 @@ class OngoingPerformed(Constraint):
 
 class PrimeRole(_TextIn):
     name = "role"
+    label = "prime role"
     column = "role"
 
     def expr(self, filters: ScopeFilters, widened: dict[str, Any]) -> str | None:
@@ -451,6 +462,17 @@ CONSTRAINTS: tuple[Constraint, ...] = (
 )
 """Every hard filter, in the order of the filter trace and of ``constraint_sql``."""
 CONSTRAINT = {c.name: c for c in CONSTRAINTS}
+
+
+def constraint_labels(names: Sequence[str]) -> list[str]:
+    """The writer's words for constraint ``names`` (a reference's ``relaxed`` list:
+    ``customer_type`` -> "customer type", ``started_by`` -> "started before the RFP"); a name
+    no constraint has (a relaxation step's own label) is shown with spaces for underscores."""
+    shown = []
+    for name in names:
+        constraint = CONSTRAINT.get(name)
+        shown.append(constraint.label if constraint is not None else name.replace("_", " "))
+    return shown
 
 
 UNKNOWN_RULE = (
