@@ -36,3 +36,35 @@ def test_utf16_library_csv_loads_every_row(tmp_path, encoding, delimiter):
     assert [r.reason for r in loaded.rejected] == []
     assert [e.id for e in loaded.entries] == [r[0] for r in rows[1:]]
     assert loaded.entries[0].title == rows[1][1]
+
+
+def test_a_utf8_csv_with_one_windows_1252_byte_reads_as_utf8_and_marks_the_row(tmp_path):
+    """Break-it: one stray Windows-1252 byte (a smart quote pasted from Word) in a UTF-8 CSV
+    made the whole file read as Windows-1252: "Café Résumé — Program" became mojibake, with
+    no word (cells.MIXED_ENCODING_RULE)."""
+    import csv
+    import io
+
+    from rfp_retrieval.library.cells import read_text_file
+    from rfp_retrieval.library.ingest import load_library
+    from tests.small_project import small_library
+
+    library = small_library(tmp_path / "library", rows=2)
+    matrix = library / "past_performance_matrix.csv"
+    with matrix.open(newline="", encoding="utf-8") as f:
+        records = list(csv.reader(f))
+    at = records[0].index("Contract Name")
+    records[1][at] = "Café Résumé — Program"
+    records[2][at] = "Smart quote STRAY s here"
+    text = io.StringIO()
+    csv.writer(text).writerows(records)
+    # cp1252's right quote, as a pasted Word sentence brings it
+    matrix.write_bytes(text.getvalue().encode("utf-8").replace(b"STRAY ", b"\x92"))
+    loaded = load_library(library)
+    titles = {e.title: [d for d in e.defects if d.startswith("stray")] for e in loaded.entries}
+    assert titles == {
+        "Café Résumé — Program": [],
+        "Smart quote \u2019s here": ["stray-byte:Contract Name"],
+    }
+    assert "Café Résumé" in read_text_file(matrix)  # the same rule for whole-file reads
+    assert "\ue000" not in read_text_file(matrix)

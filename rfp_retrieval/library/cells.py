@@ -6,6 +6,7 @@ Shared by the spreadsheet rows (``library.spreadsheet_rows``) and the write-ups
 
 from __future__ import annotations
 
+import codecs
 import datetime as dt
 import re
 from pathlib import Path
@@ -63,14 +64,92 @@ def candidate_encodings(head: bytes) -> list[str]:
     return encodings
 
 
+MIXED_UTF8 = "rfp_utf8_stray_cp1252"
+"""Codec name of ``MIXED_ENCODING_RULE``: UTF-8, each byte that is not UTF-8 read as
+Windows-1252 (Latin-1 for the five bytes Windows-1252 leaves undefined) and preceded by
+``STRAY_MARK``."""
+
+STRAY_MARK = "\ue000"
+"""A private-use character put before each stray byte's character by ``MIXED_UTF8``, so the
+spreadsheet reader can name the cell (``spreadsheet_rows``) and remove it; never in the data."""
+
+MIXED_ENCODING_RULE = (
+    "A file that is UTF-8 but for a few bytes (one pasted from a Windows-1252 document) is "
+    "read as UTF-8, each stray byte as its Windows-1252 character, and the row is marked "
+    "stray-byte:<column>: reading the whole file as Windows-1252 turned every accented "
+    "character into mojibake ('CafÃ©') with no word (break-it)."
+)
+"""The one rule for a UTF-8 file with stray bytes (``mostly_utf8``)."""
+
+_UTF8_MULTIBYTE = re.compile(
+    rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}"
+)
+
+
+def _stray_byte(error: UnicodeDecodeError) -> tuple[str, int]:
+    """``MIXED_UTF8``'s error handler: the offending bytes as Windows-1252, each marked."""
+    bad = error.object[error.start : error.end]
+    text = ""
+    for byte in bad:
+        try:
+            text += STRAY_MARK + bytes([byte]).decode("cp1252")
+        except UnicodeDecodeError:
+            text += STRAY_MARK + bytes([byte]).decode("latin-1")
+    return text, error.end
+
+
+class _MixedDecoder(codecs.BufferedIncrementalDecoder):
+    def _buffer_decode(self, data, errors, final):  # noqa: ANN001, ANN202 (codec protocol)
+        return codecs.utf_8_decode(data, "rfp-stray-byte", final)
+
+
+def _mixed_decode(data, errors="strict"):  # noqa: ANN001, ANN202 (codec protocol)
+    return codecs.utf_8_decode(bytes(data), "rfp-stray-byte", True)
+
+
+def _find_codec(name: str) -> codecs.CodecInfo | None:
+    if name != MIXED_UTF8:
+        return None
+    utf8 = codecs.lookup("utf-8")
+    return codecs.CodecInfo(
+        name=MIXED_UTF8,
+        encode=utf8.encode,
+        decode=_mixed_decode,
+        incrementalencoder=utf8.incrementalencoder,
+        incrementaldecoder=_MixedDecoder,
+        streamreader=utf8.streamreader,
+        streamwriter=utf8.streamwriter,
+    )
+
+
+codecs.register_error("rfp-stray-byte", _stray_byte)
+codecs.register(_find_codec)
+
+
+def mostly_utf8(valid_sequences: int, stray_bytes: int) -> bool:
+    """``MIXED_ENCODING_RULE``'s test: a file that failed to decode as UTF-8 is UTF-8 with stray
+    bytes when it holds valid UTF-8 multi-byte characters and fewer stray bytes than them."""
+    return valid_sequences > 0 and stray_bytes < valid_sequences
+
+
+def utf8_counts(data: bytes) -> tuple[int, int]:
+    """(valid UTF-8 multi-byte characters, bytes that are no part of one and not ASCII)."""
+    valid = _UTF8_MULTIBYTE.findall(data)
+    high = sum(1 for b in data if b >= 0x80)
+    return len(valid), high - sum(len(v) for v in valid)
+
+
 def read_text_file(path: Path) -> str:
     """A text file's content, decoded by the first of ``candidate_encodings`` that reads all
-    of it, else Latin-1."""
+    of it (UTF-8 with a few stray bytes by ``MIXED_ENCODING_RULE``, the marks removed), else
+    Latin-1."""
     raw = path.read_bytes()
     for encoding in candidate_encodings(raw[:TEXT_HEAD_BYTES]):
         try:
             return raw.decode(encoding)
         except UnicodeDecodeError:
+            if encoding.startswith("utf-8") and mostly_utf8(*utf8_counts(raw)):
+                return raw.decode(MIXED_UTF8).replace(STRAY_MARK, "")
             continue
     return raw.decode("latin-1")
 

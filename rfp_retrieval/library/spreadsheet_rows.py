@@ -18,6 +18,8 @@ from typing import Any
 from rfp_retrieval.library import dates, money, outcomes, vocab
 from rfp_retrieval.library.cells import (
     ENTRY_ID_RE,
+    MIXED_UTF8,
+    STRAY_MARK,
     TEXT_HEAD_BYTES,
     RowRejected,
     _cell_text,
@@ -26,6 +28,8 @@ from rfp_retrieval.library.cells import (
     _optional,
     _raw_value,
     candidate_encodings,
+    mostly_utf8,
+    utf8_counts,
 )
 from rfp_retrieval.library.records import (
     Contract,
@@ -126,8 +130,26 @@ def text_file_encoding(path: Path) -> str:
             decoder.decode(b"", final=True)
             return encoding
         except UnicodeDecodeError:
+            if encoding.startswith("utf-8") and _mostly_utf8_file(path):
+                return MIXED_UTF8  # MIXED_ENCODING_RULE: rows marked stray-byte:<column>
             continue
     return "latin-1"
+
+
+def _mostly_utf8_file(path: Path) -> bool:
+    """``cells.mostly_utf8`` over the whole file, read ``_ENCODING_CHUNK`` bytes at a time (a
+    character split at a chunk edge is missed: a count, not a decision, depends on it)."""
+    valid = stray = 0
+    with path.open("rb") as handle:
+        while chunk := handle.read(_ENCODING_CHUNK):
+            v, s = utf8_counts(chunk)
+            valid, stray = valid + v, stray + s
+    return mostly_utf8(valid, stray)
+
+
+class StrayByteText(str):
+    """A cell that held a byte no UTF-8 (``cells.MIXED_ENCODING_RULE``): its text with the byte
+    read as Windows-1252; the row gets the defect ``stray-byte:<column>``."""
 
 
 MAX_CELL_CHARS = 100_000
@@ -152,7 +174,13 @@ def _csv_records(path: Path, encoding: str, delimiter: str) -> Iterator[tuple[in
     if csv.field_size_limit() < CSV_FIELD_LIMIT:
         csv.field_size_limit(CSV_FIELD_LIMIT)
     with path.open(encoding=encoding, newline="") as handle:
-        yield from enumerate(csv.reader(handle, delimiter=delimiter), start=1)
+        for number, record in enumerate(csv.reader(handle, delimiter=delimiter), start=1):
+            if encoding == MIXED_UTF8:
+                record = [
+                    StrayByteText(c.replace(STRAY_MARK, "")) if STRAY_MARK in c else c
+                    for c in record
+                ]
+            yield number, record
 
 
 def _csv_sheet(path: Path) -> Sheet:
@@ -663,6 +691,11 @@ def _entry_from_spreadsheet(values: dict[str, Any], source: str, row: int) -> Pa
         f"uncalculated-formula:{_FIELD_TO_HEADER.get(field, field)}"
         for field, cell in values.items()
         if isinstance(cell, UncalculatedFormula)
+    ]
+    defects += [
+        f"stray-byte:{_FIELD_TO_HEADER.get(field, field)}"
+        for field, cell in values.items()
+        if isinstance(cell, StrayByteText)
     ]
     defects += _swallowed_rows(values)
 
