@@ -269,7 +269,11 @@ class Candidates:
         """``PreparedLibrary.lexical_scores`` of the scope's text for each candidate, float64
         (len,) in [0, 1] (``LEXICAL_RULE``)."""
         tool_weight = self.config.default.tool_names
-        return self.library.lexical_scores(self.scope.text, tool_weight)[self.ranks]
+        scores = self.library.lexical_scores(self.scope.text, tool_weight)
+        none = getattr(self.library, "no_lexical_match", None)
+        if none is not None and scores is none():  # no word matched: nothing to read
+            return np.zeros(len(self), dtype=np.float64)
+        return scores[self.ranks]
 
     @functools.cached_property
     def same_agency(self) -> np.ndarray:

@@ -298,7 +298,7 @@ class PreparedLibrary:
         if not n:
             return np.zeros(0, dtype=np.float64)
         if self._lexical is None and not index_tokens(text or ""):
-            return self._no_lexical_match()  # no query word: no need for the index
+            return self.no_lexical_match()  # no query word: no need for the index
         with self._lock:
             if self._lexical is None:
                 tokens = []
@@ -315,9 +315,9 @@ class PreparedLibrary:
             if tools and tool_weight:
                 scores = scores + tool_weight * self._lexical.scores(tools).astype(np.float64)
         best = scores.max()
-        return scores / best if best > 0 else self._no_lexical_match()
+        return scores / best if best > 0 else self.no_lexical_match()
 
-    def _no_lexical_match(self) -> np.ndarray:
+    def no_lexical_match(self) -> np.ndarray:
         """Zeros, float64 (n,), read-only, made once (``lexical_scores`` of a text that shares
         no word with the library)."""
         if self._zeros is None:
