@@ -29,9 +29,11 @@ Stages (each reports wall time and peak resident memory, MB, reset per stage thr
   ``pp_facet_embeddings``-shaped table (id, facet, model, vector ``real[]``) to a throwaway
   Postgres server (``tests/pg_server.py``'s ``start_server``, or ``--pg-url``) through
   ``storage.postgres.write_frame`` / ``append_frame`` (one transaction, 100,000 entries a
-  batch) and read back one facet at a time (``read_frame`` in a read-only transaction) into
-  the matrices the ranker uses (checked equal to the written ones, bit for bit); the table
-  adds the write and read times and the read's peak RSS. Ranking then runs on the vectors
+  batch) and read back with ``storage.postgres.read_vectors`` (a slice of the table per
+  query in a read-only transaction, straight into float32 matrices: ``read_frame`` held the
+  whole table as a frame, ~6 GB more at a million entries) into the matrices the ranker
+  uses (checked equal to the written ones, bit for bit); the table adds the write and read
+  times and the read's peak RSS. Ranking then runs on the vectors
   read from Postgres (exact scoring stays in numpy on the worker).
 - rank CPU: the same calls' CPU time (``time.thread_time``, p50), which the machine's load
   inflates far less than wall time.
@@ -281,17 +283,6 @@ def facet_rows(vectors: EntryVectors, start: int, stop: int) -> pl.DataFrame:
     return pl.concat(parts)
 
 
-def matrix_of(frame: pl.DataFrame, ids: list[str]) -> np.ndarray:
-    """The float32 (len(ids), dim) matrix of one facet's rows (``vector`` List(Float32)), rows
-    in ``ids`` order, without a Python float per value (``EntryVectors.from_frame`` makes
-    one: about 50 GB at a million entries)."""
-    frame = frame.sort("id")
-    if frame["id"].to_list() != ids:
-        raise ValueError("the facet's rows are not one per entry id")
-    dim = int(frame["dim"][0]) if frame.height else DIM
-    return frame["vector"].list.to_array(dim).to_numpy().astype(np.float32, copy=False)
-
-
 def _digest(matrix: np.ndarray) -> str:
     """SHA-256 of a matrix's float32 bytes (read in place, no copy of a contiguous matrix)."""
     return hashlib.sha256(memoryview(np.ascontiguousarray(matrix, dtype=np.float32))).hexdigest()
@@ -330,17 +321,10 @@ def postgres_round_trip(
     gc.collect()
     _reset_peak()
     start = time.perf_counter()
-    matrices = {}
     connection = pg.connect(url)
     try:
         with pg.transaction(connection, read_only=True) as cursor:
-            for facet in facets:
-                part = pg.read_frame(
-                    cursor, PG_SCHEMA, PG_TABLE, partition_column="facet", partition_keys=[facet]
-                )
-                assert part is not None, "the vector table was not written"
-                matrices[facet] = matrix_of(part, ids)
-                del part
+            matrices = pg.read_vectors(cursor, PG_SCHEMA, PG_TABLE, ids, facets)
     finally:
         connection.close()
     figures["read_s"] = time.perf_counter() - start

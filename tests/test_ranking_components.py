@@ -400,3 +400,34 @@ def test_the_scope_query_row_gives_the_lexical_text_title_background_and_units()
     row = {"text_whole": "Grants portal\nBackground.", "text_technical": "Unit one."}
     assert lexical_text(row) == "Grants portal\nBackground.\nUnit one."
     assert lexical_text({"text_whole": None, "text_technical": ""}) == ""
+
+
+def test_candidate_facts_read_for_the_candidates_only_are_the_per_entry_rules_bit_for_bit():
+    """Issue 17 at a million entries: the domain share is summed for the candidates only
+    (``PreparedLibrary.has_domain``), and the missing-facet weight scale is not read per
+    candidate when no entry misses a facet; both give the per-entry rules' exact floats."""
+    entries, vectors, scope = _big_library()
+    config = RankingConfig()
+    library = PreparedLibrary(entries, vectors)
+    try:
+        passed = pp.filter_pass(library, scope.filters, config)
+        ranks = passed.ranks
+        facts = Candidates(library, ranks, scope, config, {}, passed, agency_matcher(scope))
+        weights = scope_domain_weights(scope)
+        domains = library._ordered["domains"].to_list()
+        expected = [domain_match_share(domains[r], weights) for r in ranks]
+        assert facts.domain_share.tolist() == expected  # the same floats, not approx
+        assert len(set(expected)) >= 3
+        assert library.has_domain("no-such-tag").sum() == 0
+        # no entry misses a facet here: the scale is read from the weights alone
+        assert library.facet_missing_any == {
+            "narrative": False,
+            "technical": False,
+            "outcome": False,
+        }
+        fast = facts.weight_scale
+        library.facet_missing_any = dict.fromkeys(library.facet_missing, True)
+        general = Candidates(library, ranks, scope, config, {}, passed, agency_matcher(scope))
+        assert fast.tolist() == general.weight_scale.tolist() == [1.0] * len(ranks)
+    finally:
+        library.close()

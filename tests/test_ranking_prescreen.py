@@ -98,8 +98,8 @@ def test_prescreen_bound_holds_for_every_row_and_is_tight(dim, kind):
             gap = np.abs(exact[name].astype(np.float64) - approx[name])
             assert (gap <= bound[name]).all(), (name, float((gap / bound[name]).max()))
             if kind == "unit" and dim == 384:
-                # int8 rounding of 384-dim unit rows: each row's s * sqrt(dim) / 2 (~0.012)
-                # or the largest row error E (~0.011 here), the query's two digits ~1e-4;
+                # int8 rounding of 384-dim unit rows: the largest row error E (~0.011 here,
+                # one bound for every row), the query's two digits ~1e-4, float32 ~1e-6;
                 # the real gap well inside
                 assert 0.009 < float(np.median(bound[name])) < 0.013
                 assert float(gap.max()) < 0.5 * float(bound[name].min())

@@ -192,7 +192,19 @@ class Candidates:
         """The raw cosine ``name`` of each candidate, float64 (len,); 0 where the entry's
         facet is missing (``MISSING_FACET_RULE``)."""
         values = self.cosines[name].astype(np.float64)
+        if not self._may_miss(COSINE_FACET[name]):
+            return values
         return np.where(self.missing(COSINE_FACET[name]), 0.0, values)
+
+    def _may_miss(self, facet: str) -> bool:
+        """False when no candidate can miss ``facet`` (seed rules, an untracked facet, or
+        one no library entry misses: ``PreparedLibrary.facet_missing_any``), so ``missing``
+        is all False without reading the candidates."""
+        if self.config.preset.seed_rules:
+            return False
+        return bool(getattr(self.library, "facet_missing_any", {}).get(facet, True)) and (
+            facet in getattr(self.library, "facet_missing", {})
+        )
 
     def missing(self, facet: str) -> np.ndarray:
         """Whether each candidate's ``facet`` text is empty, bool (len,); all False under the
@@ -216,6 +228,13 @@ class Candidates:
             if COMPONENT[n].weights
         ]
         total = sum(a for _, a in weights)
+        if not any(self._may_miss(COSINE_FACET[cosine]) for cosine, _ in weights):
+            # every candidate has every facet: the sums below, once (the same float64 sums)
+            every = 0.0
+            for _, amount in weights:
+                every += amount
+            scale = total / every if every > 0 else 0.0
+            return np.full(len(self), scale, dtype=np.float64)
         present = np.zeros(len(self), dtype=np.float64)
         for cosine, amount in weights:
             present += np.where(self.missing(COSINE_FACET[cosine]), 0.0, amount)
@@ -237,18 +256,24 @@ class Candidates:
 
     @functools.cached_property
     def domain_share(self) -> np.ndarray:
-        """``domain_match_share`` of each candidate, float64 (len,)."""
-        share = np.zeros(len(self.library), dtype=np.float64)
+        """``domain_match_share`` of each candidate, float64 (len,): the weights added in
+        tag order, each where the candidate carries the tag (``PreparedLibrary.has_domain``,
+        read for the candidates only)."""
+        share = np.zeros(len(self), dtype=np.float64)
         for tag, weight in scope_domain_weights(self.scope).items():
-            share[self.library.domain_ranks.get(tag, np.zeros(0, dtype=np.int64))] += weight
-        return share[self.ranks]
+            np.add(share, weight, out=share, where=self.library.has_domain(tag)[self.ranks])
+        return share
 
     @functools.cached_property
     def lexical(self) -> np.ndarray:
         """``PreparedLibrary.lexical_scores`` of the scope's text for each candidate, float64
         (len,) in [0, 1] (``LEXICAL_RULE``)."""
         tool_weight = self.config.default.tool_names
-        return self.library.lexical_scores(self.scope.text, tool_weight)[self.ranks]
+        scores = self.library.lexical_scores(self.scope.text, tool_weight)
+        none = getattr(self.library, "no_lexical_match", None)
+        if none is not None and scores is none():  # no word matched: nothing to read
+            return np.zeros(len(self), dtype=np.float64)
+        return scores[self.ranks]
 
     @functools.cached_property
     def same_agency(self) -> np.ndarray:

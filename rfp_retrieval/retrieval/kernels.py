@@ -207,12 +207,15 @@ class CompactVectors:
 
     ``codes`` int8 (n, len(facets) * dim): facet ``facets[f]`` in columns ``f*dim`` to
     ``(f+1)*dim``, so one gather reads every facet of a row. Row ``i`` of facet ``f`` is
-    ``x_hat = scale[f][i] * codes[i, f]`` with ``scale = max |x_ik| / 127`` (1 for a zero
-    row) and codes in [-127, 127]; ``error[f][i]`` >= ``||x - x_hat||`` and ``norm[f][i]``
-    >= ``||x||``, float64 (n,) per facet, computed in float64 and rounded up by a relative
-    1e-12 (far above float64's own error over ``dim`` terms); ``error_max[f]`` and
-    ``norm_max[f]`` their maxima over the rows (what ``prescreen_cosines`` bounds with). A
-    quarter of the float32 matrices' memory, plus 24 bytes a row and facet.
+    ``x_hat = scale[f][i] * codes[i, f]`` with ``scale`` float32 (n,) per facet, the
+    float32 nearest to ``max |x_ik| / 127`` (1 for a zero row; the codes are rounded with
+    exactly this step, so ``prescreen_cosines`` scales in float32 with the step the error
+    was measured against) and codes in [-127, 127]; ``error[f][i]`` >= ``||x - x_hat||``
+    and ``norm[f][i]`` >= ``||x||``, float64 (n,) per facet, computed in float64 and
+    rounded up by a relative 1e-12 (far above float64's own error over ``dim`` terms);
+    ``error_max[f]`` and ``norm_max[f]`` their maxima over the rows (what
+    ``prescreen_cosines`` bounds with). A quarter of the float32 matrices' memory, plus 20
+    bytes a row and facet.
     """
 
     facets: tuple[str, ...]
@@ -236,11 +239,14 @@ class CompactVectors:
         return len(self.codes)
 
 
-def _quantise(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _quantise(
+    rows: np.ndarray, step_type: type = np.float64
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Symmetric per-row int8 codes of float64 ``rows`` (k, dim): ``(codes, scale, error,
-    norm)``, ``error`` and ``norm`` as in ``CompactVectors``."""
+    norm)``, ``error`` and ``norm`` as in ``CompactVectors``; ``scale`` float64 (k,) holding
+    values of ``step_type`` (the step rounded to it before the codes are taken)."""
     peak = np.abs(rows).max(axis=1) if rows.shape[1] else np.zeros(len(rows))
-    step = np.where(peak > 0, peak / _CODE_MAX, 1.0)
+    step = np.where(peak > 0, peak / _CODE_MAX, 1.0).astype(step_type).astype(np.float64)
     quantised = np.clip(np.rint(rows / step[:, None]), -_CODE_MAX, _CODE_MAX)
     error = np.linalg.norm(rows - step[:, None] * quantised, axis=1) * (1 + 1e-12)
     norm = np.linalg.norm(rows, axis=1) * (1 + 1e-12)
@@ -267,7 +273,8 @@ def compact_vectors(matrices: dict[str, np.ndarray], facets: tuple[str, ...]) ->
     n, dim = first.shape
     width = len(facets)
     codes = np.empty((n, width * dim), dtype=np.int8)
-    scale, error, norm = ([np.empty(n, dtype=np.float64) for _ in facets] for _ in range(3))
+    scale = [np.empty(n, dtype=np.float32) for _ in facets]
+    error, norm = ([np.empty(n, dtype=np.float64) for _ in facets] for _ in range(2))
     for f, facet in enumerate(facets):
         matrix = matrices[facet]
         for start in range(0, n, _COMPACT_PASS_ROWS):
@@ -279,7 +286,7 @@ def compact_vectors(matrices: dict[str, np.ndarray], facets: tuple[str, ...]) ->
                 raise ValueError(
                     f"{facet} vector row {bad} holds a NaN or infinity; re-embed that entry"
                 )
-            c, step, e, r = _quantise(rows)
+            c, step, e, r = _quantise(rows, np.float32)
             codes[part, f * dim : (f + 1) * dim] = c
             scale[f][part], error[f][part], norm[f][part] = step, e, r
     return CompactVectors(tuple(facets), dim, codes, tuple(scale), tuple(error), tuple(norm))
@@ -343,45 +350,59 @@ def prescreen_cosines(
     """``candidate_cosines`` from the int8 copies, with a proven bound on the distance to it.
 
     ``compact`` holds the ``whole`` and ``outcome`` facets; ``idx`` the candidates' rows.
-    Returns ``(approx, bound)``, two dicts with keys ``whole``, ``outcome``, ``section_max``,
-    each float64 (len(idx),), such that ``|exact - approx| <= bound`` for every row, where
-    ``exact`` is what ``candidate_cosines`` returns (float32 through BLAS, whatever its
-    summation order) for the same rows, scope and ``library_mean``.
+    Returns ``(approx, bound)``, two dicts with keys ``whole``, ``outcome``, ``section_max``:
+    ``approx`` float32 (float64 above 1,040 dims) (len(idx),) each, ``bound`` a 0-d float64
+    array each (one bound for every row), such that ``|exact - approx| <= bound`` for every
+    row, where ``exact``
+    is what ``candidate_cosines`` returns (float32 through BLAS, whatever its summation
+    order) for the same rows, scope and ``library_mean``.
 
     How. Each query vector ``q`` (whole, each section, outcome) is written as two int8
     digits, ``q_hat = t1*d1 + t2*d2`` (``d1`` the codes of ``q``, ``d2`` those of the
-    remainder ``q - t1*d1``, so ``q_hat`` is within ~1/127 of int8's rounding of ``q``), and
-    the products ``c.d1``, ``c.d2`` of the rows' int8 codes ``c`` with every query's digits
-    are computed EXACTLY in integer arithmetic, one product per ``_PRESCREEN_ROWS``
-    gathered rows (``_integer_products`` or, with torch, ``index_select`` + ``_int_mm``;
-    whole and outcome codes side by side, each query's digits on its facet's columns and
-    zeros elsewhere); ``approx = s*(t1*(c.d1) + t2*(c.d2))`` in float64 (for a section, plus
-    its shift, then the maximum over sections).
+    remainder ``q - t1*d1``, the steps ``t1``, ``t2`` values of the working type ``W``, so
+    ``q_hat`` is within ~1/127 of int8's rounding of ``q``), and the products ``c.d1``,
+    ``c.d2`` of the rows' int8 codes ``c`` with every query's digits are computed EXACTLY in
+    integer arithmetic, one product per ``_PRESCREEN_ROWS`` gathered rows
+    (``_integer_products`` or, with torch, ``index_select`` + ``_int_mm``; whole and outcome
+    codes side by side, each query's digits on its facet's columns and zeros elsewhere).
+    ``W`` is float32 when every product is an integer below 2^24 in magnitude (``dim *
+    127^2 < 2^24``: up to 1,040 dims), so converting them to ``W`` is exact, else float64.
+    In ``W``: one BLAS product gives every query's level ``t1*(c.d1) + t2*(c.d2)`` (a sum of
+    two nonzero terms: the zero weights add exact zeros), then ``approx = s*level`` (``s``
+    the row's float32 step, ``CompactVectors.scale``), for a section plus its shift, then
+    the maximum over sections.
 
     The bound. Let ``x`` be a float32 row, ``x_hat = s*c`` its copy, ``e >= ||x - x_hat||``,
-    ``r >= ||x||`` (``CompactVectors``), ``e_q = ||q - q_hat||`` and ``g = gamma_dim``
-    (``_dot_rounding``). The exact path returns ``fl(x.q)``; then
+    ``r >= ||x||`` (``CompactVectors``), ``e_q = ||q - q_hat||``, ``e_1 = ||q - t1*d1||`` and
+    ``g = gamma_dim`` (``_dot_rounding``). The exact path returns ``fl(x.q)``; then
     ``|fl(x.q) - x.q| <= g ||x|| ||q||`` (Higham eq. 3.5, then Cauchy-Schwarz),
     ``|x.q - x_hat.q| <= ||x - x_hat|| ||q|| <= e ||q||`` (Cauchy-Schwarz),
     ``|x_hat.q - x_hat.q_hat| <= ||x_hat|| e_q <= (r + e) e_q`` (Cauchy-Schwarz), and
-    ``x_hat.q_hat`` is ``approx`` up to float64 rounding of at most five operations on terms
-    of size at most ``(r + e)(||q|| + e_1) + |h|`` (``e_1`` the first digit's error, ``h``
-    the shift), below ``2^-48`` times that. So ``|fl(x.q) - approx| <= ||q|| (e + g r) +
-    (r + e) e_q + 2^-48 ((r + e)(||q|| + e_1) + |h|)``, increasing in ``e`` and ``r``. It is
-    taken with ``r = R`` (the facet's largest row norm, ``CompactVectors.norm_max``) and
-    ``e = min(E, s * sqrt(dim) * (1/2 + 1e-9))`` per row: ``E`` the facet's largest row error
-    (``error_max``), and ``s * sqrt(dim) / 2`` the error of rounding each coordinate to the
-    nearest step ``s`` (a row whose step is coarse keeps its own, larger bound; the
-    ``1e-9`` covers the float64 division that picked the codes). A section cosine is
+    ``x_hat.q_hat = s*level`` exactly. The rounding of ``W`` (unit roundoff ``u``: 2^-24
+    for float32, 2^-53 for float64) on the way to ``approx``: the level's two products and
+    one sum are within ``gamma_2 = 2u/(1-2u)`` of ``|t1 c.d1| + |t2 c.d2|``, and
+    ``s*(|t1 c.d1| + |t2 c.d2|) <= ||x_hat|| (||t1 d1|| + ||t2 d2||) <= (r + e)(||q|| +
+    2 e_1 + e_q) = M`` (``||t1 d1|| <= ||q|| + e_1``, ``||t2 d2|| <= e_1 + e_q``); the
+    product with ``s`` adds ``u (1 + gamma_2) M``, a section's shift ``h`` (rounded to
+    ``W``: at most ``u |h|``) and its addition at most ``u ((1 + gamma_2)(1 + u) M + 2|h|)``:
+    in all below ``5u (M + |h|)``. So ``|fl(x.q) - approx| <= ||q|| (e + g r) + (r + e) e_q
+    + 5u ((r + e)(||q|| + 2 e_1 + e_q) + |h|)``, increasing in ``e`` and ``r``. It is taken
+    with ``r = R`` and ``e = E``, the facet's largest row norm and row error
+    (``CompactVectors.norm_max``, ``error_max``): one bound for every row, so nothing per
+    row is read or computed for it (the rows' own errors would be ~10% tighter at a
+    million unit rows; the exact pass rescores up to ``_CHUNK_ROWS`` rows at the cost of
+    one). A section cosine is
     shifted by ``h_j`` (``section_centring``) in float32 on the exact path: one more
-    rounding, at most ``u (R ||s_j|| (1 + g) + |h_j|)``; the maximum over sections moves by
+    rounding, at most ``u32 (R ||s_j|| (1 + g) + |h_j|)``; the maximum over sections moves by
     at most the largest per-section bound (``|max_j A_j - max_j B_j| <= max_j |A_j - B_j|``),
-    at most the bound above taken with the largest ``||s_j||``, ``e_q`` and ``|h_j|``. Norms
-    of the query vectors are taken in float64 and rounded up by a relative 1e-12; every
-    bound is rounded up by a relative 1e-12 and 1e-12 is added (far above the float64
-    error of these few operations and of ``e_q``). For unit rows and queries from a 384-dim
-    model the bound is about 0.007-0.011 in cosine: the rows' int8 rounding (``e`` is about
-    ``s * sqrt(dim / 12)``, at most ``E``); the query's two digits leave ~1e-4.
+    at most the bound above taken with the largest ``||s_j||``, ``e_q``, ``e_1`` and
+    ``|h_j|``. Norms of the query vectors are taken in float64 and rounded up by a relative
+    1e-12; every bound is computed in float64, rounded up by a relative 1e-12 and 1e-12 is
+    added (far above the float64 error of these few operations and of ``e_q``). For unit
+    rows and queries from a 384-dim model the bound is about 0.011-0.014 in cosine: the
+    rows' int8 rounding (``E``, the largest of the rows' ``s * sqrt(dim / 12)``-sized
+    errors, grows slowly with the library); the query's two digits leave ~1e-4, float32's
+    rounding ~1e-6.
 
     Raises:
         ValueError: an index is outside the matrices.
@@ -395,62 +416,67 @@ def prescreen_cosines(
     width = compact.codes.shape[1]
     if size and (idx.min() < 0 or idx.max() >= len(compact)):
         raise ValueError("candidate rows outside the vector matrices")
-    # the shift in the dtype the exact path adds it in
-    shift = section_centring(library_mean, sections).astype(sections.dtype).astype(np.float64)
+    work = np.float32 if dim * _CODE_MAX**2 < 2**24 else np.float64
+    unit = _F32_UNIT if work is np.float32 else 2.0**-53
+    # the shift in the dtype the exact path adds it in, then in the working type
+    shift = section_centring(library_mean, sections).astype(sections.dtype).astype(work)
     # query vectors: whole, the sections (on the whole facet), outcome; two int8 digits each
     queries = np.vstack([np.asarray(whole_q)[None, :], sections, np.asarray(outcome_q)[None, :]])
     whole_f, outcome_f = compact.facets.index("whole"), compact.facets.index("outcome")
     on_facet = [whole_f] * (1 + len(sections)) + [outcome_f]
     level = queries.astype(np.float64)
-    digit1, step1, e_1, q_norm = _quantise(level)
-    digit2, step2, _, _ = _quantise(level - step1[:, None] * digit1)
-    rest = level - step1[:, None] * digit1 - step2[:, None] * digit2
+    digit1, step1, e_1, q_norm = _quantise(level, work)
+    first = level - step1[:, None] * digit1
+    digit2, step2, _, _ = _quantise(first, work)
+    rest = first - step2[:, None] * digit2
     e_q = np.linalg.norm(rest, axis=1) * (1 + 1e-12)
     count = len(queries)
     cols = -(-2 * count // 8) * 8
     query_codes = np.zeros((width, cols), dtype=np.int8)
+    steps = np.zeros((count, cols), dtype=work)  # level_j = steps[j] . products of a row
     for j, f in enumerate(on_facet):
         query_codes[f * dim : (f + 1) * dim, j] = digit1[j]
         query_codes[f * dim : (f + 1) * dim, count + j] = digit2[j]
+        steps[j, j], steps[j, count + j] = step1[j], step2[j]
     products = np.empty((size, cols), dtype=np.int32)
     _gather_products(compact.codes, idx, query_codes, products)
-    digits = products.T.astype(np.float64, order="C")  # (cols, size), one pass
-
-    def level_of(j: int) -> np.ndarray:
-        """``t1*(c.d1) + t2*(c.d2)`` of query ``j`` (one row's scale still to apply)."""
-        return digits[j] * step1[j] + digits[count + j] * step2[j]
-
+    with _ONE_BLAS_THREAD:  # (count, size): each query's levels contiguous
+        levels = steps @ products.astype(work).T
     s_w, s_o = compact.scale[whole_f][idx], compact.scale[outcome_f][idx]
-    sec = range(1, 1 + len(sections))
-    section_max = np.full(size, -np.inf)
-    for j in sec:  # max over sections, one query at a time
-        np.maximum(section_max, level_of(j) * s_w + shift[j - 1], out=section_max)
+    if work is not np.float32:
+        s_w, s_o = s_w.astype(work), s_o.astype(work)
+    section_max = np.full(size, -np.inf, dtype=work)
+    scratch = np.empty(size, dtype=work)
+    for j in range(1, 1 + len(sections)):  # max over sections, one query at a time
+        np.multiply(levels[j], s_w, out=scratch)
+        scratch += shift[j - 1]
+        np.maximum(section_max, scratch, out=section_max)
     approx = {
-        "whole": level_of(0) * s_w,
-        "outcome": level_of(count - 1) * s_o,
+        "whole": np.multiply(levels[0], s_w),
+        "outcome": np.multiply(levels[count - 1], s_o),
         "section_max": section_max,
     }
     g = _dot_rounding(dim)
-    coarse = np.sqrt(dim) * (0.5 + 1e-9)  # s * coarse >= a row's error (nearest-step codes)
-    e_w = np.minimum(compact.error_max[whole_f], s_w * coarse)
-    e_o = np.minimum(compact.error_max[outcome_f], s_o * coarse)
+    e_w, e_o = compact.error_max[whole_f], compact.error_max[outcome_f]
     r_w, r_o = compact.norm_max[whole_f], compact.norm_max[outcome_f]
-    h = float(np.abs(shift).max())
+    h = float(np.abs(shift.astype(np.float64)).max())
+    h = max(h, float(np.abs(section_centring(library_mean, sections)).max()))
 
-    def dot_bound(e: np.ndarray, r: float, q_n: float, e_q: float, e_1: float) -> np.ndarray:
-        # q_n (e + g r) + (r + e) e_q + 2^-48 ((r + e)(q_n + e_1) + |h|), rounded up,
-        # linear in the per-row e: e * a + b
-        a = q_n + e_q + 2.0**-48 * (q_n + e_1)
-        b = r * (g * q_n + e_q + 2.0**-48 * (q_n + e_1)) + 2.0**-48 * h
-        return (e * (a * (1 + 1e-12)) + b * (1 + 1e-12)) + 1e-12
+    def dot_bound(e: float, r: float, q_n: float, e_q: float, e_1: float, h: float) -> float:
+        # q_n (e + g r) + (r + e) e_q + 5u ((r + e)(q_n + 2 e_1 + e_q) + |h|), rounded up
+        m = 5 * unit * (q_n + 2 * e_1 + e_q)
+        return (
+            (e * (q_n + e_q + m) + r * (g * q_n + e_q + m) + 5 * unit * h) * (1 + 1e-12)
+        ) + 1e-12
 
     q_s, e_s, e1_s = (float(v[1 : 1 + len(sections)].max()) for v in (q_norm, e_q, e_1))
     section_extra = _F32_UNIT * (r_w * q_s * (1 + g) + h)
-    return approx, {
-        "whole": dot_bound(e_w, r_w, float(q_norm[0]), float(e_q[0]), float(e_1[0])),
-        "outcome": dot_bound(e_o, r_o, float(q_norm[-1]), float(e_q[-1]), float(e_1[-1])),
-        "section_max": dot_bound(e_w, r_w, q_s, e_s, e1_s) + section_extra * (1 + 1e-12),
+    bound = {
+        "whole": dot_bound(e_w, r_w, float(q_norm[0]), float(e_q[0]), float(e_1[0]), 0.0),
+        "outcome": dot_bound(e_o, r_o, float(q_norm[-1]), float(e_q[-1]), float(e_1[-1]), 0.0),
+        "section_max": dot_bound(e_w, r_w, q_s, e_s, e1_s, h) + section_extra * (1 + 1e-12),
     }
+    return approx, {name: np.asarray(value, dtype=np.float64) for name, value in bound.items()}
 
 
 def _gather_products(

@@ -124,9 +124,10 @@ class PreparedLibrary:
     ``_rank`` = position in id order), each entry's row in the vector matrices
     (``vector_rows``, -1 when it has none) and per-entry facts the score components read
     (``components.REGISTRY``) as numpy arrays (n,), among them ``facet_missing`` (facet ->
-    bool (n,): the entry's facet text is empty, ``facets.missing_facets_frame``). It
-    references, never copies, the vectors. Not for concurrent use from several threads (one
-    DuckDB cursor; a lock serialises the queries).
+    bool (n,): the entry's facet text is empty, ``facets.missing_facets_frame``; and
+    ``facet_missing_any``, facet -> whether any entry misses it). It references, never
+    copies, the vectors. Not for concurrent use from several threads (one DuckDB cursor; a
+    lock serialises the queries).
 
     ``stage_ms`` holds the wall time (ms) of each stage of the last ``rank_references`` call
     on it: ``filters`` (pass 1), ``cosines`` (candidate facet cosines), ``shortlist`` (numpy
@@ -168,6 +169,8 @@ class PreparedLibrary:
         self._compact: CompactVectors | None = None
         self._ordered = ordered
         self._lexical: Any = None  # lexical.LexicalIndex, built on first use
+        self._has_domain: dict[str, np.ndarray] = {}
+        self._zeros: np.ndarray | None = None
         if vectors is not None:
             self.vector_rows = vectors.rows_of(self.ids, allow_missing=True)
         n = entries.height
@@ -191,6 +194,9 @@ class PreparedLibrary:
         self.facet_missing: dict[str, np.ndarray] = {
             facet: missing[facet].to_numpy().astype(bool) for facet in missing.columns
         }
+        self.facet_missing_any: dict[str, bool] = {
+            facet: bool(flags.any()) for facet, flags in self.facet_missing.items()
+        }
         tags = (
             cols.select(pl.int_range(pl.len()).alias("_rank"), "domains")
             .explode("domains")
@@ -212,11 +218,22 @@ class PreparedLibrary:
         customers = cols.select(
             key.rank("dense").alias("code"), "customer_named", "customer_acronym"
         )
-        self.customer_code = customers["code"].to_numpy().astype(np.int64) - 1
+        self.customer_code = customers["code"].to_numpy().astype(np.int32) - 1
         pairs = customers.unique(subset="code").sort("code")
         self.customers: list[tuple[Any, Any]] = [
             (named, acronym) for _, named, acronym in pairs.rows()
         ]
+
+    def has_domain(self, tag: str) -> np.ndarray:
+        """Whether each entry carries domain tag ``tag``, bool (n,) in id order (all False
+        for a tag no entry carries); built from ``domain_ranks`` on first use and kept (one
+        byte an entry per tag asked about)."""
+        with self._lock:
+            if tag not in self._has_domain:
+                flags = np.zeros(len(self), dtype=bool)
+                flags[self.domain_ranks.get(tag, np.zeros(0, dtype=np.int64))] = True
+                self._has_domain[tag] = flags
+            return self._has_domain[tag]
 
     @property
     def whole_mean(self) -> np.ndarray | None:
@@ -260,7 +277,8 @@ class PreparedLibrary:
     def lexical_scores(self, text: str, tool_weight: float = 1.0) -> np.ndarray:
         """BM25 relevance of every entry to ``text``, divided by the best entry's, float64 (n,)
         in [0, 1], rows in id order (``components.LEXICAL_RULE``); all 0 when ``text`` shares
-        no word with the library.
+        no word with the library (then one read-only array of zeros kept for every such text:
+        a fresh 8 MB array at a million entries cost ~1 ms of page faults per scope).
 
         ``tool_weight`` (>= 0) is what the text's tool names count beside its other words
         (``lexical.TOOL_NAME_RULE``: the library's stack tags and the known technology
@@ -280,7 +298,7 @@ class PreparedLibrary:
         if not n:
             return np.zeros(0, dtype=np.float64)
         if self._lexical is None and not index_tokens(text or ""):
-            return np.zeros(n, dtype=np.float64)  # no query word: no need for the index
+            return self.no_lexical_match()  # no query word: no need for the index
         with self._lock:
             if self._lexical is None:
                 tokens = []
@@ -297,7 +315,16 @@ class PreparedLibrary:
             if tools and tool_weight:
                 scores = scores + tool_weight * self._lexical.scores(tools).astype(np.float64)
         best = scores.max()
-        return scores / best if best > 0 else np.zeros(n, dtype=np.float64)
+        return scores / best if best > 0 else self.no_lexical_match()
+
+    def no_lexical_match(self) -> np.ndarray:
+        """Zeros, float64 (n,), read-only, made once (``lexical_scores`` of a text that shares
+        no word with the library)."""
+        if self._zeros is None:
+            zeros = np.zeros(len(self), dtype=np.float64)
+            zeros.flags.writeable = False
+            self._zeros = zeros
+        return self._zeros
 
     @functools.cached_property
     def tool_names(self) -> re.Pattern[str] | None:

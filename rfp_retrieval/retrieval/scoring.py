@@ -62,10 +62,13 @@ def numpy_totals(preset: Preset, values: dict[str, np.ndarray]) -> np.ndarray:
     of ``entry_total`` (used to pick the shortlist)."""
     total: np.ndarray | None = None
     for group in preset.parts:
-        subtotal = values[group[0][0]]
+        subtotal = np.array(values[group[0][0]], dtype=np.float64)  # a copy, added to in place
         for name, _ in group[1:]:
-            subtotal = subtotal + values[name]
-        total = subtotal if total is None else total + subtotal
+            subtotal += values[name]
+        if total is None:
+            total = subtotal
+        else:
+            total += subtotal
     assert total is not None
     return total
 
@@ -145,13 +148,12 @@ def hard_misses(preset: Preset, passed: FilterPass) -> np.ndarray:
     """Whether each candidate of ``passed`` misses a hard (not soft) original constraint,
     float64 (len,) of 0/1: relaxation let it in. All 0 under the seed's rules (the seed sorts
     by score alone)."""
-    out = np.zeros(len(passed.candidates), dtype=np.float64)
-    if preset.seed_rules:
-        return out
-    for name in passed.names:
-        if name not in preset.soft:
-            out = np.maximum(out, passed.missed(name).astype(np.float64))
-    return out
+    out = np.zeros(len(passed.candidates), dtype=bool)
+    if not preset.seed_rules:
+        for name in passed.names:
+            if name not in preset.soft:
+                out |= passed.missed(name)
+    return out.astype(np.float64)
 
 
 def _reads_cosines(name: str) -> bool:
@@ -201,30 +203,32 @@ def prescreened_values(
     approx, bound = prescreen_cosines(compact, idx, scope, library.whole_mean)
     library.lap("prescreen")
     facts = Candidates(library, ranks, scope, config, approx, passed, agency_match)
-    values = component_values(preset, facts)
-    totals = numpy_totals(preset, values)
-    if tiers is not None:
-        totals = totals - _TIER_GAP * tiers
+    parts = {
+        name: COMPONENT[name].values(facts, amount)
+        for group in preset.parts
+        for name, amount in group
+    }
+    totals = numpy_totals(preset, parts)  # the raw cosines are not summed: not computed here
+    if tiers is not None and tiers.any():
+        totals -= _TIER_GAP * tiers
     facts.cosines = bound  # the same candidates: weight_scale and the facts stay cached
-    spread = facts
     slack = np.full(len(ranks), _TOTAL_SLACK)
-    for group in preset.parts:
-        for name, amount in group:
-            if _reads_cosines(name):
-                slack += np.abs(COMPONENT[name].values(spread, abs(amount)))
-    lowest = -np.partition(-(totals - slack), depth - 1)[depth - 1]
-    kept = np.flatnonzero(totals + slack >= lowest - _SHORTLIST_MARGIN)
+    for name, amount in (part for group in preset.parts for part in group):
+        if _reads_cosines(name):
+            slack += np.abs(COMPONENT[name].values(facts, abs(amount)))
+    lowest = -np.partition(slack - totals, depth - 1)[depth - 1]
+    totals += slack
+    kept = np.flatnonzero(totals >= lowest - _SHORTLIST_MARGIN)
     library.lap("bound")
     exact = _exact_section_cosines(library, idx, kept, scope)
     library.lap("cosines")
     few = Candidates(library, ranks[kept], scope, config, exact, None, agency_match)
     out = {}
-    for name in values:
+    for name in dict.fromkeys([*preset.cosines, *parts]):  # ``component_values``' order
         if _reads_cosines(name):
-            amount = _amount(preset, name)
-            out[name] = COMPONENT[name].values(few, amount)
+            out[name] = COMPONENT[name].values(few, _amount(preset, name))
         else:
-            out[name] = values[name][kept]
+            out[name] = parts[name][kept]
     return out, kept
 
 
