@@ -574,7 +574,7 @@ EXPECTED = {
                 "Upon successful completion of testing, the contractor shall ",
             ),
             (
-                "a.",
+                "L.1.2 a.",  # a lettered item is cited with its section's number
                 "L.1.2. Proposal Format",
                 "requirement",
                 "The written portion of the proposal shall be submitted in el",

@@ -45,7 +45,9 @@ def _ask_pattern(verbs: str) -> re.Pattern[str]:
     return re.compile(
         rf"^(?:[A-Z][^.?!:]{{0,60}}?(?:\s?[-\u2013\u2014]\s|:\s))?"  # "Staffing Plan - Please ..."
         rf"(?:(?:for|in|as part of|with respect to|where|if|based on|using|given|within|at|"
-        rf"on|under|beyond|in addition(?: to)?)\b[^,]{{0,90}},\s*)?(?:please\s+)?"
+        rf"on|under|beyond|in addition(?: to)?)\b[^,]{{0,90}},\s*"
+        rf"|for (?:each|every)\s+(?:[\w-]+\s+){{1,3}}?(?=(?:please\s+)?(?:{verbs})\b))?"
+        rf"(?:please\s+)?"
         rf"(?:(?:be|make) sure to\s+)?(?:also\s+|"
         rf"briefly\s+|clearly\s+|fully\s+)?(?:{verbs})\b"
         rf"|^{_ACTORS}\s+(?:shall|must|should|will|is|are)\s+(?:be\s+)?(?:also\s+|briefly\s+|"
@@ -128,12 +130,15 @@ FORMAT_RULE = re.compile(
     r"exceed|limited to|at most|a maximum of)\s+(?:\w+\s+)?(?:\(\d+\)\s+)?"
     r"(?:(?:single|double)[- ]sided\s+)?(?:[\w.”\"]+\s+){0,2}pages?\b"
     r"|\b(?:should|will|is to|are to)\s+be\s+(?:in|at least|no smaller than)\s+(?:\w+\s+)?"
+    r"\(?\d{1,2}\)?[- ]?(?:point|pt)\b"
+    r"|\b(?:may|can)\s+(?:only\s+)?(?:use|be(?:\s+(?:in|set in))?)\s+(?:\w+\s+)?"
     r"\(?\d{1,2}\)?[- ]?(?:point|pt)\b",
     re.I,
 )
 """A page limit or font rule written with ``should`` (``This section should be no more than five
-pages``, ``Written responses should be in 12-point font``): a format instruction the proposal
-must meet, as binding in practice as one written with ``shall``."""
+pages``, ``Written responses should be in 12-point font``), or a smaller font it permits
+(``Tables may use 9 point``: the exception is part of the format rule): a format instruction
+the proposal must meet, as binding in practice as one written with ``shall``."""
 STATED_LIMIT = re.compile(
     r"\b\(?\d{1,3}\)?[- ]pages?\s+(?:maximum|max\b\.?|limit\b)"
     r"|\b(?:maximum|limit)(?:\s+of)?:?\s+(?:\w+\s+)?\(?\d{1,3}\)?\s+pages?\b"
@@ -263,7 +268,8 @@ XREF = re.compile(
 def is_ask(sentence: str) -> bool:
     """True when ``sentence`` asks the offeror for content (an imperative ask or a question).
 
-    ``Describe your approach.``, ``Please provide ...``, ``For each reference, describe ...``,
+    ``Describe your approach.``, ``Please provide ...``, ``For each reference, describe ...``
+    (also without the comma: ``For each reference provide ...``),
     ``The Offeror shall describe ...`` and ``How will the Department participate?`` ask;
     ``The Contractor shall host the system.`` does not (it is a requirement).
     """

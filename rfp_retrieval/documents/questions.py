@@ -94,16 +94,13 @@ CONTENT_ITEM_WORDS = 30
 HEADING_PAGE_LIMIT = re.compile(
     r"\((?:(?:page\s+)?limit(?:ed to)?\s*[:=-]?\s*|not to exceed\s+|maximum(?: of)?\s*:?\s*|"
     r"max\.?\s*:?\s*|no more than\s+|up to\s+)?(?:\w+\s+)?\(?\d{1,3}\)?[- ]?pages?"
-    r"(?:\s+(?:maximum|max\.?|limit|or less))?\)",
+    r"(?:\s+(?:maximum|max\.?|limit|or less))?(?:\s*[,;]\s*[^()]{1,60})?\)",
     re.I,
 )
 """A page limit printed in a heading (``Tab B – Technical Approach (limit: 5 pages)``,
-``Management Plan (10-page limit)``, ``(not to exceed 3 pages)``, ``(5 pages maximum)``): an
-instruction of its own (issue 13)."""
-
-RESPONSE_PART = re.compile(r"^(?:Tab|TAB|Volume|VOLUME)\s+\S+$")
-"""The number of a response tab or volume (``Tab B``, ``Volume II``): its lettered items are
-cited with it (``Tab B a.``), as the tabs restart their letters."""
+``Management Plan (10-page limit)``, ``(not to exceed 3 pages)``, ``(5 pages maximum)``,
+also with what the limit leaves out: ``(limit: 20 pages, excluding resumes)``): an
+instruction of its own (issue 13). ``(no page limit)`` states none."""
 
 STAGE_NAME = re.compile(
     r"^(?:phase|step|stage|round|tier)\s+(?:\d{1,2}|[ivx]{1,4}|one|two|three|four|five)\b"
@@ -317,9 +314,7 @@ class _Finder:
         text = re.sub(r"\s+", " ", text).strip()
         if not parts:
             text, parts, part_labels = _inline_chain(text)
-        if label and owner is not None and owner.number and label != owner.number:
-            if RESPONSE_PART.match(owner.number) and re.fullmatch(LIST_ITEM_LABEL, label):
-                label = f"{owner.number} {label}"  # "Tab B a.": the tab's item, not Tab C's
+        label = _cited_label(label, owner, own)
         q = Question(
             id="",
             label=label,
@@ -954,6 +949,21 @@ def _paragraph_number(section: Section | None) -> str | None:
     if not PARAGRAPH_NUMBER.match(section.number):
         return None
     return section.number.rstrip(".")  # "1. Proposal Instructions": paragraph 1, not "1."
+
+
+def _cited_label(label: str | None, owner: Section | None, own: Section | None) -> str | None:
+    """A list item's label as a proposal cites it: with the number of the section it stands
+    in (``a.`` under ``L.2`` -> ``L.2 a.``; under the numbered paragraph ``3.1.4`` ->
+    ``3.1.4 a.``; under ``Tab B`` -> ``Tab B a.``), since every section restarts its letters
+    and a matrix of bare ``a.`` rows cannot be traced (proposal practice: a compliance-matrix
+    line cites the full RFP reference). Other labels, and items under an unnumbered
+    section, are kept as written."""
+    if not label or not re.fullmatch(LIST_ITEM_LABEL, label):
+        return label
+    base = own if own is not None and own.kind == "paragraph" and own.number else owner
+    if base is None or not base.number or label == base.number:
+        return label
+    return f"{base.number.rstrip('.')} {label}"
 
 
 def _strip_label(text: str, label: str | None) -> str:
