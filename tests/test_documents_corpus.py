@@ -45,24 +45,29 @@ WITHOUT_OCR = {"18f-hhs-tdrs-base-award-with-pws.pdf": (53, 106)}
 # imperative (not requirements / asks); 15 more Fairfax sections: ALL-CAPS run-in titles cut
 # at the line end, after a one-letter word or with the text on the next line
 # ("17. PROHIBITION AGAINST UNIFORM PRICING-The ...", "58. INDEMNIFICATION-": caps_runin).
+# 2026-12-04 (r2parse): more rows in 13 files, each a procurement-process row of Section M
+# text: the factors' relative importance ("Factor 1 ... is more important than Factor 2"),
+# a rating an offer receives and the basis of award (ask_patterns.EVALUATED); no ask kind
+# changes except TDRS draft's "... will be assigned a confidence rating" (requirement ->
+# evaluation-criterion).
 COUNTS = {
     "18f-dol-whd-14c-agile-bpa-rfq.md": (45, 57),
     "18f-dol-whd-14c-first-order-pws.md": (57, 56),  # exclusion list: not asks
-    "18f-dol-whd-14c-first-order-rfq.md": (35, 35),  # part asks (PROPOSAL_PART_ASK)
+    "18f-dol-whd-14c-first-order-rfq.md": (35, 36),  # part asks (PROPOSAL_PART_ASK)
     "18f-dol-whd-14c-oral-presentation-instructions.md": (9, 3),
     "18f-dol-whd-14c-sf1449.pdf": (3, 2),
     "18f-dos-talentmap-pws.md": (48, 52),
-    "18f-dos-talentmap-rfq.md": (36, 44),  # part asks (PROPOSAL_PART_ASK)
+    "18f-dos-talentmap-rfq.md": (36, 45),  # part asks (PROPOSAL_PART_ASK)
     # 130 (was 128): "The contractor must submit a final invoice ..." (the matrix: work)
     "18f-hhs-tdrs-base-award-with-pws.pdf": (53, 129),
     # 105: more asks from the issue-13 rules (inline "1) ...; 2) ..." lists split, more
     # instruction headings); sections unchanged
     # 97 / 101: an agency by its acronym is the buyer ("TTS shall provide for review ..."),
     # stage names ("Phase 1 – Technical Submission") ask nothing
-    "18f-hhs-tdrs-rfq-draft.pdf": (77, 97),  # 103: asks cut at invisible PDF lines now whole
-    "18f-hhs-tdrs-rfq-final.docx": (68, 100),
-    "18f-hhs-tdrs-rfq-final.md": (68, 100),
-    "18f-usfs-epermit-api-rfq.md": (34, 46),  # part asks (PROPOSAL_PART_ASK)
+    "18f-hhs-tdrs-rfq-draft.pdf": (77, 99),  # 103: asks cut at invisible PDF lines now whole
+    "18f-hhs-tdrs-rfq-final.docx": (68, 102),
+    "18f-hhs-tdrs-rfq-final.md": (68, 102),
+    "18f-usfs-epermit-api-rfq.md": (34, 47),  # part asks (PROPOSAL_PART_ASK)
     "18f-usfs-epermit-api-soo-draft.docx": (9, 3),
     "18f-usfs-epermit-api-soo.md": (9, 3),
     "18f-usfs-epermit-api-technical-approach-template.md": (3, 15),
@@ -77,7 +82,7 @@ COUNTS = {
     "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (126, 150),
     "alaska-doh-ies-milestone2-rfp-amendment-1.pdf": (6, 1),
     # 65: "Instructions for Preparation of Proposals" is Section L (section_kinds.INSTRUCTIONS)
-    "disa-ebm-draft-rfp-hc1013-05-r-2001.pdf": (77, 62),
+    "disa-ebm-draft-rfp-hc1013-05-r-2001.pdf": (77, 64),
     "doc-rfi-cybersecurity-operations-cloud-migration.pdf": (16, 53),
     # 184 (was 331): Appendix A "General Conditions and Instructions to Bidders" is clause
     # text (section_kinds.CLAUSES): its shall/must terms and listed items are no asks
@@ -98,22 +103,22 @@ COUNTS = {
     "ostif-kubernetes-security-audit-rfp-2025.md": (19, 12),
     "protocol-labs-ipfs-rfp-001-brave-local-discovery.md": (11, 1),
     # 88: "Factor 5: Price/Cost Evaluation" (colon after the label) is read
-    "tsa-itms-task-order-proposal-instructions.pdf": (88, 55),
+    "tsa-itms-task-order-proposal-instructions.pdf": (88, 58),
     "tsa-oatss-sources-sought-rfi-70t04020i9nap6403.pdf": (6, 38),
     "ussocom-silent-knight-demo-draft-soo.pdf": (6, 3),
     "ustaxcourt-ef-cms-appendix-b-workflows.md": (18, 15),
-    "ustaxcourt-ef-cms-evaluation-criteria.md": (16, 28),
-    "ustaxcourt-ef-cms-rfq-18-0018.pdf": (41, 77),
+    "ustaxcourt-ef-cms-evaluation-criteria.md": (16, 29),
+    "ustaxcourt-ef-cms-rfq-18-0018.pdf": (41, 78),
     "ustaxcourt-ef-cms-rfq-amendment-qa.pdf": (51, 17),
     "ustaxcourt-ef-cms-sow.md": (17, 33),
     # 120: later attachments' "1. GENERAL" lists are no appendix sections, SF 1449 field rows
     # are no headings and a UCF part's running-header copies are dropped; 215: general
     # conditions and contract terms are clause text, not asks (issue 13)
     "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (120, 218),
-    "dla-scals-modernization-rfp-SP4709-26-R-0042.md": (48, 35),  # + "Limit: 25 pages"
+    "dla-scals-modernization-rfp-SP4709-26-R-0042.md": (48, 38),  # + "Limit: 25 pages"
     "franklin-dhhs-iecms-modernization-rfp.md": (73, 49),
-    "hhs-acf-grants-platform-rfp-75ACF126R00031.md": (44, 42),
-    "treasury-fiscal-service-dcdis-rfq-2032H5-26-Q-00117.md": (35, 30),
+    "hhs-acf-grants-platform-rfp-75ACF126R00031.md": (44, 47),
+    "treasury-fiscal-service-dcdis-rfq-2032H5-26-Q-00117.md": (35, 31),
     "alaska-dhss-sample-security-authorization-package-nist-moderate.pdf": (114, 46),
     "alaska-doh-it-contractual-requirements.xlsx": (5, 35),
     "google-vsaq-security-privacy-programs.json": (14, 45),

@@ -158,8 +158,8 @@ def test_word_automatic_numbering_is_rebuilt_from_numbering_definitions(tmp_path
         ("2.0", "Evaluation", 1),
     ]
     assert [(q.label, q.text, q.section_path) for q in find_questions(doc)][1:] == [
-        ("(a)", "Describe your hosting region.", ["1.0 Scope", "1.1 Hosting"]),
-        ("(b)", "Describe your backup schedule.", ["1.0 Scope", "1.1 Hosting"]),
+        ("1.1 (a)", "Describe your hosting region.", ["1.0 Scope", "1.1 Hosting"]),
+        ("1.1 (b)", "Describe your backup schedule.", ["1.0 Scope", "1.1 Hosting"]),
     ]
     assert (to_roman(14), to_letters(28), format_number(3, "upperRoman")) == ("XIV", "bb", "III")
 

@@ -574,7 +574,7 @@ EXPECTED = {
                 "Upon successful completion of testing, the contractor shall ",
             ),
             (
-                "a.",
+                "L.1.2 a.",  # a lettered item is cited with its section's number
                 "L.1.2. Proposal Format",
                 "requirement",
                 "The written portion of the proposal shall be submitted in el",
@@ -717,13 +717,16 @@ def test_tdrs_markdown_and_word_versions_parse_the_same():
         return [(q.label, q.text, q.section_path[1:], q.kind) for q in find_questions(doc)]
 
     assert asks(md) == asks(docx)
-    assert len(asks(md)) == 100  # the 17 areas of a "ten of the following areas?" list are
+    assert len(asks(md)) == 102  # the 17 areas of a "ten of the following areas?" list are
     # the options of that question (matrix rows of kind option), not questions of their own;
     # 104 (was 108): rules on the asked deliverable stay on its line ("Include resumes ...
     # The resumes must include ...", ask_patterns.refers_back); 101 (was 104): "TTS shall
     # provide for review ..." is the buyer's (an agency by its acronym) and the stage names
     # "Phase 1 – Technical Submission" / "Phase 3 - Price Submission" ask nothing; 100 (was
-    # 101): "The System must:" is a requirement whose bulleted items are its parts
+    # 101): "The System must:" is a requirement whose bulleted items are its parts; 102 (was
+    # 100): Section 9's "each contractor will be assigned a confidence rating" and "the
+    # non-price evaluation factors ... are significantly more important" are evaluation
+    # statements (ask_patterns.EVALUATED), kept as procurement-process rows
 
 
 def _sizes(name: str) -> list[tuple[str, float | None, float | None, bool]]:

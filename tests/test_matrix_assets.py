@@ -65,10 +65,12 @@ def test_questions_and_matrix_are_stored_in_duckdb_and_exported_per_partition(tm
     assert [(q[0], q[1], q[2], list(q[3])) for q in questions] == [
         (q.id, q.label, q.kind, q.section_path) for q in direct
     ]
-    # 30 asks; the matrix adds a row for each of the 8 list items of its compound prompts
+    # 31 asks (30 before 6.1's "Technical capability is more important than past performance",
+    # an evaluation statement: ask_patterns.EVALUATED); the matrix adds a row for each of the
+    # 8 list items of its compound prompts
     direct_rows = matrix_rows(load_document(TREASURY), direct)
     assert sum(len(q.parts) for q in direct) == 8
-    assert len(questions) == 30 and matrix == (38, 38) == (len(direct_rows), len(direct_rows))
+    assert len(questions) == 31 and matrix == (39, 39) == (len(direct_rows), len(direct_rows))
     q1 = next(q for q in questions if q[1] == "Question 1.")
     assert (q1[0], q1[2], q1[3][1:]) == (
         "q-004",

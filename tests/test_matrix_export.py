@@ -137,7 +137,7 @@ def test_csv_and_xlsx_exports_hold_the_rows_and_blank_writer_columns(small_rfp, 
     assert (sheet.title, sheet.freeze_panes, sheet.auto_filter.ref) == (
         "Compliance Matrix",
         "A2",
-        "A1:L6",
+        "A1:M6",
     )
     with pytest.raises(ValueError, match=r"\.csv or \.xlsx, not \.pdf"):
         write_matrix(rows, tmp_path / "matrix.pdf")

@@ -269,7 +269,8 @@ Q2: Describe the risks of the migration.
 
 def test_each_ask_of_a_numbered_paragraph_or_list_item_is_its_own_row(tmp_path: Path):
     # a numbered paragraph of several sentences and a list item opening with a run-in title
-    # are shredded sentence by sentence; a "Please consider ..." sentence stays with its question
+    # are shredded sentence by sentence; a "Please consider ..." sentence stays with its question;
+    # a lettered item is cited with its section's number ("2.5.2 a.")
     text = (
         "Instructions to Offerors\n\n"
         "2.5 MINIMUM QUALIFICATIONS\n\n"
@@ -294,9 +295,9 @@ def test_each_ask_of_a_numbered_paragraph_or_list_item_is_its_own_row(tmp_path: 
             "requirement",
             "For each title, offeror must provide at least one resume of a current employee.",
         ),
-        ("a.", "requirement", "The Offeror shall use a standard page numbering system."),
+        ("2.5.2 a.", "requirement", "The Offeror shall use a standard page numbering system."),
         (
-            "b.",
+            "2.5.2 b.",
             "question",
             "What is the feasibility of a cloud migration? Please consider security "
             "measures in your answer.",

@@ -44,14 +44,16 @@ submit the attached spreadsheet``) are the firms competing, one of ``_ACTORS``.
 def _ask_pattern(verbs: str) -> re.Pattern[str]:
     return re.compile(
         rf"^(?:[A-Z][^.?!:]{{0,60}}?(?:\s?[-\u2013\u2014]\s|:\s))?"  # "Staffing Plan - Please ..."
-        rf"(?:(?:for|in|as part of|with respect to|where|if|based on|using|given|within|at|"
-        rf"on|under|beyond|in addition(?: to)?)\b[^,]{{0,90}},\s*)?(?:please\s+)?"
+        rf"(?:(?:(?:for|in|as part of|with respect to|where|if|based on|using|given|within|at|"
+        rf"on|under|beyond|in addition(?: to)?)\b[^,]{{0,90}},\s*"
+        rf"|for (?:each|every)\s+(?:[\w-]+\s+){{1,3}}?(?=(?:please\s+)?(?:{verbs})\b))?"
+        rf"(?:please\s+)?"
         rf"(?:(?:be|make) sure to\s+)?(?:also\s+|"
         rf"briefly\s+|clearly\s+|fully\s+)?(?:{verbs})\b"
-        rf"|^{_ACTORS}\s+(?:shall|must|should|will|is|are)\s+(?:be\s+)?(?:also\s+|briefly\s+|"
+        rf"|{_ACTORS}\s+(?:shall|must|should|will|is|are)\s+(?:be\s+)?(?:also\s+|briefly\s+|"
         rf"clearly\s+|asked to\s+|requested to\s+|required to\s+|expected to\s+|"
         rf"encouraged to\s+)*(?:{verbs})\b"
-        rf"|^{_CONTRACTOR}\s+(?:shall|must)\s+(?:also\s+|briefly\s+|clearly\s+)?(?:{verbs})\b",
+        rf"|{_CONTRACTOR}\s+(?:shall|must)\s+(?:also\s+|briefly\s+|clearly\s+)?(?:{verbs})\b)",
         re.I,
     )
 
@@ -128,12 +130,15 @@ FORMAT_RULE = re.compile(
     r"exceed|limited to|at most|a maximum of)\s+(?:\w+\s+)?(?:\(\d+\)\s+)?"
     r"(?:(?:single|double)[- ]sided\s+)?(?:[\w.”\"]+\s+){0,2}pages?\b"
     r"|\b(?:should|will|is to|are to)\s+be\s+(?:in|at least|no smaller than)\s+(?:\w+\s+)?"
+    r"\(?\d{1,2}\)?[- ]?(?:point|pt)\b"
+    r"|\b(?:may|can)\s+(?:only\s+)?(?:use|be(?:\s+(?:in|set in))?)\s+(?:\w+\s+)?"
     r"\(?\d{1,2}\)?[- ]?(?:point|pt)\b",
     re.I,
 )
 """A page limit or font rule written with ``should`` (``This section should be no more than five
-pages``, ``Written responses should be in 12-point font``): a format instruction the proposal
-must meet, as binding in practice as one written with ``shall``."""
+pages``, ``Written responses should be in 12-point font``), or a smaller font it permits
+(``Tables may use 9 point``: the exception is part of the format rule): a format instruction
+the proposal must meet, as binding in practice as one written with ``shall``."""
 STATED_LIMIT = re.compile(
     r"\b\(?\d{1,3}\)?[- ]pages?\s+(?:maximum|max\b\.?|limit\b)"
     r"|\b(?:maximum|limit)(?:\s+of)?:?\s+(?:\w+\s+)?\(?\d{1,3}\)?\s+pages?\b"
@@ -156,9 +161,18 @@ considered ...``, ``... shall not be subject to public disclosure`` (``Equipment
 very experienced ...``."""
 EVALUATED = re.compile(
     r"\bwill (?:be )?(?:evaluated?|assess(?:ed)?|rated?|considered?|scored?|reviewed?)\b|"
-    r"\b(?:evaluates|assesses)\b|\bwill evaluate\b|\bevaluation will\b",
+    r"\b(?:evaluates|assesses)\b|\bwill evaluate\b|\bevaluation will\b|"
+    r"\bwill (?:be assigned|receive)\b[^.;]{0,80}?\bratings?\b|"
+    r"\baward will be (?:made|based)\b[^.;]{0,40}?\b(?:basis|best[- ]value|lowest)|"
+    r"\b(?:more|less|equally|as) important (?:than|as)\b",
     re.I,
 )
+"""A statement of how the buyer evaluates, in evaluation text (Section M): ``will be
+evaluated / rated``, a rating each offer or reference receives (``Each reference will be
+assigned one of the following relevance ratings``, ``the Offeror will receive one confidence
+rating``), the basis of award (``Award will be made on a best-value tradeoff basis``) and
+the factors' relative importance (``Factor 1 is more important than Factor 2``): an
+evaluation item of the compliance matrix (FAR 15.304: the factors and their importance)."""
 ANSWERED = re.compile(
     r"^\W*(?:A\d{1,3}\s*[:.)-]|A\s*:|(?i:answer|response|government(?:'s)? response|reply)"
     r"\s*[:.-])"
@@ -263,7 +277,8 @@ XREF = re.compile(
 def is_ask(sentence: str) -> bool:
     """True when ``sentence`` asks the offeror for content (an imperative ask or a question).
 
-    ``Describe your approach.``, ``Please provide ...``, ``For each reference, describe ...``,
+    ``Describe your approach.``, ``Please provide ...``, ``For each reference, describe ...``
+    (also without the comma: ``For each reference provide ...``),
     ``The Offeror shall describe ...`` and ``How will the Department participate?`` ask;
     ``The Contractor shall host the system.`` does not (it is a requirement).
     """

@@ -214,7 +214,7 @@ def find_title(lines: list[str], mode: str) -> str:
     for line in lines[:40]:
         m = _TITLE_LABEL.match(line)
         if m:
-            return strip_inline_markdown(m.group("t")).strip()
+            return _title_length(strip_inline_markdown(m.group("t")))
     if mode == "markdown":
         head = _first_content_lines(lines, 40)
         for pattern in (r"^\s{0,3}#\s+(.*?)\s*#*\s*$", r"^\s{0,3}#{2,6}\s+(.*?)\s*#*\s*$"):
@@ -225,14 +225,29 @@ def find_title(lines: list[str], mode: str) -> str:
                 m = re.match(pattern, line)
                 text = strip_inline_markdown(m.group(1)) if m else ""
                 if text and text.upper() not in _NOT_TITLES:
-                    return text.rstrip(":")
+                    return _title_length(text.rstrip(":"))
     for line in lines:
-        if line.strip().startswith("<!--") or line.strip().startswith("!["):
-            continue
-        text = strip_inline_markdown(re.sub(r"^\s{0,3}#{1,6}\s+", "", line))
+        if line.strip().startswith(("<!--", "![", "|", "+-")):
+            continue  # a comment, an image, a table row: never the title
+        line = line[: TITLE_MAX_CHARS * 4]  # a 10 MB one-line document: read its start only
+        text = strip_inline_markdown(re.sub(r"^\s*(?:#{1,6}|[-*+•])\s+", "", line))
         if text:
-            return text
+            return _title_length(text)
     return ""
+
+
+TITLE_MAX_CHARS = 300
+"""Longest title kept: a title is one line of a cover page (a state solicitation's full title,
+agency and number, runs to about 180 characters); a first line longer than this is a
+paragraph, cut at a word with "…"."""
+
+
+def _title_length(text: str) -> str:
+    text = text.strip()
+    if len(text) <= TITLE_MAX_CHARS:
+        return text
+    cut = text[:TITLE_MAX_CHARS].rsplit(" ", 1)[0].rstrip(" ,;:")
+    return f"{cut}…"
 
 
 _NUMBERED = re.compile(

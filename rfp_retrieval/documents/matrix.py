@@ -58,7 +58,7 @@ LEAD_IN = "lead-in"
 own: the items are the asks, the prompt their context (it keeps its row, so the matrix still
 shows it)."""
 
-MATRIX_COLUMNS = ("id", "label", "section_path", "text", "kind", "topic", "page", "line")
+MATRIX_COLUMNS = ("id", "label", "section_path", "text", "kind", "topic", "page", "line", "limit")
 """Columns of a compliance-matrix row, in export order."""
 
 WRITER_COLUMNS = ("proposal_section", "compliant", "owner", "notes")
@@ -72,7 +72,8 @@ class MatrixRow:
     """One compliance-matrix row.
 
     ``section_path`` is the path joined with `` > ``; ``page`` is the 1-based PDF page (None
-    for other formats) and ``line`` the 1-based line of the clean text.
+    for other formats) and ``line`` the 1-based line of the clean text; ``limit`` is the
+    response limit of a response-table row (``Question.limit``), on its items too.
     """
 
     id: str
@@ -83,6 +84,7 @@ class MatrixRow:
     topic: str | None
     page: int | None
     line: int | None
+    limit: str | None = None
 
 
 def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> list[MatrixRow]:
@@ -117,7 +119,9 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
         own_kind = kind
         if q.parts and kind in ASK_KINDS and is_bare_lead_in(q.text):
             own_kind = LEAD_IN  # "At a minimum, provide:": the items below are the asks
-        rows.append(MatrixRow(q.id, q.label, path, q.text, own_kind, q.topic, q.page, q.line))
+        rows.append(
+            MatrixRow(q.id, q.label, path, q.text, own_kind, q.topic, q.page, q.line, q.limit)
+        )
         choice = bool(CHOICE_LIST.search(q.text)) or is_disjunction(q.parts)
         for k, part in enumerate(q.parts):
             letter = part_letter(k)
@@ -136,6 +140,7 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
                     text=part,
                     kind=part_kind,
                     topic=q.topic,
+                    limit=q.limit,
                     page=q.page,
                     line=q.line,
                 )
@@ -250,6 +255,7 @@ _WIDTHS = {
     "text": 80,
     "kind": 18,
     "topic": 24,
+    "limit": 10,
     "page": 6,
     "line": 7,
     "proposal_section": 18,

@@ -94,16 +94,24 @@ CONTENT_ITEM_WORDS = 30
 HEADING_PAGE_LIMIT = re.compile(
     r"\((?:(?:page\s+)?limit(?:ed to)?\s*[:=-]?\s*|not to exceed\s+|maximum(?: of)?\s*:?\s*|"
     r"max\.?\s*:?\s*|no more than\s+|up to\s+)?(?:\w+\s+)?\(?\d{1,3}\)?[- ]?pages?"
-    r"(?:\s+(?:maximum|max\.?|limit|or less))?\)",
+    r"(?:\s+(?:maximum|max\.?|limit|or less))?(?:\s*[,;]\s*[^()]{1,60})?\)",
     re.I,
 )
 """A page limit printed in a heading (``Tab B – Technical Approach (limit: 5 pages)``,
-``Management Plan (10-page limit)``, ``(not to exceed 3 pages)``, ``(5 pages maximum)``): an
-instruction of its own (issue 13)."""
+``Management Plan (10-page limit)``, ``(not to exceed 3 pages)``, ``(5 pages maximum)``,
+also with what the limit leaves out: ``(limit: 20 pages, excluding resumes)``): an
+instruction of its own (issue 13). ``(no page limit)`` states none."""
 
-RESPONSE_PART = re.compile(r"^(?:Tab|TAB|Volume|VOLUME)\s+\S+$")
-"""The number of a response tab or volume (``Tab B``, ``Volume II``): its lettered items are
-cited with it (``Tab B a.``), as the tabs restart their letters."""
+LIMIT_HEADER = re.compile(
+    r"^(?:(?:page|word|character|length|response|time)\s+)?(?:limit|max(?:imum)?\.?)"
+    r"(?:\s+(?:pages|words|characters|length|minutes))?\b.{0,20}$"
+    r"|^(?:max(?:imum)?\.?|no\.? of|number of)\s+(?:pages|words|characters)\b.{0,20}$",
+    re.I,
+)
+"""The header of a response table's limit column (``Page limit``, ``Max pages``, ``Word
+limit``, ``Maximum words (per question)``): each row's cell is that row's response limit, an
+instruction of its own for the matrix line (``_row_limit``; proposal practice: the limit
+stands beside each question it binds)."""
 
 STAGE_NAME = re.compile(
     r"^(?:phase|step|stage|round|tier)\s+(?:\d{1,2}|[ivx]{1,4}|one|two|three|four|five)\b"
@@ -313,13 +321,12 @@ class _Finder:
         parts: list[str] | None = None,
         part_labels: list[str | None] | None = None,
         own: Section | None = None,
+        limit: str | None = None,
     ) -> Question:
         text = re.sub(r"\s+", " ", text).strip()
         if not parts:
             text, parts, part_labels = _inline_chain(text)
-        if label and owner is not None and owner.number and label != owner.number:
-            if RESPONSE_PART.match(owner.number) and re.fullmatch(LIST_ITEM_LABEL, label):
-                label = f"{owner.number} {label}"  # "Tab B a.": the tab's item, not Tab C's
+        label = _cited_label(label, owner, own)
         q = Question(
             id="",
             label=label,
@@ -334,6 +341,7 @@ class _Finder:
             part_labels=_aligned(part_labels, parts),
             line=line0 + 1,
             page=self.page(line0),
+            limit=limit,
         )
         self.found.append(q)
         return q
@@ -701,6 +709,7 @@ class _Finder:
         roles = column_roles(header, [r for _, r in plain])
         if roles.question is None:
             return
+        limit_at = next((j for j, h in enumerate(header) if LIMIT_HEADER.match(h.strip())), None)
         if roles.response is not None:
             answered = sum(1 for _, r in plain if r[roles.response].strip())
             if answered >= 0.5 * len(plain):
@@ -742,6 +751,7 @@ class _Finder:
                 kind="table-row",
                 line0=line0,
                 topic=topic,
+                limit=_row_limit(header, row, limit_at),
             )
 
     def topic(self, header: list[str], row: list[str], roles: ColumnRoles, owner: Section | None):
@@ -954,6 +964,34 @@ def _paragraph_number(section: Section | None) -> str | None:
     if not PARAGRAPH_NUMBER.match(section.number):
         return None
     return section.number.rstrip(".")  # "1. Proposal Instructions": paragraph 1, not "1."
+
+
+def _row_limit(header: list[str], row: list[str], at: int | None) -> str | None:
+    """The response limit a table's limit column (``LIMIT_HEADER``) gives ``row``: the cell as
+    written, with the header's unit when the cell is a bare number (``3`` under ``Page
+    limit`` -> ``3 pages``); None without such a column or with a blank cell."""
+    if at is None or at >= len(row) or not row[at].strip():
+        return None
+    cell = row[at].strip()
+    unit = re.search(r"\b(page|word|character|minute)s?\b", header[at], re.I)
+    if unit and re.fullmatch(r"\d{1,5}", cell):
+        return f"{cell} {unit.group(1).lower()}{'' if cell == '1' else 's'}"
+    return cell
+
+
+def _cited_label(label: str | None, owner: Section | None, own: Section | None) -> str | None:
+    """A list item's label as a proposal cites it: with the number of the section it stands
+    in (``a.`` under ``L.2`` -> ``L.2 a.``; under the numbered paragraph ``3.1.4`` ->
+    ``3.1.4 a.``; under ``Tab B`` -> ``Tab B a.``), since every section restarts its letters
+    and a matrix of bare ``a.`` rows cannot be traced (proposal practice: a compliance-matrix
+    line cites the full RFP reference). Other labels, and items under an unnumbered
+    section, are kept as written."""
+    if not label or not re.fullmatch(LIST_ITEM_LABEL, label):
+        return label
+    base = own if own is not None and own.kind == "paragraph" and own.number else owner
+    if base is None or not base.number or label == base.number:
+        return label
+    return f"{base.number.rstrip('.')} {label}"
 
 
 def _strip_label(text: str, label: str | None) -> str:

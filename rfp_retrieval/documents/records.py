@@ -145,7 +145,8 @@ class Question:
     ``parts`` are the list items of a compound ask (a prompt ending with ``:``) and
     ``part_labels`` their markers as the document numbers them (``1``, ``a``, ``iv``; None for
     a bullet), one per part (issue 13: parse, matrix and brief cite the document's numbers).
-    ``line``/``page`` locate it (1-based).
+    ``line``/``page`` locate it (1-based). ``limit`` is the response limit a response table's
+    limit column gives the row (``3 pages``, ``500 words``, as written; None when none).
     """
 
     id: str
@@ -161,3 +162,4 @@ class Question:
     part_labels: list[str | None] = field(default_factory=list)
     line: int | None = None
     page: int | None = None
+    limit: str | None = None

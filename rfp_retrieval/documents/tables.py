@@ -152,6 +152,7 @@ QUESTION_SCHEMA = {
     "part_labels": pl.List(pl.String),
     "line": pl.Int64,
     "page": pl.Int64,
+    "limit": pl.String,
 }
 """Columns of the ``rfp_questions`` table: one row per ``records.Question``."""
 
@@ -165,6 +166,7 @@ MATRIX_SCHEMA = {
     "topic": pl.String,
     "page": pl.Int64,
     "line": pl.Int64,
+    "limit": pl.String,
 }
 """Columns of the ``compliance_matrix`` table (``documents.matrix.MatrixRow`` + partition)."""
 
@@ -187,6 +189,7 @@ def questions_frame(partition: str, questions: list[Question]) -> pl.DataFrame:
             "part_labels": list(q.part_labels),
             "line": q.line,
             "page": q.page,
+            "limit": q.limit,
         }
         for q in questions
     ]
@@ -212,6 +215,7 @@ def questions_from_frame(frame: pl.DataFrame) -> list[Question]:
                 part_labels=list(r.get("part_labels") or []),
                 line=r["line"],
                 page=r["page"],
+                limit=r.get("limit"),
             )
         )
     return out
