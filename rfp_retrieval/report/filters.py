@@ -158,7 +158,8 @@ def filter_sentence(item: Mapping[str, Any]) -> str:
         return (
             f"work still in progress counts once {_window(int(reading['months']))} performed"
             + (f" (started by {by})" if by else "")
-            + "; completed work is not affected: check the start date of an ongoing pick"
+            + "; ongoing work started later is left out unless too few entries qualify; "
+            "completed work is not affected"  # filters.ONGOING_PERFORMED_RULE
         )
     if name == "references_required" and isinstance(reading, int):
         return f"{reading} reference{'s' if reading != 1 else ''} required"
