@@ -6,6 +6,8 @@ import csv
 import shutil
 from pathlib import Path
 
+import numpy as np
+
 from tests.conftest import REPO
 
 SAMPLE_LIBRARY = REPO / "sample" / "library"
@@ -42,3 +44,14 @@ def project_config(folder: Path) -> Path:
         encoding="utf-8",
     )
     return config
+
+
+class StubEncoder:
+    """An encoder giving every text the unit vector (1, 0): each cosine with a library vector
+    is that vector's first coordinate, so a test sets an entry's cosine by its vector."""
+
+    model_id = "stub-2d"
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        """(len(texts), 2) float32 rows (1, 0)."""
+        return np.tile(np.array([1.0, 0.0], dtype=np.float32), (len(texts), 1))

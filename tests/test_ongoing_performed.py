@@ -16,6 +16,7 @@ from rfp_retrieval.retrieval.past_performance import apply_hard_filters, rank_re
 from rfp_retrieval.retrieval.records import EntryVectors, ScopeFilters
 from rfp_retrieval.retrieval.scope_query import build_scope_query, ongoing_started_by
 from rfp_retrieval.scope.as_of import AsOf
+from tests.small_project import StubEncoder
 
 # ongoing since 2026-03 (seven months by the 2026-10-28 issue date), ongoing since 2024,
 # completed work that started 2026-01 (not affected), ongoing with no start date (unknown)
@@ -24,15 +25,6 @@ STARTS = [dt.date(2026, 3, 1), dt.date(2024, 1, 1), dt.date(2026, 1, 5), None]
 ONGOING = [True, True, False, True]
 ENDS = [None, None, dt.date(2026, 9, 30), None]
 SENTENCE = "Work still in progress counts if at least one year has been performed."
-
-
-class _Stub:
-    """One fixed unit vector per text (every cosine is the entry's own first coordinate)."""
-
-    model_id = "stub-2d"
-
-    def encode(self, texts: list[str]) -> np.ndarray:
-        return np.tile(np.array([1.0, 0.0], dtype=np.float32), (len(texts), 1))
 
 
 def _library() -> tuple[pl.DataFrame, EntryVectors]:
@@ -74,7 +66,7 @@ def _scope(tmp_path, sentence: str = SENTENCE):
         f"## L.3 Past Performance\n\nSubmit two (2) references. {sentence}\n",
         encoding="utf-8",
     )
-    return build_scope_query(load_document(path), _Stub(), AsOf(dt.date(2026, 10, 28), "t"))
+    return build_scope_query(load_document(path), StubEncoder(), AsOf(dt.date(2026, 10, 28), "t"))
 
 
 def test_the_minimum_is_a_filter_of_the_scope_query(tmp_path):

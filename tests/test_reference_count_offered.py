@@ -17,17 +17,9 @@ from rfp_retrieval.retrieval.config import DEFAULT_TOP_K, RankingConfig, referen
 from rfp_retrieval.retrieval.records import EntryVectors
 from rfp_retrieval.retrieval.scope_query import build_scope_query
 from rfp_retrieval.scope.as_of import AsOf
+from tests.small_project import StubEncoder
 
 IDS = [f"PP-{k:02d}" for k in range(1, 8)]
-
-
-class _Stub:
-    """One fixed unit vector per text (every cosine is the entry's own first coordinate)."""
-
-    model_id = "stub-2d"
-
-    def encode(self, texts: list[str]) -> np.ndarray:
-        return np.tile(np.array([1.0, 0.0], dtype=np.float32), (len(texts), 1))
 
 
 def _library() -> tuple[pl.DataFrame, EntryVectors]:
@@ -76,7 +68,9 @@ def _rfp(tmp_path, sentence: str):
     ],
 )
 def test_pp_references_ranks_the_count_the_rfp_asks_for(tmp_path, sentence, count):
-    built = build_scope_query(_rfp(tmp_path, sentence), _Stub(), AsOf(dt.date(2026, 6, 1), "t"))
+    built = build_scope_query(
+        _rfp(tmp_path, sentence), StubEncoder(), AsOf(dt.date(2026, 6, 1), "t")
+    )
     assert built.reading.references_required == (None if count == DEFAULT_TOP_K else count)
     entries, vectors = _library()
     paths = SimpleNamespace(ranking_mode="default", overrides_dir=str(tmp_path / "overrides"))
