@@ -255,7 +255,7 @@ def test_a_brief_whose_rfp_file_was_deleted_is_listed_and_kept(tmp_path):
     """Break-it: an RFP deleted from the inbox kept its old brief with no word in the run."""
     import polars as pl
 
-    from rfp_retrieval.cli.run import briefs_without_rfp
+    from rfp_retrieval.cli.run import briefs_without_rfp, partition_sources
 
     inbox, out = tmp_path / "inbox", tmp_path / "out"
     for key in ("kept-md", "gone-md", "ran-md"):
@@ -277,7 +277,8 @@ def test_a_brief_whose_rfp_file_was_deleted_is_listed_and_kept(tmp_path):
                 )
             return None
 
-    gone = briefs_without_rfp(Store(), [{"partition": "ran-md", "file": "ran.md"}])
+    sources = partition_sources(Store())
+    gone = briefs_without_rfp(Store(), [{"partition": "ran-md", "file": "ran.md"}], sources)
     assert gone == [
         {
             "file": str(out / "gone-md"),

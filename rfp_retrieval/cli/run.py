@@ -212,15 +212,16 @@ def run(
         known = launcher.known_partitions()
         known |= {o["partition"] for o in outcomes if o.get("partition")}
         present = rfp_files_present(settings.inbox_dir, outcomes)
+        sources = partition_sources(launcher.store)
         unmatched = [
             {"file": str(path), "reason": reason}
             for path, reason in unmatched_override_files(
-                settings.overrides_dir, sorted(known), present, partition_sources(launcher.store)
+                settings.overrides_dir, sorted(known), present, sources
             )
         ]
         unmatched += override_problems(launcher.store, settings.overrides_dir, outcomes)
         rejected = library_rejections(launcher.store)
-        gone = briefs_without_rfp(launcher.store, outcomes)
+        gone = briefs_without_rfp(launcher.store, outcomes, sources)
     if as_json:
         print_json(
             {
@@ -378,15 +379,16 @@ def override_problems(
     return found
 
 
-def briefs_without_rfp(store: Any, outcomes: list[RunItem]) -> list[dict[str, str]]:
+def briefs_without_rfp(
+    store: Any, outcomes: list[RunItem], sources: dict[str, str]
+) -> list[dict[str, str]]:
     """``{"file": the brief's folder, "partition", "reason"}`` for each stored brief on disk
-    whose RFP file (the ``rfp_document`` table's ``file``) no longer exists, other than this
-    run's partitions (break-it: a deleted RFP kept its old brief with no word). The brief is
-    kept: it may be the one a writer is working from; the reason says what to do."""
+    whose RFP file (``sources``: ``partition_sources(store)``) no longer exists, other than
+    this run's partitions (break-it: a deleted RFP kept its old brief with no word). The brief
+    is kept: it may be the one a writer is working from; the reason says what to do."""
     briefs = store.read_table("response_brief", ["rfp_partition", "html_path"])
     if briefs is None:
         return []
-    sources = partition_sources(store)
     ran = {o["partition"] for o in outcomes if o.get("partition")}
     gone = []
     for key, html in briefs.iter_rows():

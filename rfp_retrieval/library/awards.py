@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import functools
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -422,6 +423,7 @@ def _column(raw: dict[str, Any], name: str) -> Any:
     return _named_column(raw, name)[1]
 
 
+@functools.lru_cache(maxsize=4096)
 def column_key(name: str) -> str:
     """A column name as the export readers compare it: lower case, spaces and hyphens as
     underscores (``"Award ID"``, ``"award_id"`` and ``"AWARD-ID"`` are one column; break-it:

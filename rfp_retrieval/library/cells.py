@@ -99,11 +99,11 @@ def _stray_byte(error: UnicodeDecodeError) -> tuple[str, int]:
 
 
 class _MixedDecoder(codecs.BufferedIncrementalDecoder):
-    def _buffer_decode(self, data, errors, final):  # noqa: ANN001, ANN202 (codec protocol)
+    def _buffer_decode(self, data: bytes, errors: str, final: bool) -> tuple[str, int]:
         return codecs.utf_8_decode(data, "rfp-stray-byte", final)
 
 
-def _mixed_decode(data, errors="strict"):  # noqa: ANN001, ANN202 (codec protocol)
+def _mixed_decode(data: bytes, errors: str = "strict") -> tuple[str, int]:
     return codecs.utf_8_decode(bytes(data), "rfp-stray-byte", True)
 
 
@@ -132,10 +132,13 @@ def mostly_utf8(valid_sequences: int, stray_bytes: int) -> bool:
     return valid_sequences > 0 and stray_bytes < valid_sequences
 
 
+_HIGH_BYTES = bytes(range(0x80, 0x100))
+
+
 def utf8_counts(data: bytes) -> tuple[int, int]:
     """(valid UTF-8 multi-byte characters, bytes that are no part of one and not ASCII)."""
     valid = _UTF8_MULTIBYTE.findall(data)
-    high = sum(1 for b in data if b >= 0x80)
+    high = len(data) - len(data.translate(None, _HIGH_BYTES))
     return len(valid), high - sum(len(v) for v in valid)
 
 

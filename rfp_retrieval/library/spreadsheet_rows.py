@@ -491,7 +491,9 @@ def _read_table(
             for k, cell in enumerate(cells)
             if _cell_text(cell)
         }
-        oversized = {name: len(str(v)) for name, v in raw.items() if len(str(v)) > MAX_CELL_CHARS}
+        oversized = {
+            name: size for name, v in raw.items() if (size := len(str(v))) > MAX_CELL_CHARS
+        }
         try:
             if oversized:
                 for name, size in oversized.items():  # the kept raw row stays readable

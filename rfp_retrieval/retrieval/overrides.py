@@ -19,6 +19,7 @@ its rank with every score component computed as for any other entry, plus ``over
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import json
 import os
@@ -446,7 +447,9 @@ class _EntryOfLibrary(PreparedLibrary):
     def __init__(self, single: pl.DataFrame, vectors: EntryVectors, library: PreparedLibrary):
         super().__init__(single, vectors)
         self._library = library
-        self._at = library.ids.index(self.ids[0])
+        self._at = bisect.bisect_left(library.ids, self.ids[0])  # ids are in sorted order
+        if library.ids[self._at : self._at + 1] != [self.ids[0]]:
+            raise ValueError(f"{self.ids[0]} is not an entry of the prepared library")
 
     def lexical_scores(self, text: str, tool_weight: float = 1.0) -> np.ndarray:
         """The entry's ``PreparedLibrary.lexical_scores`` in its whole library, float64 (1,)."""
