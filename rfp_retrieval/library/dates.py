@@ -9,6 +9,10 @@ its defects. Rules of the dates:
 - a year alone is January 1 for a start and December 31 for an end;
 - a federal fiscal year runs October 1 to September 30 and is named for the year it ends in
   (31 U.S.C. 1102): ``FY20`` starts 2019-10-01 and ends 2020-09-30;
+- a period written as one fiscal year (``FY22``) is that whole year, 2021-10-01 to 2022-09-30:
+  a fiscal year names a period, where a lone date or year only names a start;
+- a date before ``EARLIEST_YEAR`` (1950) or after ``LATEST_YEAR`` (2060) is a typo (``FY2099``,
+  ``1899``): that end of the period is unknown, with an ``implausible-date`` defect naming it;
 - ``Present``, ``Current``, ``ongoing`` end a period as ``"ongoing"``, never as today's date;
 - numeric dates are US order (``06/01/2021`` is June 1); with dots they are day.month.year
   (``01.02.2020`` is 1 February; ``quantities.dates``);
@@ -31,17 +35,27 @@ from rfp_retrieval.quantities.dates import (
 )
 
 __all__ = [
+    "EARLIEST_YEAR",
     "END_BEFORE_START",
+    "IMPLAUSIBLE_DATE",
+    "LATEST_YEAR",
     "MISSING_END_DATE",
     "MISSING_START_DATE",
     "parse_period_of_performance",
     "period_from_columns",
     "period_defects",
+    "plausible_period",
 ]
 
 END_BEFORE_START = "end-before-start"
 MISSING_START_DATE = "missing-start-date"
 MISSING_END_DATE = "missing-end-date"
+IMPLAUSIBLE_DATE = "implausible-date"
+# Past performance is work done in the era of the systems a proposal describes; a start before
+# 1950 or any date after 2060 is a mistyped year (break-it: FY2099, 1899), not a fact to rank on.
+EARLIEST_YEAR = 1950
+LATEST_YEAR = 2060
+_FISCAL_YEAR_ALONE = re.compile(r"^fy\s*'?(?:\d{4}|\d{2})$", re.IGNORECASE)
 
 
 # Separators between the two ends of a period, tried in order. A bare hyphen separates two
@@ -84,7 +98,8 @@ def parse_period_of_performance(text: str | None) -> tuple[str | None, str | Non
     ``2019-01-01 00:00:00-2021-06-30 00:00:00``). ``Oct 2019 – Present`` gives
     ``("2019-10-01", "ongoing")``; ``FY20-FY23`` gives ``("2019-10-01", "2023-09-30")``;
     ``03/2018 - 02/2024`` gives ``("2018-03-01", "2024-02-29")``. A single date or a missing end
-    gives ``end=None`` and empty text gives ``(None, None)``: ``period_defects`` reports them;
+    gives ``end=None`` (but one fiscal year alone, ``FY22``, is that whole year) and empty text
+    gives ``(None, None)``: ``period_defects`` reports them;
     a placeholder end (``Jan 2019 - TBD``, ``TBD``) is unknown like an empty one.
     Raises ``ValueError`` naming the text when either end is not a date (rules: module docstring).
     """
@@ -94,6 +109,8 @@ def parse_period_of_performance(text: str | None) -> tuple[str | None, str | Non
     if not cleaned:
         return None, None
     start_text, end_text = _split_period(cleaned)
+    if end_text is None and _FISCAL_YEAR_ALONE.match(start_text):
+        end_text = start_text  # "FY22" is the whole fiscal year (module docstring)
     try:
         return _period_ends(start_text, end_text)
     except ValueError as error:
@@ -153,3 +170,20 @@ def period_defects(start: str | None, end: str | None) -> list[str]:
     if start and end and end != ONGOING and end < start:
         defects.append(END_BEFORE_START)
     return defects
+
+
+def plausible_period(
+    start: str | None, end: str | None
+) -> tuple[str | None, str | None, list[str]]:
+    """``(start, end, defects)``: an end dated before ``EARLIEST_YEAR`` or after ``LATEST_YEAR``
+    becomes unknown (None) with ``implausible-date (start <date>)`` / ``(end <date>)``, so a
+    mistyped year is shown as unknown rather than ranked as very old or still running. ISO
+    dates or ``"ongoing"`` in, the same out; never raises. Rule: module docstring."""
+    defects = []
+    checked: list[str | None] = []
+    for name, iso in (("start", start), ("end", end)):
+        if iso is not None and iso != ONGOING and not EARLIEST_YEAR <= int(iso[:4]) <= LATEST_YEAR:
+            defects.append(f"{IMPLAUSIBLE_DATE} ({name} {iso})")
+            iso = None
+        checked.append(iso)
+    return checked[0], checked[1], defects

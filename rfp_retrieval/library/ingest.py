@@ -14,7 +14,9 @@ Nothing is lost:
 - a row whose facts are inconsistent or incomplete is kept and its ``defects`` list the issues
   (``end-before-start``, ``min-above-max``, ``missing-value``, ``missing-start-date``,
   ``missing-end-date``, ``nonstandard-customer-type``, ``unknown-customer-type``,
-  ``unknown-vehicle-type``, ``unknown-role``, ``unreadable-last-updated``);
+  ``unknown-vehicle-type``, ``unknown-role``, ``unreadable-last-updated``, and, where a fact
+  was made unknown or is only a floor, ``implausible-value (...)``, ``lower-bound-value (...)``,
+  ``implausible-date (...)``, ``two-customer-types``);
 - when an id appears more than once the most recently updated row wins (``Last Updated`` /
   ``last_updated``; a row without a date is the oldest; on a tie the row read last wins) and
   the others are listed in ``superseded``; the kept entry takes the id as most of its rows

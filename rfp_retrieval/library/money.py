@@ -4,7 +4,8 @@ The grammar (amounts, ranges, scales, number words) is ``rfp_retrieval.quantitie
 with the RFP reader; this module reads a library ``Contract Value`` cell with it:
 
 - ``parse_contract_value(text)`` reads a library value cell into ``ContractValue``;
-- ``value_defects(value)`` names what is wrong with a value (``missing-value``, ``min-above-max``).
+- ``value_defects(value)`` names what is wrong with a value (``missing-value``, ``min-above-max``);
+- ``checked_value(value, text)`` makes an implausible amount unknown and marks a floor ("$5M+").
 
 ``find_amounts``, ``parse_amount``, ``MoneyMention``, ``SCALES``, ``UNIT_WORDS`` and
 ``TENS_WORDS`` stay importable from here.
@@ -30,14 +31,31 @@ __all__ = [
     "MISSING_VALUE",
     "MISSING_VALUE_WORDS",
     "FOREIGN_CURRENCY_CODES",
+    "IMPLAUSIBLE_VALUE",
+    "LOWER_BOUND_VALUE",
+    "PLAUSIBLE_VALUE_LIMIT_USD",
     "SHARE_LABELS",
     "check_usd_amount_text",
+    "checked_value",
     "parse_contract_value",
     "value_defects",
 ]
 
 MISSING_VALUE = "missing-value"
 MIN_ABOVE_MAX = "min-above-max"
+IMPLAUSIBLE_VALUE = "implausible-value"
+LOWER_BOUND_VALUE = "lower-bound-value"
+PLAUSIBLE_VALUE_LIMIT_USD = 100_000_000_000
+"""A contract value above USD 100 billion is taken for a typing or unit error: it is above the
+ceiling of the largest government-wide IT contract vehicles (GSA Alliant 2: $75 billion). Such a
+value is read as unknown (``checked_value``), never ranked or stored as a figure (a 23-digit
+value did not fit the store and stopped the whole library: break-it)."""
+# Wording that makes an amount a floor: "$5M+", "$5M or more", "over $5M", "at least $5M".
+_LOWER_BOUND_RE = re.compile(
+    r"\d\s*[kmb]?\s*\+|\bor (?:more|greater|above|higher)\b|\b(?:over|above|more than|"
+    r"greater than|at least|in excess of|exceeding|minimum of|no less than|not less than)\s+\$?\d",
+    re.IGNORECASE,
+)
 
 # Cells that say "no value yet" rather than giving a wrong one: read as unknown (None/None).
 MISSING_VALUE_WORDS = frozenset(
@@ -230,3 +248,24 @@ def value_defects(value: ContractValue) -> list[str]:
     if value.min is not None and value.max is not None and value.min > value.max:
         return [MIN_ABOVE_MAX]
     return []
+
+
+def checked_value(value: ContractValue, text: object) -> tuple[ContractValue, list[str]]:
+    """``value`` (read from the cell ``text``) made safe to rank on, and its defect codes.
+
+    - an amount above ``PLAUSIBLE_VALUE_LIMIT_USD`` ($100B) is a typo: the value becomes
+      unknown (``ContractValue(None, None)``) with ``implausible-value (<text>)``, so the entry
+      is ranked with its value unknown rather than as the largest contract in the library;
+    - an amount written as a floor (``$5M+``, ``$5M or more``, ``over $5M``) keeps the amount
+      and gets ``lower-bound-value (<text>)``: the library owner should give the figure;
+    - then ``value_defects`` (``missing-value``, ``min-above-max``).
+    Never raises. Source: break-it (a 23-digit value was stored and ranked).
+    """
+    written = " ".join(str(text).split()) if text is not None else ""
+    highest = max((v for v in (value.min, value.max, value.funded) if v is not None), default=0)
+    if highest > PLAUSIBLE_VALUE_LIMIT_USD:
+        return ContractValue(None, None), [f"{IMPLAUSIBLE_VALUE} ({written[:40]})"]
+    defects = []
+    if written and _LOWER_BOUND_RE.search(written):
+        defects.append(f"{LOWER_BOUND_VALUE} ({written[:40]})")
+    return value, defects + value_defects(value)

@@ -14,6 +14,7 @@ from typing import Any
 
 import polars as pl
 
+from rfp_retrieval.library.money import IMPLAUSIBLE_VALUE, PLAUSIBLE_VALUE_LIMIT_USD
 from rfp_retrieval.library.records import CUSTOMER_TYPES, VEHICLE_TYPES
 
 
@@ -139,9 +140,6 @@ def _failing_ids(frame: pl.DataFrame, expectation: str) -> list[str]:
     return sorted(frame.filter(rules[expectation].fill_null(False))["id"].cast(str).to_list())
 
 
-MAX_PLAUSIBLE_VALUE = 100_000_000_000
-"""A contract value above USD 100 billion is taken for a typing or unit error: it is above the
-ceiling of the largest government-wide IT contract vehicles (GSA Alliant 2: $75 billion)."""
 VALUE_COLUMNS = ("value_min", "value_max", "value_funded")
 
 
@@ -152,8 +150,9 @@ def implausible_rows(frame: pl.DataFrame, today: dt.date) -> dict[str, dict[str,
     start date or ``last_updated`` after ``today``: past performance is work already begun,
     and an update cannot be dated later than the run; an end date may be in the future for
     ongoing work and is not judged here); ``value positive`` (a $0 value in ``VALUE_COLUMNS``:
-    no contract is worth nothing; a blank is unknown, not zero); ``value plausible`` (above
-    ``MAX_PLAUSIBLE_VALUE``). Missing columns are skipped.
+    no contract is worth nothing; a blank is unknown, not zero); ``value plausible`` (a value
+    above ``money.PLAUSIBLE_VALUE_LIMIT_USD``, which the reader made unknown and marked
+    ``implausible-value``). Missing columns are skipped.
     """
     found: dict[str, dict[str, str]] = {
         "dates not in the future": {},
@@ -175,10 +174,14 @@ def implausible_rows(frame: pl.DataFrame, today: dt.date) -> dict[str, dict[str,
             found["value positive"][rid] = ", ".join(
                 f"{c.replace('_', ' ')} ${row[c]:,}" for c in zero
             )
-        huge = [c for c in VALUE_COLUMNS if c in names and (row.get(c) or 0) > MAX_PLAUSIBLE_VALUE]
+        huge = [
+            d[len(IMPLAUSIBLE_VALUE) :].strip(" ()")
+            for d in row.get("defects") or ()
+            if d.startswith(IMPLAUSIBLE_VALUE)
+        ]
         if huge:
             found["value plausible"][rid] = ", ".join(
-                f"{c.replace('_', ' ')} ${row[c]:,} is above ${MAX_PLAUSIBLE_VALUE:,}" for c in huge
+                f"value {h} is above ${PLAUSIBLE_VALUE_LIMIT_USD:,} (read as unknown)" for h in huge
             )
     return found
 
@@ -196,7 +199,8 @@ def validate_entries(
     and present (blocking), known customer and vehicle types, dates present, start before end,
     value min <= max, value present; then the rows no library can be right about
     (``implausible_rows``: a start or update date after ``today`` (default: the run's date),
-    a $0 value, a value above ``MAX_PLAUSIBLE_VALUE``), each failing id with its reason. Dates
+    a $0 value, a value above ``money.PLAUSIBLE_VALUE_LIMIT_USD``), each failing id with its
+    reason. Dates
     and values are checked by GX column-pair expectations; failing ids are listed for each.
     """
     os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")

@@ -659,7 +659,9 @@ def _entry_from_spreadsheet(values: dict[str, Any], source: str, row: int) -> Pa
         raise RowRejected(f"{entry_id}: Contract Name is empty")
     defects: list[str] = []
 
-    customer_type, found = vocab.normalize_customer_type(_cell_text(values.get("customer_type")))
+    customer_type, found = vocab.normalize_customer_type(
+        _cell_text(values.get("customer_type")), _cell_text(values.get("customer"))
+    )
     defects += found
     role, found = vocab.normalize_role(_cell_text(values.get("role")))
     defects += found
@@ -673,7 +675,8 @@ def _entry_from_spreadsheet(values: dict[str, Any], source: str, row: int) -> Pa
         )
     except ValueError as error:
         raise RowRejected(f"{entry_id}: Contract Value: {error}") from error
-    defects += money.value_defects(value)
+    value, found = money.checked_value(value, raw_value)
+    defects += found
 
     try:
         if not _cell_text(values.get("period")) and {"period_start", "period_end"} & values.keys():
@@ -684,8 +687,9 @@ def _entry_from_spreadsheet(values: dict[str, Any], source: str, row: int) -> Pa
             start, end = dates.parse_period_of_performance(_cell_text(values.get("period")))
     except ValueError as error:
         raise RowRejected(f"{entry_id}: Period of Performance: {error}") from error
-    defects += dates.period_defects(start, end)
     defects += _split_period_conflict(values, (start, end))
+    start, end, found = dates.plausible_period(start, end)
+    defects += found + dates.period_defects(start, end)
 
     last_updated, found = _last_updated(values.get("last_updated"))
     defects += found

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 
+from rfp_retrieval.agencies import non_federal_type
 from rfp_retrieval.library.records import CUSTOMER_TYPES
 
 NONSTANDARD_CUSTOMER_TYPE = "nonstandard-customer-type"
 UNKNOWN_CUSTOMER_TYPE = "unknown-customer-type"
+TWO_CUSTOMER_TYPES = "two-customer-types"
 UNKNOWN_VEHICLE_TYPE = "unknown-vehicle-type"
 UNKNOWN_ROLE = "unknown-role"
 
@@ -67,22 +69,46 @@ CUSTOMER_TYPE_ALIASES: dict[str, str] = {
     "non-us government": "international",
     "intl": "international",
 }
+# Cells that name two types at once ("State / Local", SLED: state, local and education). One
+# entry is work for one customer, so the customer's name decides (a county or city is local, a
+# state's agency or university is state); when it does not, the type is unknown, never both.
+STATE_OR_LOCAL_WORDINGS = (
+    "state/local",
+    "state & local",
+    "state and local",
+    "state/local government",
+    "state and local government",
+    "state & local government",
+    "sled",
+    "slg",
+)
+_STATE_OR_LOCAL_KEYS = frozenset(_key(k) for k in STATE_OR_LOCAL_WORDINGS)
 _STANDARD_CUSTOMER_KEYS = {_key(k): v for k, v in STANDARD_CUSTOMER_TYPES.items()} | {
     _key(slug): slug for slug in CUSTOMER_TYPES
 }
 _CUSTOMER_ALIAS_KEYS = {_key(k): v for k, v in CUSTOMER_TYPE_ALIASES.items()}
 
 
-def normalize_customer_type(text: str | None) -> tuple[str | None, list[str]]:
+def normalize_customer_type(
+    text: str | None, customer_name: str | None = None
+) -> tuple[str | None, list[str]]:
     """Customer type slug (one of ``records.CUSTOMER_TYPES``) and its defect codes.
 
     ``Federal - Civilian`` / ``federal-civilian`` give no defect; other known spellings
-    (``Fed Civ``, ``federal civilian agency``) give ``nonstandard-customer-type``; unknown text
-    gives ``(None, ["unknown-customer-type"])`` and empty gives ``(None, [])``. Never raises.
+    (``Fed Civ``, ``federal civilian agency``) give ``nonstandard-customer-type``; a cell naming
+    two types (``State / Local``, ``SLED``: ``STATE_OR_LOCAL_WORDINGS``) takes the type the
+    ``customer_name`` says (``Travis County`` -> local, ``State of Ohio ...`` -> state) with
+    ``nonstandard-customer-type``, else ``(None, ["two-customer-types"])``; unknown text gives
+    ``(None, ["unknown-customer-type"])`` and empty gives ``(None, [])``. Never raises.
     """
     if text is None or not text.strip():
         return None, []
     key = _key(text)
+    if key in _STATE_OR_LOCAL_KEYS:
+        named = non_federal_type(customer_name)
+        if named in ("state", "local"):
+            return named, [NONSTANDARD_CUSTOMER_TYPE]
+        return None, [TWO_CUSTOMER_TYPES]
     if key in _STANDARD_CUSTOMER_KEYS:
         return _STANDARD_CUSTOMER_KEYS[key], []
     if key in _CUSTOMER_ALIAS_KEYS:

@@ -177,6 +177,14 @@ def _front_value(contract: dict[str, Any]) -> ContractValue:
     return ContractValue(low, high, funded=funded)
 
 
+def _front_value_text(contract: dict[str, Any]) -> str:
+    """The value as written in the front matter (``value``, or its min / max fields)."""
+    if contract.get("value") is not None:
+        return str(contract["value"])
+    parts = (contract.get(k) for k in ("value_min", "value_max", "value_funded"))
+    return " / ".join(str(p) for p in parts if p is not None)
+
+
 def _front_period(contract: dict[str, Any]) -> tuple[str | None, str | None]:
     start_raw, end_raw = contract.get("start_date"), contract.get("end_date")
     if start_raw is None and end_raw is None and contract.get("period") is not None:
@@ -214,16 +222,19 @@ def _entry_from_writeup(text: str, rel: str) -> PastPerformanceEntry:
     contract = _mapping(front, "contract")
     defects: list[str] = []
 
-    customer_type, found = vocab.normalize_customer_type(_front_text(customer.get("type")))
+    customer_type, found = vocab.normalize_customer_type(
+        _front_text(customer.get("type")),
+        _front_text(customer.get("name", customer.get("named"))),
+    )
     defects += found
     role, found = vocab.normalize_role(_front_text(front.get("role")))
     defects += found
     vehicle_type, found = vocab.normalize_vehicle_type(_front_text(contract.get("vehicle_type")))
     defects += found
-    value = _front_value(contract)
-    defects += money.value_defects(value)
-    start, end = _front_period(contract)
-    defects += dates.period_defects(start, end)
+    value, found = money.checked_value(_front_value(contract), _front_value_text(contract))
+    defects += found
+    start, end, found = dates.plausible_period(*_front_period(contract))
+    defects += found + dates.period_defects(start, end)
     last_updated, found = _last_updated(front.get("last_updated"))
     defects += found
 
