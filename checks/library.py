@@ -13,7 +13,8 @@ from rfp_retrieval.library.quality import vague_outcome_ids, validate_entries
     asset="pp_entries",
     description=(
         "Great Expectations suite on the library: it has entries, ids unique, known customer "
-        "and vehicle types, dates present, start before end, value min <= max. Lists the "
+        "and vehicle types, dates present, start before end, value min <= max, plausible "
+        "values and dates, write-ups not copied under another id. Lists the "
         "failing ids; an empty library names its folder and the first rejected row."
     ),
 )

@@ -92,3 +92,34 @@ def test_a_fiscal_year_alone_is_the_whole_year_and_a_year_alone_only_a_start():
 )
 def test_a_two_type_customer_cell_takes_the_type_its_name_says(cell, name, expected):
     assert normalize_customer_type(cell, name) == expected
+
+
+def test_a_write_up_copied_under_a_new_id_fails_write_ups_distinct(tmp_path):
+    import datetime as dt
+
+    from rfp_retrieval.library.quality import validate_entries
+
+    story = (
+        "Replaced the county permitting system with a cloud case-management platform "
+        "used by 400 staff"
+    )
+    (tmp_path / "matrix.csv").write_text(
+        HEADER
+        + _row("PP-7", "Travis County", "Local", "$2M", "2020 - 2022").replace(
+            "Built the portal.", story
+        )
+        + _row("PP-3", "Travis County", "Local", "$2M", "2020 - 2022").replace(
+            "Built the portal.", story.upper() + " !"
+        )
+        + _row("PP-5", "Travis County", "Local", "$2M", "2020 - 2022"),  # short stock text
+        encoding="utf-8",
+    )
+    load = load_library(tmp_path)
+    outcomes = {
+        o.expectation: o
+        for o in validate_entries(entries_frame(load.entries), today=dt.date(2026, 12, 4))
+    }
+    distinct = outcomes["write-ups distinct"]
+    assert (distinct.success, distinct.failing_ids) == (False, ["PP-7"])
+    assert distinct.reasons == {"PP-7": "same write-up as PP-3"}
+    assert sorted(e.id for e in load.entries) == ["PP-3", "PP-5", "PP-7"]  # nothing lost

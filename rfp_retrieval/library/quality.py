@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -200,8 +201,8 @@ def validate_entries(
     value min <= max, value present; then the rows no library can be right about
     (``implausible_rows``: a start or update date after ``today`` (default: the run's date),
     a $0 value, a value above ``money.PLAUSIBLE_VALUE_LIMIT_USD``), each failing id with its
-    reason. Dates
-    and values are checked by GX column-pair expectations; failing ids are listed for each.
+    reason; and write-ups distinct (``copied_writeups``). Dates and values are checked by GX
+    column-pair expectations; failing ids are listed for each.
     """
     os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
     import great_expectations as gx
@@ -278,7 +279,44 @@ def validate_entries(
     for name, reasons in implausible_rows(frame, today or dt.date.today()).items():
         ids = sorted(reasons)
         outcomes.append(ExpectationOutcome(name, not ids, ids, reasons=reasons))
+    copies = copied_writeups(frame)
+    outcomes.append(
+        ExpectationOutcome("write-ups distinct", not copies, sorted(copies), reasons=copies)
+    )
     return outcomes
+
+
+COPY_MIN_CHARS = 80
+"""Shortest write-up (narrative and technical approach together, normalized) compared: short
+stock text ("See attached.") is not a copied project."""
+
+
+def _writeup_key(narrative: object, technical: object) -> str:
+    text = f"{narrative or ''} {technical or ''}".lower()
+    return " ".join(re.findall(r"[a-z0-9]+", text))
+
+
+def copied_writeups(frame: pl.DataFrame) -> dict[str, str]:
+    """``{id: "same write-up as <first id>"}`` for entries whose narrative and technical
+    approach, compared without case, punctuation or spacing, repeat an entry with a lower id:
+    a write-up copied under a new id is one project entered twice, and would be cited twice.
+    Each row is kept (the writer merges or rewrites them). Write-ups shorter than
+    ``COPY_MIN_CHARS`` are not compared. Needs ``id``, ``narrative`` and
+    ``technical_description`` (a frame without them gives ``{}``). Source: break-it."""
+    if not {"id", "narrative", "technical_description"} <= set(frame.columns):
+        return {}
+    first: dict[str, str] = {}
+    copies: dict[str, str] = {}
+    rows = frame.select("id", "narrative", "technical_description").sort("id")
+    for rid, narrative, technical in rows.iter_rows():
+        key = _writeup_key(narrative, technical)
+        if len(key) < COPY_MIN_CHARS:
+            continue
+        if key in first:
+            copies[str(rid)] = f"same write-up as {first[key]}"
+        else:
+            first[key] = str(rid)
+    return copies
 
 
 def vague_outcome_ids(frame: pl.DataFrame) -> list[str]:
