@@ -165,6 +165,26 @@ def test_bad_override_file_error_names_the_file(tmp_path, text, message):
     assert message in str(error.value)
 
 
+def test_every_faulty_override_of_a_file_is_named_not_only_the_first(tmp_path):
+    path = tmp_path / "rfp-a.yaml"
+    second = (
+        "  - replace: PP-3\n    with: PP-998\n    by: Dana Writer\n    at: soon\n"
+        "    reason: A second fault.\n"
+    )
+    third = "  - replace: PP-1\n    with: PP-4\n    at: 2026-06-11\n    reason: No author.\n"
+    path.write_text(
+        OVERRIDE_YAML.replace("with: PP-5", "with: PP-999") + second + third, encoding="utf-8"
+    )
+    with pytest.raises(OverrideError) as error:
+        load_overrides(path, KNOWN)
+    lines = str(error.value).splitlines()
+    assert lines[0] == f"{path}: 3 overrides need fixing:"
+    assert lines[1].startswith("  - override 1 names PP-999, which the library does not hold")
+    assert lines[2].startswith("  - override 2 names PP-998, which the library does not hold")
+    assert lines[3].startswith("  - override 3 lacks by;")
+    assert len(lines) == 4
+
+
 def test_replacing_an_id_that_was_not_chosen_is_an_error(tmp_path):
     path = tmp_path / "rfp-a.yaml"
     path.write_text(OVERRIDE_YAML.replace("replace: PP-2", "replace: PP-4"), encoding="utf-8")

@@ -386,48 +386,18 @@ def load_overrides(
             f"{path}: expected a list 'overrides:' of mappings with {', '.join(OVERRIDE_FIELDS)}"
         )
     out: list[ReferenceOverride] = []
+    faults: list[str] = []  # every override's fault, not only the first (break-it)
     for number, item in enumerate(items, start=1):
-        if not isinstance(item, dict):
-            raise OverrideError(f"{path}: override {number} is not a mapping of field: value")
-        missing = [f for f in OVERRIDE_FIELDS if item.get(f) is None or str(item[f]).strip() == ""]
-        if missing:
-            strays = [str(k) for k in item if str(k) not in OVERRIDE_FIELDS]
-            stray = f" (it has {', '.join(repr(k) for k in strays)}: a misspelling?)" * bool(strays)
-            raise OverrideError(
-                f"{path}: override {number} lacks {', '.join(missing)}{stray}; every override "
-                f"needs {', '.join(OVERRIDE_FIELDS)}"
-            )
-        fields = {f: _text(item, f, path, number) for f in ("replace", "with", "by", "reason")}
-        for f in ("replace", "with"):  # the library's spelling: pp-175 is PP-175
-            fields[f] = library_id(fields[f], known_ids)
-        unknown = [fields[f] for f in ("replace", "with") if fields[f] not in known_ids]
-        refused = {i: (rejected or {}).get(entry_id_key(i)) for i in unknown}
-        if any(refused.values()):
-            raise OverrideError(
-                f"{path}: override {number} names "
-                + "; ".join(
-                    f"{i}, rejected: {why}" if why else f"{i}, which the library does not hold"
-                    for i, why in refused.items()
-                )
-                + "; fix the library row (or pick another entry) and re-run"
-            )
-        if unknown:
-            raise OverrideError(
-                f"{path}: override {number} names {', '.join(unknown)}, which the library does "
-                f"not hold{_closest_ids(unknown, known_ids)}; `rfp-retrieval library` lists "
-                "every id"
-            )
-        if fields["replace"] == fields["with"]:
-            raise OverrideError(f"{path}: override {number} replaces {fields['replace']} by itself")
-        out.append(
-            ReferenceOverride(
-                replace_id=fields["replace"],
-                with_id=fields["with"],
-                by=fields["by"],
-                at=_iso(item["at"], path, number),
-                reason=fields["reason"],
-                source=path,
-            )
+        try:
+            out.append(_one_override(item, number, path, known_ids, rejected))
+        except OverrideError as error:
+            faults.append(str(error).removeprefix(f"{path}: "))
+    if len(faults) == 1:
+        raise OverrideError(f"{path}: {faults[0]}")
+    if faults:
+        raise OverrideError(
+            f"{path}: {len(faults)} overrides need fixing:\n"
+            + "\n".join(f"  - {f}" for f in faults)
         )
     for field_name in ("replace_id", "with_id"):
         ids = [getattr(o, field_name) for o in out]
@@ -435,6 +405,57 @@ def load_overrides(
         if twice:
             raise OverrideError(f"{path}: {', '.join(twice)} appears in more than one override")
     return out
+
+
+def _one_override(
+    item: Any,
+    number: int,
+    path: Path,
+    known_ids: set[str] | frozenset[str],
+    rejected: Mapping[str, str] | None,
+) -> ReferenceOverride:
+    """Override ``number`` of the file at ``path`` read and checked (``load_overrides``).
+    Raises ``OverrideError`` naming the file and the override."""
+    if not isinstance(item, dict):
+        raise OverrideError(f"{path}: override {number} is not a mapping of field: value")
+    missing = [f for f in OVERRIDE_FIELDS if item.get(f) is None or str(item[f]).strip() == ""]
+    if missing:
+        strays = [str(k) for k in item if str(k) not in OVERRIDE_FIELDS]
+        stray = f" (it has {', '.join(repr(k) for k in strays)}: a misspelling?)" * bool(strays)
+        raise OverrideError(
+            f"{path}: override {number} lacks {', '.join(missing)}{stray}; every override "
+            f"needs {', '.join(OVERRIDE_FIELDS)}"
+        )
+    fields = {f: _text(item, f, path, number) for f in ("replace", "with", "by", "reason")}
+    for f in ("replace", "with"):  # the library's spelling: pp-175 is PP-175
+        fields[f] = library_id(fields[f], known_ids)
+    unknown = [fields[f] for f in ("replace", "with") if fields[f] not in known_ids]
+    refused = {i: (rejected or {}).get(entry_id_key(i)) for i in unknown}
+    if any(refused.values()):
+        raise OverrideError(
+            f"{path}: override {number} names "
+            + "; ".join(
+                f"{i}, rejected: {why}" if why else f"{i}, which the library does not hold"
+                for i, why in refused.items()
+            )
+            + "; fix the library row (or pick another entry) and re-run"
+        )
+    if unknown:
+        raise OverrideError(
+            f"{path}: override {number} names {', '.join(unknown)}, which the library does "
+            f"not hold{_closest_ids(unknown, known_ids)}; `rfp-retrieval library` lists "
+            "every id"
+        )
+    if fields["replace"] == fields["with"]:
+        raise OverrideError(f"{path}: override {number} replaces {fields['replace']} by itself")
+    return ReferenceOverride(
+        replace_id=fields["replace"],
+        with_id=fields["with"],
+        by=fields["by"],
+        at=_iso(item["at"], path, number),
+        reason=fields["reason"],
+        source=path,
+    )
 
 
 class _EntryOfLibrary(PreparedLibrary):
