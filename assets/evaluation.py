@@ -72,7 +72,10 @@ def retrieval_evaluation(
     files = sorted(folder.glob("*.jsonl"))
     if not files:
         raise dg.Failure(
-            description=f"no golden-set *.jsonl in {folder}; add one or set golden_dir"
+            description=(
+                f"no golden-set *.jsonl in {folder}: add one (each RFP a writer overrode is a "
+                f"line of <output_dir>/{OVERRIDES_JSONL.as_posix()}) or set golden_dir"
+            )
         )
     models = set(pp_facet_embeddings["model"].unique().to_list())
     if models != {embedding_model.model_id}:

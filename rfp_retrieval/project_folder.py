@@ -19,9 +19,12 @@ FOLDER_SETTINGS: dict[str, str] = {
     "db_path": "var/rfp-retrieval.duckdb",
     "output_dir": "output",
     "overrides_dir": "overrides",
+    "golden_dir": "golden",
     "model_cache_dir": "var/models",
 }
-"""Where ``init`` points each path setting, relative to the new folder."""
+"""Where ``init`` points each path setting, relative to the new folder. The golden folder is the
+team's own (empty at first: the run writes ``output/golden/overrides.jsonl`` from the writers'
+overrides, to copy there); pointing it at the checkout's sample broke on a moved project."""
 
 
 class InitError(ValueError):
@@ -51,7 +54,7 @@ def config_text(repo_dir: Path) -> str:
 
 def init_project(folder: Path, sample_dir: Path) -> list[Path]:
     """Create ``folder`` with inbox/, library/ (copy of ``sample_dir/library``), answers/
-    (copy of ``sample_dir/answers``), overrides/, var/ and ``rfp-retrieval.yaml``.
+    (copy of ``sample_dir/answers``), overrides/, golden/, var/ and ``rfp-retrieval.yaml``.
 
     Returns the created paths. Raises InitError when ``folder`` is a file or already holds
     ``rfp-retrieval.yaml`` (nothing is overwritten), FileNotFoundError when the sample data is
@@ -75,7 +78,7 @@ def init_project(folder: Path, sample_dir: Path) -> list[Path]:
         if not target.exists():
             shutil.copytree(sample_dir / part, target)
             created.append(target)
-    for part in ("inbox", "overrides", "var"):
+    for part in ("inbox", "overrides", "golden", "var"):
         target = folder / part
         if not target.exists():
             target.mkdir()

@@ -18,6 +18,7 @@ def test_init_creates_folders_copies_samples_and_a_commented_config(tmp_path):
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in folder.iterdir()) == [
         "answers",
+        "golden",
         "inbox",
         "library",
         "overrides",
@@ -38,7 +39,7 @@ def test_init_creates_folders_copies_samples_and_a_commented_config(tmp_path):
         "model": "all-MiniLM-L6-v2",
         "ranking_mode": "default",
         "overrides_dir": "overrides",
-        "golden_dir": str(REPO / "sample" / "golden"),
+        "golden_dir": "golden",  # the team's own, not a path into the checkout
         "model_cache_dir": "var/models",
         "store": "duckdb",
         "postgres_url_env": "RFP_RETRIEVAL_POSTGRES_URL",
