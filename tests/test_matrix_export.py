@@ -159,6 +159,14 @@ def test_matrix_command_refuses_other_suffixes_and_unreadable_files(tmp_path: Pa
     assert missing.exit_code == 1 and "file not found" in " ".join(missing.output.split())
 
 
+def test_matrix_command_does_not_create_a_mistyped_folder(small_rfp: Path, tmp_path: Path):
+    out = tmp_path / "no-such-folder" / "deeper" / "cm.xlsx"
+    result = CliRunner().invoke(app, ["matrix", str(small_rfp), "--out", str(out)])
+    assert result.exit_code == 2
+    assert "does not exist; create it or give another path" in " ".join(result.output.split())
+    assert not (tmp_path / "no-such-folder").exists()
+
+
 def test_parse_json_has_the_issue_shape_with_questions():
     if not TREASURY.is_file():
         pytest.skip(f"{TREASURY} is missing: read in place from ../shared/data")

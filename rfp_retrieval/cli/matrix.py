@@ -22,6 +22,11 @@ def matrix(
 
     if out.suffix.lower() not in (".xlsx", ".csv"):
         raise typer.BadParameter(f"{out}: write the matrix as .xlsx or .csv", param_hint="--out")
+    if not out.parent.is_dir():  # a mistyped folder is not created silently (break-it)
+        raise typer.BadParameter(
+            f"{out}: the folder {out.parent} does not exist; create it or give another path",
+            param_hint="--out",
+        )
     try:
         doc = load_document(rfp_file)
     except DocumentError as exc:
