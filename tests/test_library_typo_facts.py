@@ -123,3 +123,16 @@ def test_a_write_up_copied_under_a_new_id_fails_write_ups_distinct(tmp_path):
     assert (distinct.success, distinct.failing_ids) == (False, ["PP-7"])
     assert distinct.reasons == {"PP-7": "same write-up as PP-3"}
     assert sorted(e.id for e in load.entries) == ["PP-3", "PP-5", "PP-7"]  # nothing lost
+
+
+def test_an_unreadable_last_updated_says_why_and_how_to_write_it():
+    from rfp_retrieval.library.cells import _last_updated
+
+    assert _last_updated("31/12/2024") == (
+        None,
+        [
+            "unreadable-last-updated ('31/12/2024' is day/month/year, but a date with slashes "
+            "is read month/day/year (US order): write it as year-month-day, e.g. 2024-12-31)"
+        ],
+    )
+    assert _last_updated("12/31/2024") == ("2024-12-31", [])

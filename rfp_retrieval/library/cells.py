@@ -182,12 +182,14 @@ def _optional(value: Any) -> str | None:
 
 
 def _last_updated(value: Any) -> tuple[str | None, list[str]]:
-    """ISO date of a Last Updated cell (``10/28/2014``, ``2025-09-06``, a spreadsheet date)."""
+    """ISO date of a Last Updated cell (``10/28/2014``, ``2025-09-06``, a spreadsheet date) and
+    its defects: ``unreadable-last-updated (<why>)`` when it is not a date, e.g. day/month/year
+    order (the entry is then the oldest of its id's rows)."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None, []
     try:
         if isinstance(value, dt.date):
             return dates.parse_date_bound(value, "start").isoformat(), []
         return dates.parse_date_bound(_cell_text(value), "start").isoformat(), []
-    except ValueError:
-        return None, [UNREADABLE_LAST_UPDATED]
+    except ValueError as error:  # the reason says how to write it (break-it: "31/12/2024")
+        return None, [f"{UNREADABLE_LAST_UPDATED} ({error})"]

@@ -291,7 +291,9 @@ COPY_MIN_CHARS = 80
 stock text ("See attached.") is not a copied project."""
 
 
-def _writeup_key(narrative: object, technical: object) -> str:
+def writeup_key(narrative: object, technical: object) -> str:
+    """The text two copies of one write-up share: narrative and technical approach, lower case,
+    letters and digits only, single spaces (``copied_writeups`` and the ranking compare it)."""
     text = f"{narrative or ''} {technical or ''}".lower()
     return " ".join(re.findall(r"[a-z0-9]+", text))
 
@@ -309,7 +311,7 @@ def copied_writeups(frame: pl.DataFrame) -> dict[str, str]:
     copies: dict[str, str] = {}
     rows = frame.select("id", "narrative", "technical_description").sort("id")
     for rid, narrative, technical in rows.iter_rows():
-        key = _writeup_key(narrative, technical)
+        key = writeup_key(narrative, technical)
         if len(key) < COPY_MIN_CHARS:
             continue
         if key in first:
