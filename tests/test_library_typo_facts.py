@@ -136,3 +136,20 @@ def test_an_unreadable_last_updated_says_why_and_how_to_write_it():
         ],
     )
     assert _last_updated("12/31/2024") == ("2024-12-31", [])
+
+
+def test_an_id_typed_with_a_space_is_kept_with_its_dash(tmp_path):
+    (tmp_path / "matrix.csv").write_text(
+        HEADER
+        + _row("PP 701", "Travis County", "Local", "$2M", "2020 - 2022")
+        + _row("PP-702", "Travis County", "Local", "$2M", "2020 - 2022")
+        + _row("See notes", "Travis County", "Local", "$2M", "2020 - 2022"),
+        encoding="utf-8",
+    )
+    load = load_library(tmp_path)
+    by_id = {e.id: e for e in load.entries}
+    assert sorted(by_id) == ["PP-701", "PP-702"]
+    assert by_id["PP-701"].defects == ["nonstandard-id (PP 701)"]
+    assert [r.reason for r in load.rejected] == [
+        "PP # 'See notes' is not an entry id (expected e.g. PP-001)"
+    ]

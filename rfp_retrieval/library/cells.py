@@ -19,6 +19,21 @@ UNREADABLE_LAST_UPDATED = "unreadable-last-updated"
 ENTRY_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/#-]*$")
 
 
+_SPACED_ID_RE = re.compile(r"^([A-Za-z]{1,6}) +(\d+)$")
+NONSTANDARD_ID = "nonstandard-id"
+
+
+def spelled_entry_id(cell: str) -> tuple[str, list[str]]:
+    """An id cell as the library stores it, and its defects: ``PP 701`` (letters, spaces,
+    digits: a dash typed as a space) is ``PP-701`` with ``nonstandard-id (PP 701)``, so the row
+    is kept and matches ``PP-701`` elsewhere; any other cell is returned as written (the
+    caller checks it against ``ENTRY_ID_RE``). Source: break-it ("PP 701" rejected the row)."""
+    match = _SPACED_ID_RE.match(cell)
+    if match:
+        return f"{match.group(1)}-{match.group(2)}", [f"{NONSTANDARD_ID} ({cell})"]
+    return cell, []
+
+
 def entry_id_key(entry_id: str) -> str:
     """An entry id as a writer may type it, for matching: case folded, letters and digits
     only (``pp-127``, ``PP 127`` and ``PP-127`` share ``pp127``)."""

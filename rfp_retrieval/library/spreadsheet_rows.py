@@ -29,6 +29,7 @@ from rfp_retrieval.library.cells import (
     _raw_value,
     candidate_encodings,
     mostly_utf8,
+    spelled_entry_id,
     utf8_counts,
 )
 from rfp_retrieval.library.records import (
@@ -652,12 +653,13 @@ def _entry_from_spreadsheet(values: dict[str, Any], source: str, row: int) -> Pa
     entry_id = _cell_text(values.get("id"))
     if not entry_id:
         raise RowRejected("no PP # (entry id): give the row an id such as PP-181")
+    entry_id, id_defects = spelled_entry_id(entry_id)
     if not ENTRY_ID_RE.match(entry_id):
         raise RowRejected(f"PP # {entry_id!r} is not an entry id (expected e.g. PP-001)")
     title = _cell_text(values.get("title"))
     if not title:
         raise RowRejected(f"{entry_id}: Contract Name is empty")
-    defects: list[str] = []
+    defects: list[str] = list(id_defects)
 
     customer_type, found = vocab.normalize_customer_type(
         _cell_text(values.get("customer_type")), _cell_text(values.get("customer"))

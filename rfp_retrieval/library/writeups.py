@@ -20,6 +20,7 @@ from rfp_retrieval.library.cells import (
     _header_key,
     _last_updated,
     read_text_file,
+    spelled_entry_id,
 )
 from rfp_retrieval.library.records import (
     ONGOING,
@@ -212,6 +213,7 @@ def _entry_from_writeup(text: str, rel: str) -> PastPerformanceEntry:
     entry_id = _cell_text(front.get("id"))
     if not entry_id:
         raise RowRejected("front matter has no id: add e.g. 'id: PP-181'")
+    entry_id, id_defects = spelled_entry_id(entry_id)
     if not ENTRY_ID_RE.match(entry_id):
         raise RowRejected(f"id {entry_id!r} is not an entry id (expected e.g. PP-001)")
     h1, sections, other = _sections(body)
@@ -220,7 +222,7 @@ def _entry_from_writeup(text: str, rel: str) -> PastPerformanceEntry:
         raise RowRejected(f"{entry_id}: no title (front matter 'title' or a '# Title' heading)")
     customer = _mapping(front, "customer")
     contract = _mapping(front, "contract")
-    defects: list[str] = []
+    defects: list[str] = list(id_defects)
 
     customer_type, found = vocab.normalize_customer_type(
         _front_text(customer.get("type")),
