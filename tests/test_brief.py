@@ -296,3 +296,19 @@ def test_every_positive_part_a_mode_sums_has_a_bar_in_the_chart():
     positive = {n for n in SUMMED_COMPONENTS if COMPONENT[n].kind != "penalty"}
     assert positive - {"whole"} <= set(BAR_COLOURS)
     assert "lexical_match" in BAR_COLOURS
+
+
+def test_the_heading_and_relaxation_say_the_rfps_count_and_the_bar_says_before_penalties():
+    two = brief_markdown(SCOPE | {"references_required": 2}, REFERENCES[:2]).splitlines()
+    assert "## The two references" in two
+    assert (
+        "**Constraints relaxed** (fewer than two passed every hard filter): "
+        "customer types widened to local, state" in two
+    )
+    five = brief_html(SCOPE | {"references_required": 5}, REFERENCES)
+    assert '<h2 id="references">The three references</h2>' in five  # three picks shown
+    assert "(fewer than five references passed every hard filter)" in five
+    # PP-100's bar: +0.250 of parts, -0.050 of penalties, score 0.200
+    assert ">+0.250 before penalties</text>" in five
+    assert ">+0.500 before penalties</text>" not in five  # PP-175 has no penalty
+    assert ">+0.580</text>" in five

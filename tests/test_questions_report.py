@@ -152,7 +152,7 @@ def test_the_brief_points_a_references_ask_to_the_references_not_to_passages():
     assert "AB-149" not in text and "Passage 1: AB-020" in text
     assert "- **Answer from the references:** a past-performance ask" in text
     page = brief_html(scope, [], set(), views)
-    assert '<h2 id="references">The three references</h2>' in page
+    assert '<h2 id="references">The references</h2>' in page
     assert page.count('<p class="answer-from-references">') == 1 and "AB-149" not in page
 
 

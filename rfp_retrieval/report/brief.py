@@ -30,8 +30,9 @@ from rfp_retrieval.report.chart import score_chart_svg, score_parts
 from rfp_retrieval.report.filters import filter_sentence, plain_value, usd
 from rfp_retrieval.report.questions import ANSWERED_BY_REFERENCES, NEEDS_SME, question_views
 from rfp_retrieval.report.reasons import why_cite
-from rfp_retrieval.report.wording import NOT_STATED
+from rfp_retrieval.report.wording import NOT_STATED, number_word, references_heading
 from rfp_retrieval.retrieval.components import RAW_COSINES
+from rfp_retrieval.retrieval.config import references_to_offer
 from rfp_retrieval.retrieval.filters import constraint_labels
 from rfp_retrieval.retrieval.overrides import override_line, override_marks
 
@@ -379,6 +380,12 @@ def notes_record(
     }
 
 
+def _wanted(scope: Mapping[str, Any]) -> str:
+    """How many references the ranking aimed for, in words (``config.references_to_offer`` of
+    the RFP's stated count: "three" when it states none)."""
+    return number_word(references_to_offer(scope.get("references_required")))
+
+
 def brief_markdown(
     scope: Mapping[str, Any],
     references: Sequence[Mapping[str, Any]],
@@ -430,11 +437,11 @@ def brief_markdown(
                 f"{_md(t.get('section'))} | {_md(t.get('sentence') or NO_SENTENCE)} |"
             )
     lines += [f"\n**Check the RFP:** {_md(w)}" for w in rfp_warnings(trace)]
-    lines += ["", "## The three references", ""]
+    lines += ["", f"## {references_heading(len(picks))}", ""]
     lines.append(f"Ranking mode {_md(shared['mode'])}; {_md(candidates_sentence(shared))}.")
     if shared["relaxation_steps"]:
         lines.append(
-            "**Constraints relaxed** (fewer than three passed every hard filter): "
+            f"**Constraints relaxed** (fewer than {_wanted(scope)} passed every hard filter): "
             + _md(", ".join(shared["relaxation_steps"]))
         )
     if shared["reason"]:
@@ -584,12 +591,13 @@ def brief_html(
             )
         h.append("</table>")
     h += [f'<div class="warn"><b>Check the RFP:</b> {_e(w)}</div>' for w in rfp_warnings(trace)]
-    h.append('<h2 id="references">The three references</h2>')
+    h.append(f'<h2 id="references">{_e(references_heading(len(picks)))}</h2>')
     h.append(f"<p>Ranking mode <b>{_e(shared['mode'])}</b>; {_e(candidates_sentence(shared))}.</p>")
     if shared["relaxation_steps"]:
         h.append(
-            '<div class="miss"><b>Constraints relaxed</b> (fewer than three references '
-            f"passed every hard filter): {_e(', '.join(shared['relaxation_steps']))}</div>"
+            f'<div class="miss"><b>Constraints relaxed</b> (fewer than {_wanted(scope)} '
+            "references passed every hard filter): "
+            f"{_e(', '.join(shared['relaxation_steps']))}</div>"
         )
     if shared["reason"]:
         h.append(f'<div class="warn">{_e(shared["reason"])}</div>')

@@ -26,7 +26,7 @@ BAR_COLOURS: dict[str, str] = {
     "weighted_section_max": "#9c755f",
     "weighted_outcome": "#f28e2b",
     "domain_match": "#b07aa1",
-    "lexical_match": "#86bcb6",
+    "lexical_match": "#79706e",  # not a second teal beside whole entry (trial)
     "recency_bump": "#edc948",
     "agency_bump": "#ff9da7",
     "sector_bump": "#bab0ac",
@@ -134,7 +134,10 @@ def score_chart_svg(references: Sequence[Mapping[str, Any]], width: int = 760) -
                     f'<text class="seg-label" x="{x + 3:.1f}" y="{y + 15}">+{value:.2f}</text>'
                 )
             x += w
-        out.append(f'<text x="{x + 4:.1f}" y="{y + 15}" class="sub">+{totals[i]:.3f}</text>')
+        before = " before penalties" if penalties else ""  # trial: read as the score
+        out.append(
+            f'<text x="{x + 4:.1f}" y="{y + 15}" class="sub">+{totals[i]:.3f}{before}</text>'
+        )
         px = label_w + pad
         for key, label, value in penalties:
             w = -value * scale

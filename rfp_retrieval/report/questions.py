@@ -12,8 +12,8 @@ from rfp_retrieval.retrieval.answers import NEEDS_SME, PAST_PERFORMANCE
 from rfp_retrieval.rewrite.terms import STOPWORDS, words
 
 ANSWERED_BY_REFERENCES = (
-    "a past-performance ask: answer it with the references picked above (The three "
-    "references), not with answer-library passages"
+    "a past-performance ask: answer it with the references picked above, not with "
+    "answer-library passages"
 )
 """What the brief says for an ask with the ``past performance`` status (issue 15: "Offerors
 shall provide three (3) references" was answered from the answer library)."""

@@ -29,3 +29,22 @@ def counted(n: int, singular: str, plural: str | None = None) -> str:
     if n == 0:
         return f"no {singular}"
     return f"{n} {singular if n == 1 else (plural or singular + 's')}"
+
+
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def number_word(n: int) -> str:
+    """``3`` -> ``"three"`` (0..10 in words, as a proposal writes a count), larger as digits."""
+    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+
+
+def references_heading(n: int) -> str:
+    """The brief's heading over its picks: ``"The three references"``, ``"The two
+    references"``, ``"The reference"`` for one, ``"The references"`` for none (trial: "The
+    three references" headed lists of two and five). ``n`` is the number of picks shown."""
+    if n == 1:
+        return "The reference"
+    if n <= 0:
+        return "The references"
+    return f"The {number_word(n)} references"
