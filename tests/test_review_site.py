@@ -86,10 +86,16 @@ def _form(site, **fields):
 def test_the_page_offers_the_runners_up_of_the_ranking(site):
     page = site.review_page(KEY)
     assert re.findall(r'class="review-ref" data-id="([^"]+)"', page) == ["PP-1", "PP-2", "PP-3"]
-    # PP-4 is the next candidate; PP-5 (commercial) fails the customer-type filter.
+    # PP-4 is the next candidate; PP-5 (commercial) fails the customer-type filter, and is
+    # offered after it with what it misses (the filters leave fewer than RUNNERS_UP)
     runners = re.findall(r'<option value="(PP-\d)">PP-\d: Title PP-\d \(score', page)
-    assert runners[:3] == ["PP-4", "PP-4", "PP-4"]  # one select per pick
-    assert site.state(KEY)["runners_up"] == [("PP-4", "Title PP-4", pytest.approx(0.6))]
+    assert runners == ["PP-4", "PP-5"] * 3  # one select per pick
+    assert site.state(KEY)["runners_up"] == [
+        ("PP-4", "Title PP-4", pytest.approx(0.6), []),
+        ("PP-5", "Title PP-5", pytest.approx(0.5), ["customer type"]),
+    ]
+    assert "PP-5: Title PP-5 (score 0.500; misses customer type)</option>" in page
+    assert "Only 1 other candidate passed this RFP" in page
     assert 'value="dana"' in page and 'list="entries"' in page
 
 

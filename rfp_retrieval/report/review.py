@@ -27,7 +27,7 @@ import html
 import re
 import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
@@ -126,7 +126,8 @@ class ReviewSite:
         """What the review page of ``key`` shows; None when the RFP has not been run.
 
         ``{"title", "rfp_file", "rows" (pp_references dicts), "picks" (chosen rows in rank
-        order), "runners_up" ([(id, title, score)]), "known_ids", "rejected"
+        order), "runners_up" ([(id, title, score, misses)]: ``runners_up``), "known_ids",
+        "rejected"
         (``overrides.rejected_id_reasons`` of ``pp_rejected_entries``: an id of a rejected
         library row is named with its row and reason, not "not held"), "library" ([(id,
         title)] for the typed-id suggestions), "marks" (``override_marks``)}``.
@@ -159,17 +160,25 @@ class ReviewSite:
 
     def runners_up(
         self, scope_row: Mapping[str, Any], entries: Any, picks: list[dict[str, Any]]
-    ) -> list[tuple[str, str, float]]:
-        """The next ``RUNNERS_UP`` candidates of the partition's own ranking (ids, titles,
-        scores as ``past_performance.rank_references`` gives them), current picks left out;
-        [] when the library or its vectors are not stored."""
+    ) -> list[tuple[str, str, float, list[str]]]:
+        """``RUNNERS_UP`` entries a writer could cite instead, best first, current picks left
+        out: ``(id, title, score, misses)``. First the next candidates of the partition's own
+        ranking (scores as ``past_performance.rank_references`` gives them, ``misses`` the
+        constraints relaxation bent for them); when the filters leave fewer, the entries that
+        rank best with the RFP's filters lifted, each scored as an override would be
+        (``overrides.score_entry``) with the constraints it misses in the writer's words
+        (trial: an RFP whose filters let three entries through offered no alternative at
+        all). [] when the library or its vectors are not stored."""
         from rfp_retrieval.retrieval.config import RankingConfig, references_to_offer
+        from rfp_retrieval.retrieval.filters import constraint_labels
+        from rfp_retrieval.retrieval.overrides import score_entry
         from rfp_retrieval.retrieval.past_performance import rank_references
-        from rfp_retrieval.retrieval.records import EntryVectors
+        from rfp_retrieval.retrieval.prepared import PreparedLibrary
+        from rfp_retrieval.retrieval.records import EntryVectors, ScopeFilters
         from rfp_retrieval.retrieval.scope_query import scope_query_from_row
 
-        vectors = self.store.read_table("pp_facet_embeddings")
-        if entries is None or entries.is_empty() or vectors is None:
+        stored = self.store.read_table("pp_facet_embeddings")
+        if entries is None or entries.is_empty() or stored is None:
             return []
         # the partition's own ranking: as many picks as the RFP asks for (assets.retrieval)
         config = RankingConfig(
@@ -177,15 +186,37 @@ class ReviewSite:
             top_k=references_to_offer(scope_row.get("references_required")),
         )
         chosen = {p["id"] for p in picks}
-        result = rank_references(
-            entries,
-            EntryVectors.from_frame(vectors),
-            scope_query_from_row(dict(scope_row)),
-            config,
-            depth=config.top_k + len(chosen) + RUNNERS_UP,
-        )
-        others = [r for r in result.references if r.id not in chosen]
-        return [(r.id, r.title or "", float(r.score)) for r in others[:RUNNERS_UP]]
+        vectors = EntryVectors.from_frame(stored)
+        scope = scope_query_from_row(dict(scope_row))
+        depth = config.top_k + len(chosen) + RUNNERS_UP
+        prepared = PreparedLibrary(entries, vectors)
+        try:
+            result = rank_references(entries, vectors, scope, config, prepared, depth=depth)
+            offered = [
+                (r.id, r.title or "", float(r.score), constraint_labels(r.relaxed))
+                for r in result.references
+                if r.id not in chosen
+            ][:RUNNERS_UP]
+            if len(offered) < RUNNERS_UP:
+                seen = chosen | {o[0] for o in offered}
+                unfiltered = replace(scope, filters=ScopeFilters())
+                for r in rank_references(
+                    entries, vectors, unfiltered, config, prepared, depth=depth
+                ).references:
+                    if len(offered) == RUNNERS_UP:
+                        break
+                    if r.id in seen:
+                        continue
+                    try:
+                        ref = score_entry(entries, vectors, scope, config, r.id, prepared)
+                    except ValueError:  # passes no relaxation of the remaining filters
+                        continue
+                    offered.append(
+                        (ref.id, ref.title or "", float(ref.score), constraint_labels(ref.relaxed))
+                    )
+        finally:
+            prepared.close()
+        return offered
 
     def override_file_problem(
         self, key: str, known_ids: set[str], rejected: Mapping[str, str] | None = None
@@ -288,19 +319,21 @@ class ReviewSite:
         if problem:
             h.append(f'<p class="message error" role="alert">{_e(problem)}</p>')
         options = "".join(
-            f'<option value="{_e(i)}">{_e(i)}: {_e(t)} (score {s:.3f})</option>'
-            for i, t, s in state["runners_up"]
+            f'<option value="{_e(i)}">{_e(i)}: {_e(t)} (score {s:.3f}'
+            f"{'; misses ' + _e(', '.join(m)) if m else ''})</option>"
+            for i, t, s, m in state["runners_up"]
         )
         h.append(
             '<datalist id="entries">'
             + "".join(f'<option value="{_e(i)}">{_e(t)}</option>' for i, t in state["library"])
             + "</datalist>"
         )
-        if len(state["runners_up"]) < RUNNERS_UP:
+        compliant = sum(1 for *_, m in state["runners_up"] if not m)
+        if compliant < RUNNERS_UP:
             h.append(
-                f'<p class="muted">{_e(_other_candidates(len(state["runners_up"])))} passed '
-                "this RFP's filters (relaxed as in the brief); type any library entry id to "
-                "cite another.</p>"
+                f'<p class="muted">{_e(_other_candidates(compliant))} passed this RFP\'s '
+                "filters (relaxed as in the brief); the others offered say what they miss. "
+                "Type any library entry id to cite another.</p>"
             )
         for pick in state["picks"]:
             pid = str(pick["id"])
