@@ -13,6 +13,7 @@ from rfp_retrieval.report.caveats import (
     Caveat,
     caveats,
     passed_filters,
+    predecessor_caveat,
     recency_caveat,
     role_caveat,
     vague_caveat,
@@ -151,6 +152,36 @@ def test_an_end_date_within_six_months_of_the_recency_cut_off_is_a_caveat():
         "Started 2019-01-01, 31 days after the recency cut-off 2018-12-01; confirm the date "
         "the RFP counts back from.",
     )
+
+
+@pytest.mark.parametrize(
+    ("narrative", "quoted"),
+    [
+        (
+            "Scope was wide. This work was performed by Orrin Data Corp., which we acquired "
+            "in 2020. Staff stayed on.",
+            "This work was performed by Orrin Data Corp., which we acquired in 2020.",
+        ),
+        (
+            "Delivered by Lumen Inc., our predecessor company.",
+            "Delivered by Lumen Inc., our predecessor company.",
+        ),
+        (
+            "Held by a predecessor firm until the merger; we took it over in 2022.",
+            "Held by a predecessor firm until the merger; we took it over in 2022.",
+        ),
+        ("We acquired new licenses for the county.", None),
+        ("Delivered by our team for the acquisition office.", None),
+        ("Performed by our staff. We later acquired another firm.", None),  # two sentences
+    ],
+)
+def test_work_a_predecessor_company_performed_is_a_caveat(narrative, quoted):
+    found = predecessor_caveat({"narrative": narrative, "technical_description": None})
+    if quoted is None:
+        assert found is None
+    else:
+        assert found is not None and found.kind == "predecessor"
+        assert found.text.startswith(f'Performed by another company: "{quoted}" Say so')
 
 
 def test_vague_outcomes_follow_the_library_rule():

@@ -10,6 +10,7 @@ leaves empty as missing (``retrieval.components.MISSING_FACET_RULE``).
 from __future__ import annotations
 
 import datetime as dt
+import re
 import statistics
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -29,7 +30,8 @@ WEAK_SCORE_RATIO = 0.6
 
 @dataclass(frozen=True)
 class Caveat:
-    """One check: ``kind`` (role, value, recency, vague, weak, few, unknown, missing) and the
+    """One check: ``kind`` (role, value, recency, predecessor, vague, weak, few, unknown,
+    missing) and the
     sentence (``few``: a pick that passed every filter when fewer did than the RFP asks
     references for)."""
 
@@ -60,6 +62,49 @@ def role_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat | 
     else:
         text += ", not prime; say which part of the work was ours."
     return Caveat("role", text)
+
+
+_PREDECESSOR_RE = re.compile(
+    r"\b(?:(?:performed|delivered|completed|executed|held) by\b[^!?]{0,120}?\b"
+    r"(?:acquired|merged|predecessor)|predecessor (?:company|firm|contractor)|"
+    r"(?:company|firm) (?:we|that we) acquired|before (?:its|our|the) (?:acquisition|merger))",
+    re.IGNORECASE,
+)
+# a sentence ends at . ! ? before a capital, except after a short abbreviation ("Corp.")
+_SENTENCE_END_RE = re.compile(
+    r"(?<!\bCorp)(?<!\bInc)(?<!\bLtd)(?<!\bCo)(?<!\bU\.S)(?<!\bSt)(?<!\bDr)(?<!\bMr)(?<!\bMs)"
+    r"[.!?](?=\s+[A-Z\"'(])"
+)
+
+
+def _sentence_at(text: str, start: int, end: int) -> str:
+    """The sentence of ``text`` holding ``text[start:end]`` (``_SENTENCE_END_RE``)."""
+    ends = [m.end() for m in _SENTENCE_END_RE.finditer(text)]
+    begin = max((e for e in ends if e <= start), default=0)
+    finish = min((e for e in ends if e >= end), default=len(text))
+    return " ".join(text[begin:finish].split())
+
+
+def predecessor_caveat(entry: Mapping[str, Any]) -> Caveat | None:
+    """Work the entry says another company performed before an acquisition or merger ("This
+    project was performed by X, which we acquired in 2021"): the sentence quoted, and the
+    check that evaluators count a predecessor's record only where the people or the business
+    unit carried over (FAR 15.305(a)(2)(iii) lets them weigh predecessor companies' past
+    performance when relevant). Reads the narrative and technical approach; None when neither
+    says so. Source: new-user trial (a cited entry's write-up said so, the brief did not)."""
+    for field in ("narrative", "technical_description"):
+        text = str(entry.get(field) or "")
+        for match in _PREDECESSOR_RE.finditer(text):
+            if _SENTENCE_END_RE.search(match.group()):
+                continue  # "performed by" and "acquired" in two sentences: not this rule
+            said = _sentence_at(text, match.start(), match.end())
+            return Caveat(
+                "predecessor",
+                f'Performed by another company: "{said}" Say so, and name the staff or '
+                "business unit that carried over: evaluators may weigh a predecessor's record "
+                "less.",
+            )
+    return None
 
 
 def value_caveat(entry: Mapping[str, Any], scope: Mapping[str, Any]) -> Caveat | None:
@@ -300,8 +345,8 @@ def caveats(
     relaxed: bool = False,
 ) -> list[Caveat]:
     """Every check that applies to ``ref`` in a fixed order: role, value, recency, ongoing
-    minimum, start date, customer type, missing facets, vague, weak (``passed`` / ``relaxed`` as in
-    ``weak_pick_caveat``).
+    minimum, start date, customer type, predecessor, missing facets, vague, weak (``passed`` /
+    ``relaxed`` as in ``weak_pick_caveat``).
     ``entry`` None (the library row is missing) leaves the entry checks unknown."""
     found: list[Caveat | None] = []
     if entry is None:
@@ -312,6 +357,7 @@ def caveats(
         found.append(ongoing_minimum_caveat(entry, scope))
         found.append(start_unknown_caveat(entry, scope))
         found.append(customer_type_caveat(entry, scope))
+        found.append(predecessor_caveat(entry))
     found.append(missing_facet_caveat(ref))
     found.append(vague_caveat(str(ref.get("id")), vague_ids))
     found.append(weak_pick_caveat(ref, picks, passed, relaxed, scope.get("references_required")))
