@@ -671,7 +671,13 @@ def test_the_brief_says_an_annual_value_is_stated_but_not_a_filter():
         ("Schedule of Events", True),
         ("Evaluation Criteria", True),
         ("Procurement Process", True),
+        ("6. Questions for Vendors", True),
+        ("APPENDIX B. VENDOR QUESTIONNAIRE", True),
+        ("Attachment 3 - Pricing", True),
+        ("Appendix C Data Migration Plan", False),
+        ("Vendor Questionnaire", True),
         # work headings that keep a process word
+        ("Questionnaire Processing Platform", False),
         ("Claim Submission Service", False),
         ("Program Evaluation Support", False),
         ("Procurement System Modernization", False),

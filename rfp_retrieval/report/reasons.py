@@ -45,7 +45,8 @@ _BACKGROUND_HEADING = re.compile(
     re.IGNORECASE,
 )
 # Headings of sections about the procurement, not the work ("RFP Process", "Submission of
-# Proposals", "Questions", "Schedule of Events", "Evaluation Criteria"): a phrase shared with
+# Proposals", "Questions", "Questions for Vendors", "Vendor Questionnaire", "Schedule of
+# Events", "Evaluation Criteria"): a phrase shared with
 # them is no reason to cite. A longer work heading keeps a process word ("Claims Process
 # Improvement", "Program Evaluation Support").
 _PROCESS_WORDS = (
@@ -53,11 +54,14 @@ _PROCESS_WORDS = (
     r"submissions?|format|preparation|evaluation|questions|overview)"
 )
 _PROCESS_HEADING = re.compile(
-    r"^\W*(?:(?:section\s+)?[\dA-Z]{1,4}[.)]?(?:\d+[.)]?)*\s+)?(?:"
+    r"^\W*(?:(?:section\s+)?[\dA-Z]{1,4}[.)]?(?:\d+[.)]?)*\s+)?"
+    r"(?:(?:appendix|attachment|exhibit)\s+[\dA-Z]{1,3}[.:)]?\s+(?:[-\u2013\u2014]\s+)?)?(?:"
     r"(?:rfp|rfq|rfi|rfx|solicitation)s?\b|"
     r"(?:procurement|acquisition|proposal|bid|quotation|quote|offer|selection)s?"
     rf"(?:\s+(?:and\s+)?{_PROCESS_WORDS})*\W*$|"
-    r"(?:questions?|inquiries|clarifications?)(?:\s+and\s+answers)?\W*$|"
+    r"(?:questions?|inquiries|clarifications?)(?:\s+(?:and\s+answers|(?:for|to|from)\s+"
+    r"(?:the\s+)?(?:vendors?|offerors?|bidders?|proposers?|respondents?|contractors?)))?\W*$|"
+    r"(?:(?:vendor|offeror|bidder|proposer|respondent|supplier)s?\s+)?questionnaires?\W*$|"
     r"(?:schedule|timeline|calendar)(?:\s+of\s+events)?\W*$|(?:key|important)\s+dates\W*$|"
     r"submissions?(?:\s+(?:of\s+(?:proposals|offers|quotes|quotations|responses)|"
     r"instructions|requirements|deadline|process))?\W*$|"
