@@ -13,10 +13,14 @@ of the other facets are drawn from ``whole`` (a scope with section vectors never
 in the default mode holds: the frame, two float32 matrices, their int8 copy
 (``PreparedLibrary.compact``) and the prepared columns.
 
-Per round, the scopes are ranked without the int8 copy (exact scoring of every candidate) and
-with it (prescreen), alternately, on one ``PreparedLibrary``; every result (ids, ranks, scores,
-components, relaxations, unknowns, missing facets, candidate count, filter trace) must be
-identical, or the script fails. Figures: wall and CPU (``time.thread_time``) p50 / p95 per
+Per round, the scopes are ranked without the int8 copy (exact scoring of every candidate),
+with it (prescreen), both with pass 1's constraint columns forgotten before each call
+(``PreparedLibrary.forget_constraint_columns``: every mask computed, as for a scope whose
+constraints the library has not seen), then with it again keeping the columns of the calls
+before (``prescreen, kept columns``: a worker ranking scopes that state constraints seen
+before), on one ``PreparedLibrary``; every result (ids, ranks, scores, components,
+relaxations, unknowns, missing facets, candidate count, filter trace) must be identical, or
+the script fails. Figures: wall and CPU (``time.thread_time``) p50 / p95 per
 path, the p50 of every stage in CPU ms (``PreparedLibrary.stage_ms`` taken with the thread's
 CPU clock, so the machine's load inflates it little), the candidates, how many the exact pass
 rescored, the ``numpy`` top-10 floor (one product over the whole ``whole`` matrix and an
@@ -63,6 +67,7 @@ from rfp_retrieval.retrieval.prepared import PreparedLibrary  # noqa: E402
 from rfp_retrieval.retrieval.records import EntryVectors  # noqa: E402
 
 ROWS = 65_536
+KEPT = "prescreen, kept columns"
 
 
 def unit_rows(rng: np.random.Generator, n: int, dim: int = bs.DIM) -> np.ndarray:
@@ -255,8 +260,9 @@ def main() -> None:
     PreparedLibrary.lap = cpu_laps  # stage times on the CPU clock
     config = PRODUCT_DEFAULT
     rank_references(entries, vectors, scopes[0], config, prepared=library)  # warm-up
-    figures: dict[str, dict[str, list[float]]] = {"exact": {}, "prescreen": {}}
-    results: dict[str, list[tuple]] = {"exact": [], "prescreen": []}
+    paths = ("exact", "prescreen", KEPT)
+    figures: dict[str, dict[str, list[float]]] = {path: {} for path in paths}
+    results: dict[str, list[tuple]] = {path: [] for path in paths}
     kept: list[int] = []
     original = scoring._exact_section_cosines
 
@@ -268,8 +274,8 @@ def main() -> None:
     compact_s = 0.0
     counts = []
     for round_ in range(args.rounds):
-        for path in ("exact", "prescreen"):
-            if path == "prescreen" and library._compact is None:
+        for path in paths:
+            if path != "exact" and library._compact is None:
                 start = time.perf_counter()
                 library.compact()
                 compact_s = time.perf_counter() - start
@@ -278,6 +284,8 @@ def main() -> None:
                 library._compact = None
             out = figures[path]
             for scope in scopes:
+                if path != KEPT:  # pass 1 computes every constraint column
+                    library.forget_constraint_columns()
                 start, cpu = time.perf_counter(), time.thread_time()
                 result = rank_references(entries, vectors, scope, config, prepared=library)
                 out.setdefault("wall", []).append((time.perf_counter() - start) * 1000)
@@ -289,7 +297,7 @@ def main() -> None:
                     counts.append(result.candidate_count)
             library._compact = saved
     scoring._exact_section_cosines = original
-    same = results["exact"] == results["prescreen"]
+    same = results["exact"] == results["prescreen"] == results[KEPT]
     whole = matrices["whole"]
     floor = []
     for scope in scopes:
@@ -310,7 +318,7 @@ def main() -> None:
             f"ms, CPU p50 {p50(out['cpu']):.1f} / p95 {np.quantile(out['cpu'], 0.95):.1f} ms; "
             f"CPU ms by stage: {stages}"
         )
-    print("identical results (exact vs prescreen, every scope):", same)
+    print("identical results (exact vs prescreen vs kept columns, every scope):", same)
     if not same:
         raise SystemExit("prescreened ranking differs from exact scoring")
 
