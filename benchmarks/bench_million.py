@@ -13,10 +13,14 @@ of the other facets are drawn from ``whole`` (a scope with section vectors never
 in the default mode holds: the frame, two float32 matrices, their int8 copy
 (``PreparedLibrary.compact``) and the prepared columns.
 
-Per round, the scopes are ranked without the int8 copy (exact scoring of every candidate) and
-with it (prescreen), alternately, on one ``PreparedLibrary``; every result (ids, ranks, scores,
-components, relaxations, unknowns, missing facets, candidate count, filter trace) must be
-identical, or the script fails. Figures: wall and CPU (``time.thread_time``) p50 / p95 per
+Per round, the scopes are ranked without the int8 copy (exact scoring of every candidate),
+with it (prescreen), both with pass 1's constraint columns forgotten before each call
+(``PreparedLibrary.forget_constraint_columns``: every mask computed, as for a scope whose
+constraints the library has not seen), then with it again keeping the columns of the calls
+before (``prescreen, kept columns``: a worker ranking scopes that state constraints seen
+before), on one ``PreparedLibrary``; every result (ids, ranks, scores, components,
+relaxations, unknowns, missing facets, candidate count, filter trace) must be identical, or
+the script fails. Figures: wall and CPU (``time.thread_time``) p50 / p95 per
 path, the p50 of every stage in CPU ms (``PreparedLibrary.stage_ms`` taken with the thread's
 CPU clock, so the machine's load inflates it little), the candidates, how many the exact pass
 rescored, the ``numpy`` top-10 floor (one product over the whole ``whole`` matrix and an
@@ -26,8 +30,10 @@ rescored, the ``numpy`` top-10 floor (one product over the whole ``whole`` matri
 127.0.0.1 (``tests/pg_server.py``: Debian's binaries; or ``--pg-url``) as ``real[]``
 ``pp_facet_embeddings`` rows (``storage.postgres.write_frame`` / ``append_frame``, 100,000
 entries per COPY), frees them, and ranks on the matrices read back with
-``storage.postgres.read_vectors`` (streamed); it prints the write and read times, the
-read's peak RSS, and fails unless the read matrices are bit for bit the written ones.
+``storage.postgres.read_vectors`` (streamed) by a second process that holds only the ids and
+the matrices (a worker's read, not this process' frame and allocator pages: its peak RSS is
+the read's own) and hands them over as ``.npy`` files; it prints the write and read times,
+the read's peak RSS, and fails unless the read matrices are bit for bit the written ones.
 
 ``--ingest N`` instead times ``load_library_frame`` on a generated N-entry CSV (CPU seconds,
 peak RSS above the start) and writes its frame as the parquet ``--entries`` reads.
@@ -38,6 +44,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -60,6 +67,7 @@ from rfp_retrieval.retrieval.prepared import PreparedLibrary  # noqa: E402
 from rfp_retrieval.retrieval.records import EntryVectors  # noqa: E402
 
 ROWS = 65_536
+KEPT = "prescreen, kept columns"
 
 
 def unit_rows(rng: np.random.Generator, n: int, dim: int = bs.DIM) -> np.ndarray:
@@ -161,31 +169,53 @@ def through_postgres(
         facets = list(matrices)
         del held, matrices
         gc.collect()
-        before = bs._rss_mb("VmRSS")
-        bs._reset_peak()
-        start, cpu = time.perf_counter(), time.process_time()
-        connection = pg.connect(url)
-        try:
-            with pg.transaction(connection, read_only=True) as cursor:
-                read = pg.read_vectors(cursor, bs.PG_SCHEMA, bs.PG_TABLE, ids, facets)
-        finally:
-            connection.close()
-        read_s, read_cpu = time.perf_counter() - start, time.process_time() - cpu
-        peak = bs._rss_mb("VmHWM")
+        with tempfile.TemporaryDirectory(dir=os.environ.get("TMPDIR")) as work:
+            pl.DataFrame({"id": ids}).write_parquet(Path(work) / "ids.parquet")
+            start = time.perf_counter()
+            command = [sys.executable, __file__, "--read-vectors", url, "--work", work]
+            subprocess.run([*command, "--facets", ",".join(facets)], check=True)
+            read_s = time.perf_counter() - start
+            read = {f: np.load(Path(work) / f"{f}.npy") for f in facets}
     finally:
         if server is not None:
             server.stop()
             shutil.rmtree(server.root, ignore_errors=True)
     same = all(bs._digest(read[f]) == digests[f] for f in facets)
     print(
-        f"postgres: wrote {len(ids):,} x {len(facets)} real[] rows in {write_s:.0f} s; read "
-        f"back streamed in {read_s:.0f} s wall, {read_cpu:.1f} s client CPU; RSS before the "
-        f"read {before:,.0f} MB, peak during it {peak:,.0f} MB; identical: {same}",
+        f"postgres: wrote {len(ids):,} x {len(facets)} real[] rows in {write_s:.0f} s; the "
+        f"reading process took {read_s:.0f} s wall in all; identical: {same}",
         flush=True,
     )
     if not same:
         raise SystemExit("the vectors read from Postgres differ from the ones written")
     return read
+
+
+def read_vectors_alone(url: str, work: Path, facets: list[str]) -> None:
+    """The reading process of ``--store postgres``: only the ids (``work/ids.parquet``) and
+    the matrices ``read_vectors`` fills are held, so its peak RSS is the read's own; prints
+    it and the read's wall and CPU time, and saves each matrix as ``work/<facet>.npy``."""
+    from rfp_retrieval.storage import postgres as pg
+
+    ids = pl.read_parquet(work / "ids.parquet")["id"].to_list()
+    before = bs._rss_mb("VmRSS")
+    start, cpu = time.perf_counter(), time.process_time()
+    connection = pg.connect(url)
+    try:
+        with pg.transaction(connection, read_only=True) as cursor:
+            read = pg.read_vectors(cursor, bs.PG_SCHEMA, bs.PG_TABLE, ids, facets)
+    finally:
+        connection.close()
+    read_s, read_cpu = time.perf_counter() - start, time.process_time() - cpu
+    matrix_mb = sum(m.nbytes for m in read.values()) / 2**20
+    print(
+        f"postgres read (a process holding only the ids): {read_s:.0f} s wall, {read_cpu:.1f} "
+        f"s client CPU; RSS before {before:,.0f} MB, peak {bs._rss_mb('VmHWM'):,.0f} MB "
+        f"(the matrices {matrix_mb:,.0f} MB)",
+        flush=True,
+    )
+    for facet, matrix in read.items():
+        np.save(work / f"{facet}.npy", matrix)
 
 
 def main() -> None:
@@ -198,7 +228,13 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("entries.parquet"))
     parser.add_argument("--store", choices=("memory", "postgres"), default="memory")
     parser.add_argument("--pg-url", help="an existing server (default: start a throwaway one)")
+    parser.add_argument("--read-vectors", metavar="URL", help=argparse.SUPPRESS)
+    parser.add_argument("--work", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--facets", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.read_vectors:  # the reading process of --store postgres
+        read_vectors_alone(args.read_vectors, args.work, args.facets.split(","))
+        return
     print(bs.machine(), flush=True)
     if args.ingest:
         ingest(args.ingest, args.out)
@@ -224,8 +260,9 @@ def main() -> None:
     PreparedLibrary.lap = cpu_laps  # stage times on the CPU clock
     config = PRODUCT_DEFAULT
     rank_references(entries, vectors, scopes[0], config, prepared=library)  # warm-up
-    figures: dict[str, dict[str, list[float]]] = {"exact": {}, "prescreen": {}}
-    results: dict[str, list[tuple]] = {"exact": [], "prescreen": []}
+    paths = ("exact", "prescreen", KEPT)
+    figures: dict[str, dict[str, list[float]]] = {path: {} for path in paths}
+    results: dict[str, list[tuple]] = {path: [] for path in paths}
     kept: list[int] = []
     original = scoring._exact_section_cosines
 
@@ -237,8 +274,8 @@ def main() -> None:
     compact_s = 0.0
     counts = []
     for round_ in range(args.rounds):
-        for path in ("exact", "prescreen"):
-            if path == "prescreen" and library._compact is None:
+        for path in paths:
+            if path != "exact" and library._compact is None:
                 start = time.perf_counter()
                 library.compact()
                 compact_s = time.perf_counter() - start
@@ -247,6 +284,8 @@ def main() -> None:
                 library._compact = None
             out = figures[path]
             for scope in scopes:
+                if path != KEPT:  # pass 1 computes every constraint column
+                    library.forget_constraint_columns()
                 start, cpu = time.perf_counter(), time.thread_time()
                 result = rank_references(entries, vectors, scope, config, prepared=library)
                 out.setdefault("wall", []).append((time.perf_counter() - start) * 1000)
@@ -258,7 +297,7 @@ def main() -> None:
                     counts.append(result.candidate_count)
             library._compact = saved
     scoring._exact_section_cosines = original
-    same = results["exact"] == results["prescreen"]
+    same = results["exact"] == results["prescreen"] == results[KEPT]
     whole = matrices["whole"]
     floor = []
     for scope in scopes:
@@ -279,7 +318,7 @@ def main() -> None:
             f"ms, CPU p50 {p50(out['cpu']):.1f} / p95 {np.quantile(out['cpu'], 0.95):.1f} ms; "
             f"CPU ms by stage: {stages}"
         )
-    print("identical results (exact vs prescreen, every scope):", same)
+    print("identical results (exact vs prescreen vs kept columns, every scope):", same)
     if not same:
         raise SystemExit("prescreened ranking differs from exact scoring")
 

@@ -8,7 +8,9 @@ store) see the previous rows until COMMIT; a write that fails, or a process kill
 COMMIT, leaves them (Postgres rolls back a transaction whose connection dies). Several runs
 may write different partitions of one table at once: writers of a table take turns for the
 length of one output's transaction, readers never wait. Each input is read in one
-``REPEATABLE READ`` snapshot, so a run never reads half of a partition being rewritten.
+``REPEATABLE READ`` snapshot, so a run never reads half of a partition being rewritten; a
+table with an array column (``pp_facet_embeddings``' vectors) is read a slice of heap pages
+per query inside it (``read_frame``), so the driver never buffers the whole table.
 
 The resource holds the NAME of the environment variable with the URL (``url_env``), never
 the URL, so the Dagster UI and run config never show a password; the variable is read when

@@ -11,6 +11,7 @@ import functools
 import re
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
@@ -32,6 +33,11 @@ from rfp_retrieval.retrieval.records import EntryVectors, ScopeFilters
 COMPACT_FACETS = ("whole", "outcome")
 """The facets the ``default`` mode's cosines read (``kernels.candidate_cosines``): the ones
 the prescreen keeps an int8 copy of."""
+
+CONSTRAINT_COLUMNS_KEPT = 64
+"""Constraint columns (bool, one byte an entry: 64 MB at a million entries) a
+``PreparedLibrary`` keeps for ``strict_ok`` and ``unknown``, the least recently used
+dropped first."""
 
 _DATABASE_LOCK = threading.Lock()
 _DATABASE: list[Any] = []
@@ -171,6 +177,8 @@ class PreparedLibrary:
         self._lexical: Any = None  # lexical.LexicalIndex, built on first use
         self._has_domain: dict[str, np.ndarray] = {}
         self._zeros: np.ndarray | None = None
+        self._columns: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+        self._columns_lock = threading.Lock()
         if vectors is not None:
             self.vector_rows = vectors.rows_of(self.ids, allow_missing=True)
         n = entries.height
@@ -352,6 +360,62 @@ class PreparedLibrary:
         with self._lock:
             return self._con.execute(sql).fetchnumpy()
 
+    def _kept(self, key: tuple[str, str]) -> np.ndarray | None:
+        """The constraint column kept under ``key`` (read-only bool (n,)), or None."""
+        with self._columns_lock:
+            column = self._columns.get(key)
+            if column is not None:
+                self._columns.move_to_end(key)
+            return column
+
+    def _keep(self, key: tuple[str, str], column: np.ndarray) -> None:
+        """Keep a copy of ``column`` under ``key`` (``CONSTRAINT_COLUMNS_KEPT`` at most)."""
+        kept = np.array(column, dtype=bool)
+        kept.flags.writeable = False
+        with self._columns_lock:
+            self._columns[key] = kept
+            self._columns.move_to_end(key)
+            while len(self._columns) > CONSTRAINT_COLUMNS_KEPT:
+                self._columns.popitem(last=False)
+
+    def forget_constraint_columns(self) -> None:
+        """Drop every kept constraint column (the next calls compute them again)."""
+        with self._columns_lock:
+            self._columns.clear()
+
+    def _constraint_columns(
+        self, keys: list[tuple[str, str]], out: np.ndarray, compute: Any, query: Any
+    ) -> None:
+        """Fill column ``k`` of ``out`` (n, len(keys)) with the kept column ``keys[k]``, else
+        ``compute(k)`` (a numpy mask, or None), else from one DuckDB scan ``query(ks)`` (the
+        columns ``ks`` still missing, each (n,) in id order); keeps what it computed."""
+        in_sql = []
+        for k, key in enumerate(keys):
+            column = self._kept(key)
+            if column is None:
+                column = compute(k)
+            if column is None:
+                in_sql.append(k)
+                continue
+            out[:, k] = column
+            self._keep(key, out[:, k])
+        if in_sql:
+            for k, column in query(in_sql).items():
+                out[:, k] = column
+                self._keep(keys[k], out[:, k])
+
+    def _scan(self, exprs: dict[int, str]) -> dict[int, np.ndarray]:
+        """``{k: expression k over every entry}`` from one DuckDB scan, bool (n,) in id order."""
+        select = ", ".join(["_rank", *[f"{expr} AS c_{k}" for k, expr in exprs.items()]])
+        result = self.query(f"SELECT {select} FROM entries")
+        order = np.asarray(result["_rank"], dtype=np.int64)
+        columns = {}
+        for k in exprs:
+            column = np.zeros(len(self), dtype=bool)
+            column[order] = np.asarray(result[f"c_{k}"], dtype=bool)
+            columns[k] = column
+        return columns
+
     def strict_ok(self, filters: ScopeFilters, sql_only: bool = False) -> tuple[list, np.ndarray]:
         """Whether each entry meets each strict (unwidened) constraint of ``filters``.
 
@@ -359,45 +423,41 @@ class PreparedLibrary:
         rows in id order, column-major (each constraint's column contiguous: pass 1 reads
         and combines them a column at a time). The SQL expressions define the constraints:
         those the prepared numpy columns mirror exactly are evaluated as masks (no scan), any
-        other (or all, with ``sql_only``) in one DuckDB scan of the ``entries`` table.
+        other (or all, with ``sql_only``) in one DuckDB scan of the ``entries`` table. A
+        column is kept by its SQL expression (``CONSTRAINT_COLUMNS_KEPT``): the same
+        expression gives the same booleans, so a later scope stating the same constraint
+        (a customer type, a recency window, prime role) copies it instead (a few ms of
+        pass 1 at a million entries). ``sql_only`` neither reads nor keeps them.
         """
         strict = constraint_sql(filters, {})
         names = list(strict)
         ok = np.zeros((len(self), len(names)), dtype=bool, order="F")  # a column per constraint
-        in_sql = []
-        for k, name in enumerate(names):
-            mask = None if sql_only else CONSTRAINT[name].mask(self._filter_columns, filters)
-            if mask is None:
-                in_sql.append(k)
-            else:
-                ok[:, k] = mask
-        if in_sql:
-            select = ", ".join(["_rank", *[f"{strict[names[k]]} AS ok_{k}" for k in in_sql]])
-            result = self.query(f"SELECT {select} FROM entries")
-            order = np.asarray(result["_rank"], dtype=np.int64)
-            for k in in_sql:
-                ok[order, k] = np.asarray(result[f"ok_{k}"], dtype=bool)
+        if sql_only:
+            if names:
+                for k, column in self._scan(dict(enumerate(strict.values()))).items():
+                    ok[:, k] = column
+            return names, ok
+        self._constraint_columns(
+            [("ok", strict[name]) for name in names],
+            ok,
+            lambda k: CONSTRAINT[names[k]].mask(self._filter_columns, filters),
+            lambda ks: self._scan({k: strict[names[k]] for k in ks}),
+        )
         return names, ok
 
     def unknown(self, filters: ScopeFilters, names: list[str]) -> np.ndarray:
         """Whether the library leaves unknown the fact each constraint ``names`` needs, per
         entry: bool (n, len(names)), rows in id order, column-major as ``strict_ok``
         (``Constraint.unknown_sql``, or its numpy mirror ``unknown_mask``;
-        ``filters.UNKNOWN_RULE``)."""
+        ``filters.UNKNOWN_RULE``), kept by that SQL as ``strict_ok`` keeps its columns."""
         unknown = np.zeros((len(self), len(names)), dtype=bool, order="F")
-        in_sql = []
-        for k, name in enumerate(names):
-            mask = CONSTRAINT[name].unknown_mask(self._filter_columns, filters)
-            if mask is None:
-                in_sql.append(k)
-            else:
-                unknown[:, k] = mask
-        if in_sql:
-            exprs = [f"{CONSTRAINT[names[k]].unknown_sql(filters)} AS u_{k}" for k in in_sql]
-            result = self.query(f"SELECT _rank, {', '.join(exprs)} FROM entries")
-            order = np.asarray(result["_rank"], dtype=np.int64)
-            for k in in_sql:
-                unknown[order, k] = np.asarray(result[f"u_{k}"], dtype=bool)
+        exprs = [str(CONSTRAINT[name].unknown_sql(filters)) for name in names]
+        self._constraint_columns(
+            [("unknown", expr) for expr in exprs],
+            unknown,
+            lambda k: CONSTRAINT[names[k]].unknown_mask(self._filter_columns, filters),
+            lambda ks: self._scan({k: exprs[k] for k in ks}),
+        )
         return unknown
 
     def close(self) -> None:

@@ -450,6 +450,30 @@ def drop_table(cursor, schema: str, table: str) -> None:
     cursor.execute(f"DROP TABLE IF EXISTS {qualified(schema, table)}")
 
 
+READ_PAGES = 8192
+"""Heap pages one query of ``read_frame`` (a selection with an array column) or
+``read_vectors`` reads (a TID range scan): at ~5 rows of a 384-float ``real[]`` per 8 KB
+page, ~40,000 rows or ~65 MB of vectors, so ADBC's whole-result buffer holds one slice."""
+
+
+def _page_slices(cursor, schema: str, table: str, sql: str, pages: int | None) -> list[str]:
+    """``sql`` (a SELECT with a WHERE clause on ``schema.table``) once per ``pages`` heap
+    pages of the table (None: ``READ_PAGES``, read at call time), each with ``AND ctid >=
+    '(p,0)' AND ctid < '(p+pages,0)'`` (a TID range scan, Postgres 14+); ``[sql]`` when the
+    table fits in one slice. In one snapshot every visible row is in exactly one slice."""
+    cursor.execute(
+        "SELECT pg_relation_size($1::regclass) / current_setting('block_size')::bigint",
+        (qualified(schema, table),),
+    )
+    total, step = int(cursor.fetchone()[0]), max(int(pages or READ_PAGES), 1)
+    if total <= step:
+        return [sql]
+    return [
+        f"{sql} AND ctid >= '({first},0)'::tid AND ctid < '({first + step},0)'::tid"
+        for first in range(0, total, step)
+    ]
+
+
 def read_frame(
     cursor,
     schema: str,
@@ -457,6 +481,7 @@ def read_frame(
     columns: Sequence[str] | None = None,
     partition_column: str | None = None,
     partition_keys: Sequence[str] | None = None,
+    pages: int | None = None,
 ) -> pl.DataFrame | None:
     """Rows of ``schema.table`` (all columns, or ``columns`` in that order), optionally only
     those whose ``partition_column`` is one of ``partition_keys``, with the written dtypes.
@@ -464,28 +489,49 @@ def read_frame(
     Call inside ``transaction(connection, read_only=True)`` so the schema and rows come from
     one snapshot. Returns None when the table does not exist or lacks one of ``columns``; an
     empty frame (with the table's columns) when no row matches.
+
+    A selection with an array column (vectors: ``real[]``) is read ``pages`` heap pages per query
+    (None: ``READ_PAGES``; a TID range scan, as ``read_vectors`` does) and the slices are
+    concatenated without a copy: ADBC's driver holds a whole result before it returns the first
+    batch (13.6 GB above the vectors at a million entries), so one query for the table would hold it
+    twice. Rows come back in write order either way (``ROW_ORDER``; the slices are sorted by it when
+    a rewritten partition put rows on earlier pages).
     """
-    stored = [name for name, _ in stored_columns(cursor, schema, table)]
+    all_columns = dict(_all_columns(cursor, schema, table))
+    stored = [name for name in all_columns if name != ROW_ORDER]
     if not stored or not set(columns or ()) <= set(stored):
         return None
     names = list(columns) if columns else stored
-    sql = f"SELECT {', '.join(map(_quote, names))} FROM {qualified(schema, table)}"
+    ordered = ROW_ORDER in all_columns
+    selected = names + ([ROW_ORDER] if ordered else [])
+    sql = f"SELECT {', '.join(map(_quote, selected))} FROM {qualified(schema, table)} WHERE true"
     params: tuple[str, ...] = ()
     if partition_column is not None and partition_keys is not None:
         keys = list(partition_keys)
         if not keys:
-            sql += " WHERE false"
+            sql += " AND false"
         else:
             marks = ", ".join(f"${i}" for i in range(1, len(keys) + 1))
-            sql += f" WHERE {_quote(partition_column)} IN ({marks})"
+            sql += f" AND {_quote(partition_column)} IN ({marks})"
             params = tuple(keys)
-    if ROW_ORDER in dict(_all_columns(cursor, schema, table)):
-        sql += f" ORDER BY {_quote(ROW_ORDER)}"
-    cursor.execute(sql, params or None)
-    frame = pl.from_arrow(cursor.fetch_arrow_table())
-    if isinstance(frame, pl.Series):
-        frame = frame.to_frame()
-    return from_wire(frame, recorded_schema(cursor, schema, table))
+    statements = [sql]
+    if any(all_columns[name].endswith("[]") for name in names):
+        statements = _page_slices(cursor, schema, table, sql, pages)
+    if ordered:
+        statements = [f"{statement} ORDER BY {_quote(ROW_ORDER)}" for statement in statements]
+    recorded = recorded_schema(cursor, schema, table)
+    parts = []
+    for statement in statements:
+        cursor.execute(statement, params or None)
+        part = pl.from_arrow(cursor.fetch_arrow_table())
+        parts.append(from_wire(part.to_frame() if isinstance(part, pl.Series) else part, recorded))
+    frame = parts[0] if len(parts) == 1 else pl.concat(parts, rechunk=False)
+    del parts
+    if ordered:
+        if len(statements) > 1 and not frame[ROW_ORDER].is_sorted():
+            frame = frame.sort(ROW_ORDER)
+        frame = frame.drop(ROW_ORDER)
+    return frame
 
 
 def partition_keys(cursor, schema: str, table: str, partition_column: str) -> list[str]:
@@ -509,11 +555,6 @@ def row_counts(cursor, schema: str, table: str, partition_column: str | None) ->
     return {key: int(n) for key, n in sorted(cursor.fetchall(), key=lambda r: str(r[0]))}
 
 
-READ_VECTOR_PAGES = 8192
-"""Heap pages of the vector table one ``read_vectors`` query reads (a TID range scan): at
-~5 rows of a 384-float ``real[]`` per 8 KB page, ~40,000 rows or ~65 MB of vectors."""
-
-
 def read_vectors(
     cursor,
     schema: str,
@@ -521,19 +562,19 @@ def read_vectors(
     ids: Sequence[str],
     facets: Sequence[str],
     vector_column: str = "vector",
-    pages: int = READ_VECTOR_PAGES,
+    pages: int | None = None,
 ) -> dict[str, Any]:
     """The ``facets``' vectors of ``schema.table`` (``pp_facet_embeddings`` rows: ``id``,
     ``facet``, ``vector real[]``) as float32 numpy matrices (len(ids), dim), row ``k`` the
     vector of ``ids[k]``, read a slice of the table at a time.
 
-    ADBC's driver holds a whole result in memory before it hands over the first Arrow
-    batch (measured: one 156 MB batch for 100,000 vectors, and 13.6 GB above the matrices
-    at a million entries x 2 facets), so the table is read ``pages`` heap pages per query
-    (``WHERE ctid >= '(p,0)' AND ctid < '(p+pages,0)'``: a TID range scan, Postgres 14+,
-    each page read once) and each slice's vectors are copied into the matrices at their
-    ids' rows, then dropped: the peak is the matrices plus one slice (~65 MB at the default)
-    and its driver buffer. Rows are placed by id, so the table's row order does not matter.
+    ADBC's driver holds a whole result in memory before it hands over the first Arrow batch
+    (measured: one 156 MB batch for 100,000 vectors, and 13.6 GB above the matrices at a million
+    entries x 2 facets), so the table is read ``pages`` heap pages per query (None: ``READ_PAGES``;
+    ``WHERE ctid >= '(p,0)' AND ctid < '(p+pages,0)'``: a TID range scan, Postgres 14+, each page
+    read once) and each slice's vectors are copied into the matrices at their ids' rows, then
+    dropped: the peak is the matrices plus one slice (~65 MB at the default) and its driver buffer.
+    Rows are placed by id, so the table's row order does not matter.
     Call inside ``transaction(connection, read_only=True)``: one snapshot, so no row moves
     between slices, and every page a visible row can be on existed when it was taken.
 
@@ -552,16 +593,9 @@ def read_vectors(
     if keys["id"].n_unique() != len(keys):
         raise PostgresStoreError("read_vectors: the ids repeat")
     name = qualified(schema, table)
-    cursor.execute(
-        "SELECT pg_relation_size($1::regclass) / current_setting('block_size')::bigint", (name,)
-    )
-    total_pages = int(cursor.fetchone()[0])
     marks = ", ".join(f"${i}" for i in range(1, len(facets) + 1))
     select = f"SELECT id, facet, {_quote(vector_column)} FROM {name} WHERE facet IN ({marks})"
-    slices = [
-        f"{select} AND ctid >= '({first},0)'::tid AND ctid < '({first + pages},0)'::tid"
-        for first in range(0, max(total_pages, 1), max(int(pages), 1))
-    ]
+    slices = _page_slices(cursor, schema, table, select, pages)
     matrices: dict[str, Any] = {}
     seen = {facet: np.zeros(len(ids), dtype=bool) for facet in facets}
     for sql in slices:
