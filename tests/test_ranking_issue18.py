@@ -337,3 +337,32 @@ def test_an_industry_named_as_an_example_bends_before_the_customer_type(tmp_path
     ]
     assert result.relaxed == ["customer types widened to local, state"]
     assert result.references[1].components["industry_penalty"] == -config.penalty_industry
+
+
+def test_relaxed_entries_rank_by_fewer_and_lesser_misses_before_score():
+    # a state, prime-only RFP with a recency window: one entry meets every rule; the others
+    # miss, in the order the rules are bent (scoring.MISS_ORDER_RULE): the prime role only
+    # (PP-52), recency and the prime role (PP-51), the customer type (PP-53, a county). The
+    # cosines run the other way, so a 0/1 tier would rank PP-53, PP-51, PP-52.
+    rfp = ScopeFilters(customer_types=("state",), ended_after=D(2023, 6, 8), require_prime=True)
+    frame = _frame(
+        [
+            ("PP-50", "state", None, 5e6, 5e6, D(2025, 3, 31), False, "prime", "DHS"),
+            ("PP-51", "state", None, 5e6, 5e6, D(2016, 3, 31), False, "sub", "DOR"),
+            ("PP-52", "state", None, 5e6, 5e6, D(2025, 6, 30), False, "sub", "DOT"),
+            ("PP-53", "local", None, 5e6, 5e6, D(2025, 9, 30), False, "prime", "County"),
+        ]
+    )
+    sims = {"PP-50": 0.3, "PP-51": 0.9, "PP-52": 0.5, "PP-53": 0.95}
+    result = rank_references(frame, _vectors(sims), _query(rfp), RankingConfig(top_k=4))
+    assert [r.id for r in result.references] == ["PP-50", "PP-52", "PP-51", "PP-53"]
+    assert [r.relaxed for r in result.references] == [
+        [],
+        ["role"],
+        ["recency", "role"],
+        ["customer_type"],
+    ]
+    assert result.relaxed[-2:] == [
+        "prime-only requirement dropped",
+        "customer types widened to local, state",
+    ]
