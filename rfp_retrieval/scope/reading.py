@@ -40,7 +40,8 @@ class ScopeReading:
     in the order the RFP names them ([] = any).
     ``industries_preferred``: industries the RFP prefers but does not require (rank only).
     ``references_required`` is the number of references required (the lower end of a range such
-    as "two (2) to three (3)"; ``references_max`` its upper end, None without a range).
+    as "two (2) to three (3)"; ``references_max`` its upper end, or the count of "up to five
+    (5)"; None when the RFP states no ceiling).
     ``emphasized_domains`` uses the library's domain tags (``library.vocab.DOMAIN_TAGS``).
     ``trace`` holds one dict per filter read: ``{"filter", "section", "sentence", "reading"}``.
     ``size_constraints`` holds the non-dollar size bounds (FTE, users, employees, months) and

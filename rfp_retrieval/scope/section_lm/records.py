@@ -105,7 +105,8 @@ class PastPerformanceRequirements:
     ``value_foreign`` is a value bound stated in another currency than USD ("EUR 5 million"):
     not compared (no exchange rates at run time), shown as such in the trace.
     ``references_max`` is the upper end of a stated range of references ("two (2) to three
-    (3)"), None when one number is stated. ``industries_preferred`` are industries the RFP
+    (3)") or a count stated as a ceiling ("up to five (5)"), None when one number is stated
+    as such. ``industries_preferred`` are industries the RFP
     prefers ("insurance or financial services preferred"): they rank, never filter;
     ``industries_preferred_stated`` the first sentence stating one. ``prime_in_set``: the
     RFP asks for at least some references as prime ("at least one of the three ... prime"),
