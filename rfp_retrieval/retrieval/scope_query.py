@@ -48,6 +48,7 @@ SCOPE_QUERY_SCHEMA = {
     "customer_types": pl.List(pl.String),
     "industries": pl.List(pl.String),
     "industries_preferred": pl.List(pl.String),
+    "industries_alternative": pl.List(pl.String),
     "require_prime": pl.Boolean,
     "emphasized_domains": pl.List(pl.String),
     "domain_weights": pl.List(pl.Struct({"domain": pl.String, "weight": pl.Float64})),
@@ -173,6 +174,7 @@ def scope_query_frame(
         "customer_types": list(g("customer_types_required", []) or []),
         "industries": list(g("industries_required", []) or []),
         "industries_preferred": list(g("industries_preferred", []) or []),
+        "industries_alternative": list(g("industries_alternative", []) or []),
         "require_prime": bool(g("require_prime", False)),
         "emphasized_domains": list(g("emphasized_domains", []) or []),
         "domain_weights": [
@@ -244,6 +246,7 @@ def scope_query_from_row(row: dict[str, Any]) -> ScopeQuery:
         customer_types=tuple(row.get("customer_types") or ()),
         industries=tuple(row.get("industries") or ()),
         industries_preferred=tuple(row.get("industries_preferred") or ()),
+        industries_alternative=tuple(row.get("industries_alternative") or ()),
         value_min=row.get("value_min"),
         value_max=row.get("value_max"),
         started_after=_date(row.get("started_after")),

@@ -89,12 +89,17 @@ class SizeConstraint:
 @dataclass
 class CustomerConstraint:
     """Customer types (``library`` vocabulary, in the RFP's order; [] with ``any_customer``
-    True for "any industry or sector") and industries a reference must come from."""
+    True for "any industry or sector") and industries a reference must come from.
+
+    ``alternatives``: industries named as an alternative to the customer types ("state
+    agencies or electric utilities"): an entry in one of them qualifies whatever its customer
+    type (one filter, type OR industry: ``retrieval.filters.CustomerType``)."""
 
     types: list[str]
     industries: list[str]
     any_customer: bool
     stated: Statement
+    alternatives: list[str] = field(default_factory=list)
 
 
 @dataclass
