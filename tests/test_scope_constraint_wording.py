@@ -266,3 +266,26 @@ def test_an_industry_named_as_one_alternative_kind_is_not_required(
     assert reading.customer_types_required == types
     assert reading.industries_required == required
     assert reading.industries_alternative == either
+
+
+@pytest.mark.parametrize(
+    ("sentence", "types", "preferred"),
+    [
+        (
+            "References must be from commercial firms, such as banks or insurers.",
+            ["commercial"],
+            ["insurance", "finance"],
+        ),
+        (
+            "References must be for state agencies, for example Medicaid or workforce agencies.",
+            ["state"],
+            ["health and human services", "labor and workforce"],
+        ),
+    ],
+)
+def test_industries_after_such_as_are_examples_that_rank(tmp_path, sentence, types, preferred):
+    """customers.EXAMPLES_RULE: examples of the allowed kind never filter, they rank."""
+    reading = _read(tmp_path, sentence)
+    assert reading.customer_types_required == types
+    assert reading.industries_required == []
+    assert reading.industries_preferred == preferred

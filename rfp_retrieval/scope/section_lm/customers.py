@@ -214,6 +214,14 @@ INDUSTRY_PATTERNS = (
 """Industries (the library's ``industry`` vocabulary) and the words that name them as a kind of
 customer."""
 _EXAMPLES = re.compile(r"\b(?:such as|for example|e\.g\.|including|like)\b.*$", re.I)
+EXAMPLES_RULE = (
+    "Industries an allowed customer clause names after 'such as', 'for example', 'e.g.', "
+    "'including' or 'like' are examples of the kind of customer it allows, never a "
+    "requirement: they rank as preferred industries (industries_preferred), so an entry in "
+    "another stated industry pays the industry penalty, and nothing is filtered on them."
+)
+"""The one rule for industries named as examples (issue 18, structural defect 3: they ranked
+nowhere)."""
 _WIDER_CLASS = re.compile(
     r"\bother (?:(?:commercial|private|public|government|federal|state|local|municipal|county|"
     r"city)\s+)?(?:government(?:al)?\s+|public\s+|sector\s+)?(?:companies|enterprises|firms|"
@@ -309,15 +317,20 @@ def _industries(clause: str) -> tuple[list[str], list[str], list[str]]:
     A wider class in mid-list ("utilities, other commercial enterprises, or state and local
     government agencies") leaves the other kinds on an equal footing: no industry is
     required and none is an example the RFP ranks first. Industries after "such as",
-    "including", "e.g." or in parentheses are neither."""
-    core = _EXAMPLES.sub("", re.sub(r"\([^)]*\)", "", clause))
+    "including", "e.g." are examples (``EXAMPLES_RULE``); in parentheses they are neither."""
+    bare = re.sub(r"\([^)]*\)", "", clause)
+    core = _EXAMPLES.sub("", bare)
     named = [name for name, rx in INDUSTRY_PATTERNS if rx.search(core)]
+    listed = _EXAMPLES.search(bare)
+    cited = [n for n, rx in INDUSTRY_PATTERNS if listed and rx.search(listed.group(0))]
+    cited = [n for n in cited if n not in named]  # EXAMPLES_RULE: they rank, never filter
     wider = _WIDER_CLASS.search(clause)
     if wider is None:
         named = [n for n in named if not _an_alternative(n, core)]
         alternatives = [n for n in named if _alternative_to_a_kind(n, core)]
-        return [n for n in named if n not in alternatives], [], alternatives
-    return [], [] if _TYPE_WORDS.search(clause, wider.end()) else named, []
+        return [n for n in named if n not in alternatives], cited, alternatives
+    examples = [] if _TYPE_WORDS.search(clause, wider.end()) else named
+    return [], [*examples, *cited], []
 
 
 # a customer kind with its own noun ("county governments", "state agencies") as a list item
