@@ -281,6 +281,13 @@ def test_an_industry_named_as_one_alternative_kind_is_not_required(
             ["state"],
             ["health and human services", "labor and workforce"],
         ),
+        # several kinds allowed: the examples illustrate the last one and rank nothing
+        (
+            "References may be from state agencies, federal agencies, or private firms, "
+            "such as banks or insurers.",
+            ["state", "federal-civilian", "commercial"],
+            [],
+        ),
     ],
 )
 def test_industries_after_such_as_are_examples_that_rank(tmp_path, sentence, types, preferred):

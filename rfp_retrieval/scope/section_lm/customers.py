@@ -215,10 +215,14 @@ INDUSTRY_PATTERNS = (
 customer."""
 _EXAMPLES = re.compile(r"\b(?:such as|for example|e\.g\.|including|like)\b.*$", re.I)
 EXAMPLES_RULE = (
-    "Industries an allowed customer clause names after 'such as', 'for example', 'e.g.', "
+    "Industries a customer clause names after 'such as', 'for example', 'e.g.', "
     "'including' or 'like' are examples of the kind of customer it allows, never a "
-    "requirement: they rank as preferred industries (industries_preferred), so an entry in "
-    "another stated industry pays the industry penalty, and nothing is filtered on them."
+    "requirement. When the clause allows one kind ('commercial firms, such as banks or "
+    "insurers'), they rank as preferred industries (industries_preferred): an entry in "
+    "another stated industry pays the industry penalty. When it allows several kinds "
+    "('state or local government, federal agencies, or private firms, such as banks'), "
+    "they illustrate one of them and rank nothing (a penalty would charge the other kinds). "
+    "Nothing is filtered on them."
 )
 """The one rule for industries named as examples (issue 18, structural defect 3: they ranked
 nowhere)."""
@@ -322,8 +326,10 @@ def _industries(clause: str) -> tuple[list[str], list[str], list[str]]:
     core = _EXAMPLES.sub("", bare)
     named = [name for name, rx in INDUSTRY_PATTERNS if rx.search(core)]
     listed = _EXAMPLES.search(bare)
-    cited = [n for n, rx in INDUSTRY_PATTERNS if listed and rx.search(listed.group(0))]
-    cited = [n for n in cited if n not in named]  # EXAMPLES_RULE: they rank, never filter
+    cited = []  # EXAMPLES_RULE: examples of the one kind the clause allows rank, never filter
+    if listed and len(_kinds(bare[: listed.start()])) <= 1:
+        cited = [n for n, rx in INDUSTRY_PATTERNS if rx.search(listed.group(0))]
+        cited = [n for n in cited if n not in named]
     wider = _WIDER_CLASS.search(clause)
     if wider is None:
         named = [n for n in named if not _an_alternative(n, core)]
