@@ -118,3 +118,47 @@ def test_models_the_lean_encoder_does_not_cover_go_to_sentence_transformers(tmp_
     (copy / "config.json").write_text(json.dumps(config))
     (copy / "model.safetensors").unlink()
     assert not supports(copy)
+
+
+@pytest.mark.parametrize("precision", ["fp32", "bf16"])
+def test_a_short_call_runs_on_one_thread_with_the_same_vectors(
+    library_texts: list[str], precision: str, monkeypatch
+) -> None:
+    """``bert_encoder.ONE_THREAD_RULE``: one RFP's dozen texts run on one torch thread (the
+    count is restored after), a long call keeps torch's threads, and the vectors are the
+    ones two threads give, bit for bit."""
+    import torch
+
+    from rfp_retrieval.retrieval import bert_encoder
+    from rfp_retrieval.retrieval.embedding import load_model, resolve_model_path
+
+    if precision == "bf16" and not cpu_supports_bf16():
+        pytest.skip("this CPU has no native bf16: the bf16 path is not used here")
+    lean = load_model(resolve_model_path("all-MiniLM-L6-v2"))
+    seen: list[int] = []
+    forward = lean.token_embeddings
+
+    def counting(*args):
+        seen.append(torch.get_num_threads())
+        return forward(*args)
+
+    monkeypatch.setattr(lean, "token_embeddings", counting)
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        autocast = torch.autocast("cpu", dtype=torch.bfloat16, enabled=precision == "bf16")
+        short = library_texts[:12]
+        with autocast:
+            one = lean.encode(short, normalize_embeddings=True)
+        assert seen == [1] and torch.get_num_threads() == 2
+        monkeypatch.setattr(bert_encoder, "ONE_THREAD_TEXTS", 0)
+        with autocast:
+            two = lean.encode(short, normalize_embeddings=True)
+        assert seen == [1, 2]
+        assert np.array_equal(one, two)
+        monkeypatch.setattr(bert_encoder, "ONE_THREAD_TEXTS", 32)
+        with autocast:
+            lean.encode(library_texts * 2, batch_size=64)  # 60 texts: a long call
+        assert seen == [1, 2, 2]
+    finally:
+        torch.set_num_threads(before)

@@ -13,8 +13,9 @@ import polars as pl
 import pytest
 
 from rfp_retrieval.retrieval.config import RankingConfig
-from rfp_retrieval.retrieval.filters import UNKNOWN_RULE
+from rfp_retrieval.retrieval.filters import UNKNOWN_RULE, describe
 from rfp_retrieval.retrieval.past_performance import rank_references
+from rfp_retrieval.retrieval.prepared import PreparedLibrary
 from rfp_retrieval.retrieval.records import EntryVectors, ScopeFilters, ScopeQuery
 
 AS_OF = dt.date(2026, 6, 8)
@@ -337,3 +338,65 @@ def test_an_industry_named_as_an_example_bends_before_the_customer_type(tmp_path
     ]
     assert result.relaxed == ["customer types widened to local, state"]
     assert result.references[1].components["industry_penalty"] == -config.penalty_industry
+
+
+def test_relaxed_entries_rank_by_fewer_and_lesser_misses_before_score():
+    # a state, prime-only RFP with a recency window: one entry meets every rule; the others
+    # miss, in the order the rules are bent (scoring.MISS_ORDER_RULE): the prime role only
+    # (PP-52), recency and the prime role (PP-51), the customer type (PP-53, a county). The
+    # cosines run the other way, so a 0/1 tier would rank PP-53, PP-51, PP-52.
+    rfp = ScopeFilters(customer_types=("state",), ended_after=D(2023, 6, 8), require_prime=True)
+    frame = _frame(
+        [
+            ("PP-50", "state", None, 5e6, 5e6, D(2025, 3, 31), False, "prime", "DHS"),
+            ("PP-51", "state", None, 5e6, 5e6, D(2016, 3, 31), False, "sub", "DOR"),
+            ("PP-52", "state", None, 5e6, 5e6, D(2025, 6, 30), False, "sub", "DOT"),
+            ("PP-53", "local", None, 5e6, 5e6, D(2025, 9, 30), False, "prime", "County"),
+        ]
+    )
+    sims = {"PP-50": 0.3, "PP-51": 0.9, "PP-52": 0.5, "PP-53": 0.95}
+    result = rank_references(frame, _vectors(sims), _query(rfp), RankingConfig(top_k=4))
+    assert [r.id for r in result.references] == ["PP-50", "PP-52", "PP-51", "PP-53"]
+    assert [r.relaxed for r in result.references] == [
+        [],
+        ["role"],
+        ["recency", "role"],
+        ["customer_type"],
+    ]
+    assert result.relaxed[-2:] == [
+        "prime-only requirement dropped",
+        "customer types widened to local, state",
+    ]
+
+
+def test_a_customer_type_or_an_industry_is_one_filter():
+    # "References must be from state agencies or electric utilities": a state entry or a
+    # utility of any type qualifies; a federal entry with no stated industry does not; an
+    # entry with neither fact stated is unknown (UNKNOWN_RULE), not excluded
+    rfp = ScopeFilters(customer_types=("state",), industries_alternative=("utilities",))
+    frame = _frame(
+        [
+            ("PP-60", "state", None, 5e6, 5e6, D(2025, 3, 31), False, "prime", "DHS"),
+            ("PP-61", "commercial", "Utilities", 5e6, 5e6, D(2025, 3, 31), False, "prime", "Gas"),
+            ("PP-62", "local", "utilities", 5e6, 5e6, D(2025, 3, 31), False, "prime", "Water"),
+            ("PP-63", "commercial", "retail", 5e6, 5e6, D(2025, 3, 31), False, "prime", "Shop"),
+            ("PP-64", "federal-civilian", None, 5e6, 5e6, D(2025, 3, 31), False, "prime", "IRS"),
+            ("PP-65", None, None, 5e6, 5e6, D(2025, 3, 31), False, "prime", "Acme"),
+        ]
+    )
+    sims = {"PP-60": 0.5, "PP-61": 0.6, "PP-62": 0.7, "PP-63": 0.8, "PP-64": 0.9, "PP-65": 0.4}
+    result = rank_references(frame, _vectors(sims), _query(rfp), RankingConfig(top_k=4))
+    assert [r.id for r in result.references] == ["PP-62", "PP-61", "PP-60", "PP-65"]
+    assert [r.unknown for r in result.references] == [[], [], [], ["customer_type"]]
+    assert result.relaxed == []
+    # the numpy masks and the SQL that defines the constraint agree
+    library = PreparedLibrary(frame)
+    try:
+        names, masks = library.strict_ok(rfp)
+        _, sql = library.strict_ok(rfp, sql_only=True)
+        assert names == ["customer_type"] and masks[:, 0].tolist() == sql[:, 0].tolist()
+        assert masks[:, 0].tolist() == [True, True, True, False, False, False]
+        assert library.unknown(rfp, names)[:, 0].tolist() == [False] * 5 + [True]
+    finally:
+        library.close()
+    assert describe(rfp, "customer_type") == ["state", "utilities (industry)"]

@@ -60,18 +60,24 @@ def _rfp(tmp_path, sentence: str):
 
 
 @pytest.mark.parametrize(
-    ("sentence", "count"),
+    ("sentence", "count", "most"),
     [
-        ("Offerors shall provide two (2) past performance references.", 2),
-        ("Offerors may submit up to five (5) past performance references.", 5),
-        ("Describe your relevant experience on similar contracts.", DEFAULT_TOP_K),
+        ("Offerors shall provide two (2) past performance references.", 2, None),
+        ("Offerors may submit up to five (5) past performance references.", 5, 5),
+        ("Offerors shall submit four to six past performance references.", 4, 6),
+        ("Describe your relevant experience on similar contracts.", DEFAULT_TOP_K, None),
     ],
 )
-def test_pp_references_ranks_the_count_the_rfp_asks_for(tmp_path, sentence, count):
+def test_pp_references_ranks_the_count_the_rfp_asks_for(tmp_path, sentence, count, most):
     built = build_scope_query(
         _rfp(tmp_path, sentence), StubEncoder(), AsOf(dt.date(2026, 6, 1), "t")
     )
     assert built.reading.references_required == (None if count == DEFAULT_TOP_K else count)
+    # the stored scope_query row keeps the ceiling the RFP accepts (structural defect 4)
+    assert (built.row["references_required"], built.row["references_max"]) == (
+        None if count == DEFAULT_TOP_K else count,
+        most,
+    )
     entries, vectors = _library()
     paths = SimpleNamespace(ranking_mode="default", overrides_dir=str(tmp_path / "overrides"))
     frame, meta = _references_one("rfq", built.frame, entries, None, vectors, paths)

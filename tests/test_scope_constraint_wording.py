@@ -217,14 +217,15 @@ def test_a_wider_class_in_mid_list_makes_no_industry_preferred(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("sentence", "types", "required"),
+    ("sentence", "types", "required", "either"),
     [
         # the industry is one acceptable kind beside another: not required of every reference
-        ("References must be for municipal utilities or county governments.", ["local"], []),
-        ("References must be for county governments or municipal utilities.", ["local"], []),
+        ("References must be for municipal utilities or county governments.", ["local"], [], []),
+        ("References must be for county governments or municipal utilities.", ["local"], [], []),
         (
             "References must be for state human services agencies or county governments.",
             ["state", "local"],
+            [],
             [],
         ),
         # the industry qualifies the kind: required
@@ -232,18 +233,31 @@ def test_a_wider_class_in_mid_list_makes_no_industry_preferred(tmp_path):
             "References must be for state Medicaid or human services agencies.",
             ["state"],
             ["health and human services"],
+            [],
         ),
         (
             "References must be for state or local human services agencies.",
             ["state", "local"],
             ["health and human services"],
+            [],
         ),
-        # an alternative whose own customer kind is unstated stays an industry rule
-        ("References must be from state agencies or electric utilities.", ["state"], ["utilities"]),
+        # an industry with no customer kind of its own beside a kind: type OR industry
+        (
+            "References must be from state agencies or electric utilities.",
+            ["state"],
+            [],
+            ["utilities"],
+        ),
+        (
+            "References must be from electric utilities or state agencies.",
+            ["state"],
+            [],
+            ["utilities"],
+        ),
     ],
 )
 def test_an_industry_named_as_one_alternative_kind_is_not_required(
-    tmp_path, sentence, types, required
+    tmp_path, sentence, types, required, either
 ):
     """ "Municipal utilities or county governments": any county government qualifies, so a
     utility is one acceptable kind, not an industry every reference must be in (the filters
@@ -251,3 +265,34 @@ def test_an_industry_named_as_one_alternative_kind_is_not_required(
     reading = _read(tmp_path, sentence)
     assert reading.customer_types_required == types
     assert reading.industries_required == required
+    assert reading.industries_alternative == either
+
+
+@pytest.mark.parametrize(
+    ("sentence", "types", "preferred"),
+    [
+        (
+            "References must be from commercial firms, such as banks or insurers.",
+            ["commercial"],
+            ["insurance", "finance"],
+        ),
+        (
+            "References must be for state agencies, for example Medicaid or workforce agencies.",
+            ["state"],
+            ["health and human services", "labor and workforce"],
+        ),
+        # several kinds allowed: the examples illustrate the last one and rank nothing
+        (
+            "References may be from state agencies, federal agencies, or private firms, "
+            "such as banks or insurers.",
+            ["state", "federal-civilian", "commercial"],
+            [],
+        ),
+    ],
+)
+def test_industries_after_such_as_are_examples_that_rank(tmp_path, sentence, types, preferred):
+    """customers.EXAMPLES_RULE: examples of the allowed kind never filter, they rank."""
+    reading = _read(tmp_path, sentence)
+    assert reading.customer_types_required == types
+    assert reading.industries_required == []
+    assert reading.industries_preferred == preferred

@@ -567,7 +567,7 @@ def test_a_period_length_is_not_a_recency_window(tmp_path):
 @pytest.mark.parametrize(
     ("sentence", "count", "most"),
     [
-        ("Offerors may submit up to five (5) past performance references.", 5, None),
+        ("Offerors may submit up to five (5) past performance references.", 5, 5),
         ("Provide two (2) to three (3) references for similar work.", 2, 3),
         ("Offerors shall submit no fewer than two and no more than four references.", 2, 4),
         ("Submit between two and four references.", 2, 4),

@@ -39,6 +39,18 @@ MEAN_ONLY = {
     "pooling_mode_mean_sqrt_len_tokens": False,
 }
 """The Pooling config accepted: mean over the attended tokens, nothing else."""
+ONE_THREAD_TEXTS = 32
+"""``ONE_THREAD_RULE``: a call of at most this many texts (one default batch) runs on one
+torch thread."""
+ONE_THREAD_RULE = (
+    "A short encode call (at most ONE_THREAD_TEXTS texts: one RFP's facet texts or scope "
+    "units, one query) runs on one torch thread, then the thread count is restored. On two "
+    "busy cores torch's second thread spins at every barrier of a small batch: one RFP's "
+    "12 windows cost 1.6-1.9 CPU-s and 4.5-5.9 s wall on two threads, 0.37-0.44 CPU-s and "
+    "1.3-1.5 s on one, with the same vectors bit for bit (benchmarks/README.md, issue 18). "
+    "A longer call (the library) keeps torch's threads."
+)
+"""The one rule for the thread count of an encode call (issue 18: query CPU time)."""
 
 
 def _read_json(path: Path) -> Any:
@@ -181,7 +193,21 @@ class BertSentenceEncoder:
     ) -> np.ndarray:
         """Sentence vectors of ``texts``: float32 array (len(texts), dim); unit rows when
         the model has a Normalize module or ``normalize_embeddings``. ``show_progress_bar``
-        and ``convert_to_numpy`` are accepted for call compatibility (always numpy)."""
+        and ``convert_to_numpy`` are accepted for call compatibility (always numpy). A short
+        call runs on one torch thread (``ONE_THREAD_RULE``)."""
+        torch = self._torch
+        threads = torch.get_num_threads()
+        short = len(texts) <= ONE_THREAD_TEXTS and threads > 1  # ONE_THREAD_RULE
+        if short:
+            torch.set_num_threads(1)
+        try:
+            return self._encode(texts, batch_size, normalize_embeddings)
+        finally:
+            if short:
+                torch.set_num_threads(threads)
+
+    def _encode(self, texts: list[str], batch_size: int, normalize_embeddings: bool) -> np.ndarray:
+        """``encode`` on the current torch threads."""
         torch = self._torch
         normalize = torch.nn.functional.normalize
         order = np.argsort([-len(text) for text in texts])  # sentence-transformers' order

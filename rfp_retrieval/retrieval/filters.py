@@ -235,6 +235,12 @@ class _TextIn(Constraint):
 
 
 class CustomerType(_TextIn):
+    """The customer types, or one of the industries the RFP names as their alternative
+    (``ScopeFilters.industries_alternative``: "state agencies or electric utilities" is
+    ``customer_type IN ('state') OR lower(industry) IN ('utilities')``). The industry side
+    only ever qualifies: an entry of another stated type whose industry is not stated is a
+    miss, and the fact is unknown only when the customer type is."""
+
     name = column = "customer_type"
     label = "customer type"
 
@@ -242,13 +248,33 @@ class CustomerType(_TextIn):
         types = widened.get("customer_type", filters.customer_types)
         if not types:
             return None
-        return f"customer_type IN ({', '.join(map(_lit, types))})"
+        expr = f"customer_type IN ({', '.join(map(_lit, types))})"
+        if filters.industries_alternative:
+            inds = ", ".join(_lit(i.lower()) for i in filters.industries_alternative)
+            expr = f"({expr} OR coalesce(lower(industry) IN ({inds}), false))"
+        return expr
+
+    def _alternative(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
+        """Whether each entry is in one of the alternative industries (NULL: False)."""
+        if not filters.industries_alternative:
+            return np.zeros(columns.n, dtype=bool)
+        return columns.isin("industry", [i.lower() for i in filters.industries_alternative])
 
     def mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
-        return columns.isin("customer_type", filters.customer_types)
+        types, either = columns.isin("customer_type", filters.customer_types), None
+        if types is not None:
+            either = self._alternative(columns, filters)
+        return None if types is None or either is None else types | either
+
+    def unknown_mask(self, columns: FilterColumns, filters: ScopeFilters) -> np.ndarray | None:
+        unknown, either = super().unknown_mask(columns, filters), None
+        if unknown is not None:
+            either = self._alternative(columns, filters)
+        return None if unknown is None or either is None else unknown & ~either
 
     def describe(self, filters: ScopeFilters) -> Any:
-        return list(filters.customer_types)
+        alternatives = [f"{i} (industry)" for i in filters.industries_alternative]
+        return [*filters.customer_types, *alternatives]
 
 
 class Industry(_TextIn):

@@ -252,11 +252,12 @@ def _rank(
     scored, misses = score_candidates(
         library, candidates, ranks, idx, scope, config, passed, agency_matcher(scope), depth
     )
-    tiers = hard_misses(config.preset, passed) if passed is not None else None
+    tiers = hard_misses(config, passed) if passed is not None else None
 
     def tier(item: tuple) -> float:
-        """0 for an entry that meets every hard constraint, 1 for one relaxation let in:
-        compliant entries come first (issue 18, defect 3; the seed sorts by score alone)."""
+        """0 for an entry that meets every hard constraint, else its misses' tier
+        (``scoring.MISS_ORDER_RULE``): compliant entries come first (issue 18, defect 3; the
+        seed sorts by score alone)."""
         return 0.0 if tiers is None or not len(tiers) else float(tiers[item[3]])
 
     scored.sort(key=lambda item: (tier(item), -round(item[0], 9), item[1]))

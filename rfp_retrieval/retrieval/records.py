@@ -29,11 +29,14 @@ class ScopeFilters:
     ``require_prime``: the RFP accepts only references performed as prime contractor.
     ``industries_preferred``: industries the RFP prefers (not a filter: an entry in another
     industry pays the ``industry_penalty``; ``components.Candidates.other_industry``).
+    ``industries_alternative``: industries that meet the customer-type rule in place of
+    ``customer_types`` ("state agencies or electric utilities": ``filters.CustomerType``).
     """
 
     customer_types: tuple[str, ...] = ()
     industries: tuple[str, ...] = ()
     industries_preferred: tuple[str, ...] = ()
+    industries_alternative: tuple[str, ...] = ()
     vehicle_types: tuple[str, ...] = ()
     value_min: int | None = None
     value_max: int | None = None
@@ -47,7 +50,13 @@ class ScopeFilters:
         out = asdict(self)
         for key in ("started_after", "ended_after", "started_by", "ongoing_started_by"):
             out[key] = out[key].isoformat() if out[key] else None
-        for key in ("customer_types", "industries", "industries_preferred", "vehicle_types"):
+        for key in (
+            "customer_types",
+            "industries",
+            "industries_preferred",
+            "industries_alternative",
+            "vehicle_types",
+        ):
             out[key] = list(out[key])
         return out
 

@@ -29,13 +29,16 @@ from rfp_retrieval.retrieval.records import ScopeQuery
 _SHORTLIST_ABOVE = 64
 # Margin (score units) that keeps every candidate whose rounded score could tie the k-th.
 _SHORTLIST_MARGIN = 1e-8
-# Score units that put every relaxed candidate below every compliant one in the shortlist cut.
-_TIER_GAP = 1e6
+# Score units per step of ``hard_misses``' tier: one step puts every candidate of a worse tier
+# below every one of a better tier in the shortlist cut (a total is a sum of about 13 terms of
+# magnitude <= 2, so it spans less than 60 units).
+_TIER_GAP = 1e3
 # From this many candidates on, the ``sections`` kernel's cosines are prescreened on the int8
 # copies (``kernels.prescreen_cosines``): below it the exact cosines cost a few ms anyway.
 _PRESCREEN_ABOVE = 16384
 # Added to every total's bound: float64 rounding of the totals (about 13 terms of magnitude
-# <= 2, and the -_TIER_GAP offset, whose ulp is 1.2e-10), with a wide margin.
+# <= 2, and the -_TIER_GAP * tier offset: tiers below 2**10, so below 1.1e6, ulp 2.3e-10), with a
+# wide margin.
 _TOTAL_SLACK = 1e-9
 
 KERNELS: dict[str, Callable[[PreparedLibrary, np.ndarray, ScopeQuery, tuple], dict]] = {
@@ -103,12 +106,13 @@ def score_candidates(
     components, position in candidates)``; ``misses`` the original constraints each misses
     (a fact the library does not state is not a miss, ``filters.UNKNOWN_RULE``). Outside
     the seed's rules, an entry that misses a hard constraint (let in by relaxation) ranks
-    after every compliant one (``hard_misses``), so the shortlist is cut within each group.
+    after every compliant one, and relaxed ones by their misses (``hard_misses``,
+    ``MISS_ORDER_RULE``), so the shortlist is cut within each tier.
     """
     assert library.vectors is not None
     preset = config.preset
     depth = config.top_k if depth is None else depth
-    tiers = hard_misses(preset, passed) if passed is not None else None
+    tiers = hard_misses(config, passed) if passed is not None else None
     prescreened = None
     if preset.kernel == "sections" and len(candidates) >= max(_PRESCREEN_ABOVE, 2 * depth):
         prescreened = prescreened_values(
@@ -144,16 +148,43 @@ def score_candidates(
     return scored, misses
 
 
-def hard_misses(preset: Preset, passed: FilterPass) -> np.ndarray:
-    """Whether each candidate of ``passed`` misses a hard (not soft) original constraint,
-    float64 (len,) of 0/1: relaxation let it in. All 0 under the seed's rules (the seed sorts
-    by score alone)."""
-    out = np.zeros(len(passed.candidates), dtype=bool)
+def hard_misses(config: RankingConfig, passed: FilterPass) -> np.ndarray:
+    """The relaxation tier of each candidate of ``passed``, float64 (len,) of small integers:
+    0 when it meets every hard (not soft) original constraint, else the sum of
+    ``miss_weight`` over the hard constraints it misses (``MISS_ORDER_RULE``). All 0 under
+    the seed's rules (the seed sorts by score alone)."""
+    preset = config.preset
+    out = np.zeros(len(passed.candidates), dtype=np.float64)
     if not preset.seed_rules:
         for name in passed.names:
             if name not in preset.soft:
-                out |= passed.missed(name)
-    return out.astype(np.float64)
+                out += miss_weight(name, config.relaxation.order) * passed.missed(name)
+    return out
+
+
+MISS_ORDER_RULE = (
+    "Among references let in by relaxation, fewer and lesser misses come first, lesser in "
+    "the order the RFP's rules are bent (``Relaxation.order``: size, recency, prime role, "
+    "customer type, industry; a rule never relaxed is the worst): a miss of a rule bent "
+    "later outranks any misses of rules bent before it, and of two entries whose worst "
+    "miss is the same, the one with fewer misses comes first. Within a tier, the score "
+    "decides."
+)
+"""The one rule ordering relaxed references (issue 18, structural defect 1: a 0/1 tier tied
+an entry missing two hard rules with one missing one)."""
+
+
+def miss_weight(name: str, order: tuple[str, ...]) -> float:
+    """What a miss of constraint ``name`` adds to a candidate's tier (``MISS_ORDER_RULE``):
+    ``2 ** k`` for the ``k``-th step of the relaxation ``order`` that bends it (``recency``
+    also bends ``ongoing_performed``; ``customer_type_adjacent`` bends ``customer_type``),
+    ``2 ** len(order)`` for a constraint no step bends. Powers of two make the tier order
+    the misses by their worst one first, then by the next, so fewer misses of the same
+    rules always come first."""
+    steps = ["customer_type" if step.startswith("customer_type") else step for step in order]
+    bent_by = {"ongoing_performed": "recency"}.get(name, name)
+    k = steps.index(bent_by) if bent_by in steps else len(steps)
+    return float(2**k)
 
 
 def _reads_cosines(name: str) -> bool:

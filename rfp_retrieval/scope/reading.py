@@ -39,8 +39,11 @@ class ScopeReading:
     ``today``. ``customer_types_required`` holds ``CUSTOMER_TYPES`` values
     in the order the RFP names them ([] = any).
     ``industries_preferred``: industries the RFP prefers but does not require (rank only).
+    ``industries_alternative``: industries that qualify a reference in place of the required
+    customer types ("state agencies or electric utilities": type OR industry).
     ``references_required`` is the number of references required (the lower end of a range such
-    as "two (2) to three (3)"; ``references_max`` its upper end, None without a range).
+    as "two (2) to three (3)"; ``references_max`` its upper end, or the count of "up to five
+    (5)"; None when the RFP states no ceiling).
     ``emphasized_domains`` uses the library's domain tags (``library.vocab.DOMAIN_TAGS``).
     ``trace`` holds one dict per filter read: ``{"filter", "section", "sentence", "reading"}``.
     ``size_constraints`` holds the non-dollar size bounds (FTE, users, employees, months) and
@@ -71,6 +74,7 @@ class ScopeReading:
     customer_types_required: list[str] = field(default_factory=list)
     industries_required: list[str] = field(default_factory=list)
     industries_preferred: list[str] = field(default_factory=list)
+    industries_alternative: list[str] = field(default_factory=list)
     emphasized_domains: list[str] = field(default_factory=list)
     domain_weights: dict[str, float] = field(default_factory=dict)
     require_prime: bool = False
@@ -228,12 +232,11 @@ def _apply_requirements(
         else:
             reading.customer_types_required = list(c.types)
             reading.industries_required = list(c.industries)
-            _trace(
-                reading,
-                "customer_types",
-                c.stated,
-                {"types": list(c.types), "industries": list(c.industries)},
-            )
+            reading.industries_alternative = list(c.alternatives)
+            read = {"types": list(c.types), "industries": list(c.industries)}
+            if c.alternatives:
+                read["or_industries"] = list(c.alternatives)
+            _trace(reading, "customer_types", c.stated, read)
     preferred = [i for i in req.industries_preferred if i not in reading.industries_required]
     if preferred and req.industries_preferred_stated is not None:
         reading.industries_preferred = preferred

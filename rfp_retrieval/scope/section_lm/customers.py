@@ -28,6 +28,10 @@ government clients"). An industry beside a wider class is an example of the cust
 RFP insists on: it ranks as preferred (``industries_preferred``), and the customer type filters.
 An industry named as one alternative beside another customer kind ("municipal utilities or
 county governments") is not required either: any of the kinds qualifies (``_an_alternative``).
+An industry with no customer kind of its own named as the alternative to a customer kind
+("state agencies or electric utilities": an electric utility may be commercial, municipal or a
+cooperative) is one alternative of the customer rule: an entry of that customer type OR that
+industry qualifies (``_alternative_to_a_kind``, ``CustomerConstraint.alternatives``).
 """
 
 from __future__ import annotations
@@ -210,6 +214,18 @@ INDUSTRY_PATTERNS = (
 """Industries (the library's ``industry`` vocabulary) and the words that name them as a kind of
 customer."""
 _EXAMPLES = re.compile(r"\b(?:such as|for example|e\.g\.|including|like)\b.*$", re.I)
+EXAMPLES_RULE = (
+    "Industries a customer clause names after 'such as', 'for example', 'e.g.', "
+    "'including' or 'like' are examples of the kind of customer it allows, never a "
+    "requirement. When the clause allows one kind ('commercial firms, such as banks or "
+    "insurers'), they rank as preferred industries (industries_preferred): an entry in "
+    "another stated industry pays the industry penalty. When it allows several kinds "
+    "('state or local government, federal agencies, or private firms, such as banks'), "
+    "they illustrate one of them and rank nothing (a penalty would charge the other kinds). "
+    "Nothing is filtered on them."
+)
+"""The one rule for industries named as examples (issue 18, structural defect 3: they ranked
+nowhere)."""
 _WIDER_CLASS = re.compile(
     r"\bother (?:(?:commercial|private|public|government|federal|state|local|municipal|county|"
     r"city)\s+)?(?:government(?:al)?\s+|public\s+|sector\s+)?(?:companies|enterprises|firms|"
@@ -296,20 +312,31 @@ def _clause_kinds(clause: str) -> tuple[list[str], list[str]]:
     return head_kinds, tail_kinds
 
 
-def _industries(clause: str) -> tuple[list[str], list[str]]:
-    """(required, examples): the industries ``clause`` names as the kind of customer, and
-    those it names only as examples of a wider class closing the list (``_WIDER_CLASS``:
-    "municipal utilities or other local government clients" -> ([], ["utilities"])).
+def _industries(clause: str) -> tuple[list[str], list[str], list[str]]:
+    """(required, examples, alternatives): the industries ``clause`` names as the kind of
+    customer, those it names only as examples of a wider class closing the list
+    (``_WIDER_CLASS``: "municipal utilities or other local government clients" -> ([],
+    ["utilities"], [])), and those it names as the alternative to a customer kind ("state
+    agencies or electric utilities" -> ([], [], ["utilities"]), ``_alternative_to_a_kind``).
     A wider class in mid-list ("utilities, other commercial enterprises, or state and local
     government agencies") leaves the other kinds on an equal footing: no industry is
     required and none is an example the RFP ranks first. Industries after "such as",
-    "including", "e.g." or in parentheses are neither."""
-    core = _EXAMPLES.sub("", re.sub(r"\([^)]*\)", "", clause))
+    "including", "e.g." are examples (``EXAMPLES_RULE``); in parentheses they are neither."""
+    bare = re.sub(r"\([^)]*\)", "", clause)
+    core = _EXAMPLES.sub("", bare)
     named = [name for name, rx in INDUSTRY_PATTERNS if rx.search(core)]
+    listed = _EXAMPLES.search(bare)
+    cited = []  # EXAMPLES_RULE: examples of the one kind the clause allows rank, never filter
+    if listed and len(_kinds(bare[: listed.start()])) <= 1:
+        cited = [n for n, rx in INDUSTRY_PATTERNS if rx.search(listed.group(0))]
+        cited = [n for n in cited if n not in named]
     wider = _WIDER_CLASS.search(clause)
     if wider is None:
-        return [n for n in named if not _an_alternative(n, core)], []
-    return [], [] if _TYPE_WORDS.search(clause, wider.end()) else named
+        named = [n for n in named if not _an_alternative(n, core)]
+        alternatives = [n for n in named if _alternative_to_a_kind(n, core)]
+        return [n for n in named if n not in alternatives], cited, alternatives
+    examples = [] if _TYPE_WORDS.search(clause, wider.end()) else named
+    return [], [*examples, *cited], []
 
 
 # a customer kind with its own noun ("county governments", "state agencies") as a list item
@@ -328,7 +355,8 @@ def _an_alternative(industry: str, core: str) -> bool:
     of every reference. An industry that qualifies the kind ("state Medicaid agencies",
     "Medicaid or human services agencies") is still required, and so is one whose own
     customer kind is not stated ("state agencies or electric utilities": an electric utility
-    may be commercial or municipal, which the filters cannot express)."""
+    may be commercial or municipal; it is an alternative of the rule instead,
+    ``_alternative_to_a_kind``)."""
     for m in dict(INDUSTRY_PATTERNS)[industry].finditer(core):
         own = _OWN_KIND.search(core[: m.start()])
         if not (own and _TYPE_WORDS.search(own.group(0) + m.group(0))):
@@ -336,6 +364,28 @@ def _an_alternative(industry: str, core: str) -> bool:
         head = _HEAD_NOUN.match(core, m.end())  # "state human services agencies or ..."
         end = head.end() if head else m.end()
         found = [_KIND_AFTER.match(core, end), _KIND_BEFORE.search(core[: own.start()])]
+        for item in found:
+            kind = item.group("kind") if item else ""
+            if kind and _TYPE_WORDS.search(kind) and not _is_industry(kind):
+                return True
+    return False
+
+
+def _alternative_to_a_kind(industry: str, core: str) -> bool:
+    """Whether ``industry`` is named with no customer kind of its own as the alternative to
+    a customer kind of the same list ("state agencies or electric utilities", "utilities or
+    state agencies"): either qualifies a reference, so the rule is customer type OR industry.
+    An industry that qualifies a kind ("state Medicaid agencies") or that has its own kind
+    ("municipal utilities or county governments", ``_an_alternative``) is not one."""
+    for m in dict(INDUSTRY_PATTERNS)[industry].finditer(core):
+        own = _OWN_KIND.search(core[: m.start()])
+        if own and _TYPE_WORDS.search(own.group(0) + m.group(0)):
+            continue  # "municipal utilities": a kind of its own
+        head = _HEAD_NOUN.match(core, m.end())
+        if head:
+            continue  # "Medicaid agencies": the industry qualifies a customer noun
+        before = core[: own.start() if own else m.start()]
+        found = [_KIND_AFTER.match(core, m.end()), _KIND_BEFORE.search(before)]
         for item in found:
             kind = item.group("kind") if item else ""
             if kind and _TYPE_WORDS.search(kind) and not _is_industry(kind):
@@ -352,8 +402,8 @@ def _read_preference(s: DocumentSentence, clause: str, req: PastPerformanceRequi
     only; a negated clause names none)."""
     if _is_negative(clause):
         return
-    required, examples = _industries(clause)
-    _prefer(s, clause, [*required, *examples], req)
+    required, examples, alternatives = _industries(clause)
+    _prefer(s, clause, [*required, *examples, *alternatives], req)
 
 
 def _prefer(
@@ -380,6 +430,7 @@ def read_customers(sentences: list[DocumentSentence], req: PastPerformanceRequir
     allowed: list[str] = []
     excluded: list[str] = []
     industries: list[str] = []
+    alternatives: list[str] = []
     first: DocumentSentence | None = None
     for s in sentences:
         if first is not None and s.label != first.label:
@@ -406,8 +457,9 @@ def read_customers(sentences: list[DocumentSentence], req: PastPerformanceRequir
                 )
                 return
             plus, minus = _clause_kinds(clause)
-            named, examples = _industries(clause) if not _is_negative(clause) else ([], [])
-            if not (plus or minus or named):
+            negative = _is_negative(clause)
+            named, examples, either = _industries(clause) if not negative else ([], [], [])
+            if not (plus or minus or named or either):
                 continue
             # an industry named as an example of the customer type ranks, never filters
             _prefer(s, clause, examples, req)
@@ -415,6 +467,7 @@ def read_customers(sentences: list[DocumentSentence], req: PastPerformanceRequir
             allowed += [t for t in plus if t not in allowed]
             excluded += [t for t in minus if t not in excluded]
             industries += [i for i in named if i not in industries]
+            alternatives += [i for i in either if i not in alternatives]
         if read_any and first is None:
             first = s
     if first is None:
@@ -428,4 +481,7 @@ def read_customers(sentences: list[DocumentSentence], req: PastPerformanceRequir
     if all(t in types for t in EVERY_KIND):
         req.customers = CustomerConstraint([], [], True, stated(first, first.text))
         return
-    req.customers = CustomerConstraint(types, industries, False, stated(first, first.text))
+    alternatives = [i for i in alternatives if i not in industries]
+    req.customers = CustomerConstraint(
+        types, industries, False, stated(first, first.text), alternatives
+    )

@@ -59,6 +59,11 @@ _REFS_RANGE = re.compile(
     rf"a maximum of\s+|up to\s+|at most\s+)?\b(?P<hi>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?{_REF_NOUN}",
     re.I,
 )
+_AT_MOST = re.compile(
+    r"\b(?:up to|no more than|not more than|a maximum of|at most|not to exceed)\s", re.I
+)
+"""A single count stated as a ceiling ("up to five (5) references"): the RFP accepts at most
+that many (``references_max``)."""
 _NOT_A_REFERENCE_COUNT = re.compile(
     r"\b(?:pages?|copies|days|years?|months?|hours?|minutes?|words?|characters?|points?|"
     r"percent|inches|MB|GB|volumes?)\b",
@@ -69,7 +74,8 @@ _NOT_A_REFERENCE_COUNT = re.compile(
 def read_references(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
     """Set the number of references from the first sentence that states one.
 
-    "submit three (3) past performance references"; "up to five (5) references" is five; a
+    "submit three (3) past performance references"; "up to five (5) references" is five, and
+    five at most (``references_max``, ``_AT_MOST``); a
     range ("two (2) to three (3) references", "at least 2 but no more than 3 projects") sets
     ``references_required`` to its lower end (what the RFP requires) and ``references_max`` to
     its upper end (what it accepts). A number followed by pages, copies, days or years within
@@ -97,6 +103,8 @@ def read_references(sentences: list[DocumentSentence], req: PastPerformanceRequi
             if n is None or not 1 <= n <= 20 or n != int(n):
                 continue
             req.references_required = int(n)
+            if _AT_MOST.search(m.group(0)):
+                req.references_max = int(n)
             req.references_stated = stated(s, m.group(0))
             return
 

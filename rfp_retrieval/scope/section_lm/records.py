@@ -89,12 +89,17 @@ class SizeConstraint:
 @dataclass
 class CustomerConstraint:
     """Customer types (``library`` vocabulary, in the RFP's order; [] with ``any_customer``
-    True for "any industry or sector") and industries a reference must come from."""
+    True for "any industry or sector") and industries a reference must come from.
+
+    ``alternatives``: industries named as an alternative to the customer types ("state
+    agencies or electric utilities"): an entry in one of them qualifies whatever its customer
+    type (one filter, type OR industry: ``retrieval.filters.CustomerType``)."""
 
     types: list[str]
     industries: list[str]
     any_customer: bool
     stated: Statement
+    alternatives: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -105,7 +110,8 @@ class PastPerformanceRequirements:
     ``value_foreign`` is a value bound stated in another currency than USD ("EUR 5 million"):
     not compared (no exchange rates at run time), shown as such in the trace.
     ``references_max`` is the upper end of a stated range of references ("two (2) to three
-    (3)"), None when one number is stated. ``industries_preferred`` are industries the RFP
+    (3)") or a count stated as a ceiling ("up to five (5)"), None when one number is stated
+    as such. ``industries_preferred`` are industries the RFP
     prefers ("insurance or financial services preferred"): they rank, never filter;
     ``industries_preferred_stated`` the first sentence stating one. ``prime_in_set``: the
     RFP asks for at least some references as prime ("at least one of the three ... prime"),
