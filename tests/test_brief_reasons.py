@@ -385,6 +385,13 @@ def test_why_cite_on_the_sample_library_and_the_miami_rfp():
             },
             "customer type not stated; industry utilities",
         ),
+        (
+            {
+                "filter": "customer_types",
+                "reading": {"types": ["state"], "industries": [], "or_industries": ["utilities"]},
+            },
+            "customer type state, or industry utilities",
+        ),
         ({"filter": "customer_types", "reading": "any"}, "any customer type (the RFP says so)"),
         ({"filter": "require_prime", "reading": True}, "prime contractor only"),
         ({"filter": "references_required", "reading": 3}, "3 references required"),

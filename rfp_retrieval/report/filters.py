@@ -115,6 +115,10 @@ def _customers(reading: Mapping[str, Any]) -> str:
     # an industry stated without a customer type leaves the type unstated, not "any"
     # (wording.NOT_STATED: "any" reads as if the RFP had said so)
     text = "customer type " + (" or ".join(types) if types else NOT_STATED)
+    alternatives = list(reading.get("or_industries") or [])
+    if types and alternatives:
+        # one filter: that customer type OR that industry (ScopeFilters.industries_alternative)
+        text += ", or industry " + " or ".join(alternatives)
     if industries:
         text += "; industry " + " or ".join(industries)
     return text
