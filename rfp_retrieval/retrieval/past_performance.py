@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from rfp_retrieval.library.quality import COPY_MIN_CHARS, writeup_key
 from rfp_retrieval.retrieval.components import Candidates, agency_matcher
 from rfp_retrieval.retrieval.config import RankingConfig
 from rfp_retrieval.retrieval.filters import (
@@ -221,6 +222,35 @@ def rank_references(
             library.close()
 
 
+def _one_per_writeup(
+    library: PreparedLibrary, ranks: np.ndarray, scored: list[tuple], depth: int
+) -> list[tuple]:
+    """The first ``depth`` of ``scored`` (in order) with one entry per write-up: an entry
+    whose narrative and technical approach repeat a better-ranked one's
+    (``library.quality.writeup_key``, at least ``COPY_MIN_CHARS``) is one project entered
+    twice and is not cited twice; the library check "write-ups distinct" names it. A frame
+    without the text columns keeps every entry. Source: break-it (a copied write-up was cited
+    twice)."""
+    columns = library.entries.columns
+    if "narrative" not in columns or "technical_description" not in columns:
+        return scored[:depth]
+    narrative = library.entries["narrative"]
+    technical = library.entries["technical_description"]
+    kept: list[tuple] = []
+    seen: set[str] = set()
+    for item in scored:
+        position = int(library.positions[ranks[item[3]]])
+        key = writeup_key(narrative[position], technical[position])
+        if len(key) >= COPY_MIN_CHARS:
+            if key in seen:
+                continue
+            seen.add(key)
+        kept.append(item)
+        if len(kept) == depth:
+            break
+    return kept
+
+
 def _rank(
     library: PreparedLibrary, scope: ScopeQuery, config: RankingConfig, depth: int
 ) -> RankingResult:
@@ -249,9 +279,6 @@ def _rank(
             "re-materialize pp_facet_embeddings"
         )
     library.lap("filters")
-    scored, misses = score_candidates(
-        library, candidates, ranks, idx, scope, config, passed, agency_matcher(scope), depth
-    )
     tiers = hard_misses(config, passed) if passed is not None else None
 
     def tier(item: tuple) -> float:
@@ -260,8 +287,26 @@ def _rank(
         seed sorts by score alone)."""
         return 0.0 if tiers is None or not len(tiers) else float(tiers[item[3]])
 
-    scored.sort(key=lambda item: (tier(item), -round(item[0], 9), item[1]))
-    top = scored[:depth]
+    scoring_depth = depth
+    while True:
+        scored, misses = score_candidates(
+            library,
+            candidates,
+            ranks,
+            idx,
+            scope,
+            config,
+            passed,
+            agency_matcher(scope),
+            scoring_depth,
+        )
+        scored.sort(key=lambda item: (tier(item), -round(item[0], 9), item[1]))
+        top = _one_per_writeup(library, ranks, scored, depth)
+        # copies skipped and the shortlist used up: the next distinct entries may lie below
+        # the shortlist's cut (prescreen, margin), so score deeper until depth are found
+        if len(top) == depth or len(scored) >= len(candidates):
+            break
+        scoring_depth = min(len(candidates), 2 * scoring_depth + (depth - len(top)))
     unknowns = passed.unknowns([j for *_, j in top]) if passed is not None else {}
     top_ranks = ranks[np.asarray([j for *_, j in top], dtype=np.int64)]
     facts = Candidates(library, top_ranks, scope, config, {}, passed, agency_matcher(scope))
