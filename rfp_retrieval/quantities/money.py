@@ -188,9 +188,33 @@ def unclear_amounts(text: str) -> list[str]:
     return found
 
 
+# "$2 000 000", "$2 000 000" (no-break or thin spaces: ISO 80000 digit groups), "$2'000'000"
+# (Swiss): after a currency sign, groups of three digits set apart by a space or an apostrophe
+# are one number. Read as "$2,000,000" (break-it: "$2 000 000" read as $2). Without the sign a
+# spaced number stays separate numbers ("Phase 1 100 users").
+_SPACED_GROUPS_RE = re.compile(
+    r"(?:US\$|\$)[ \u00a0\u202f]?\d{1,3}(?:[ \u00a0\u2009\u202f'\u2019]\d{3})+(?:\.\d{1,2})?"
+    r"(?![\d.,])"
+)
+_GROUP_SEPARATORS = str.maketrans(dict.fromkeys(" \u00a0\u2009\u202f'\u2019", ","))
+_SIGN_SPACE = " \u00a0\u202f"
+
+
+def _with_comma_groups(text: str) -> str:
+    """``text`` with spaced digit groups after a currency sign written with commas (the same
+    length, so spans stay those of ``text``)."""
+
+    def commas(match: re.Match[str]) -> str:
+        sign, _, rest = match.group().partition("$")
+        lead = len(rest) - len(rest.lstrip(_SIGN_SPACE))
+        return f"{sign}${rest[:lead]}{rest[lead:].translate(_GROUP_SEPARATORS)}"
+
+    return _SPACED_GROUPS_RE.sub(commas, text)
+
+
 def _tokenize(text: str) -> list[_Token]:
     tokens = []
-    for match in _TOKEN_RE.finditer(text):
+    for match in _TOKEN_RE.finditer(_with_comma_groups(text)):
         kind = match.lastgroup or "other"
         tokens.append(_Token(kind, match.group(), match.start(), match.end()))
     return tokens
