@@ -91,7 +91,10 @@ def retrieval_evaluation(
         raise dg.Failure(description=str(exc)) from exc
     scopes = [s for f in files for s in golden[f]]
     origin = {id(s): f.name for f in files for s in golden[f]}
-    prepared = prepare_scopes(scopes, embedding_model.embedder)
+    try:
+        prepared = prepare_scopes(scopes, embedding_model.embedder)
+    except GoldenSetError as exc:  # an RFP of the golden set cannot be read: named, no traceback
+        raise dg.Failure(description=str(exc)) from exc
     vectors = EntryVectors.from_frame(pp_facet_embeddings)
     configs = mode_configs("all", RankingConfig(mode=paths.ranking_mode))
     results = evaluate_modes(pp_entries, vectors, prepared, configs)

@@ -99,3 +99,27 @@ def test_an_empty_qrels_file_is_refused(tmp_path):
     path.write_text("", encoding="utf-8")
     with pytest.raises(QrelsError, match=r"qrels\.jsonl"):
         load_qrels(path)
+
+
+def test_an_unreadable_rfp_file_is_named_before_anything_is_embedded(tmp_path):
+    """A corrupt RFP of a golden line stops the measuring run naming every such scope and
+    its file (break-it: a traceback from the PDF reader), before any scope is embedded."""
+    from rfp_retrieval.eval.past_performance import prepare_scopes
+
+    (tmp_path / "S02.pdf").write_bytes(b"%PDF-1.7\nthis is no pdf body at all\n")
+    (tmp_path / "S03.docx").write_bytes(b"PK\x03\x04 not a zip archive")
+    scopes = load_golden(
+        _golden(
+            tmp_path,
+            _scope(tmp_path),
+            _scope(tmp_path, scope_id="S02", rfp_file="S02.pdf"),
+            _scope(tmp_path, scope_id="S03", rfp_file="S03.docx"),
+        )
+    )
+    with pytest.raises(GoldenSetError) as raised:
+        prepare_scopes(scopes, embedder=None)  # never reached: nothing is embedded
+    message = str(raised.value)
+    assert message.startswith("2 golden-set RFP file(s) cannot be read")
+    assert "scope S02" in message and "S02.pdf" in message
+    assert "scope S03" in message and "S03.docx" in message
+    assert "scope S01" not in message

@@ -92,7 +92,14 @@ a laptop), later ones only new or edited entries.
         f"{entries.height} entries: {counts['reused']} facet vectors reused from {cache}, "
         f"{counts['embedded']} embedded; embedding {len(scopes)} scopes..."
     )
-    results = evaluate_modes(entries, vectors, prepare_scopes(scopes, embedder), configs)
+    try:
+        prepared = prepare_scopes(scopes, embedder)
+    except GoldenSetError as exc:
+        from rich.text import Text
+
+        console.print(Text(str(exc), "red"))
+        raise typer.Exit(1) from exc
+    results = evaluate_modes(entries, vectors, prepared, configs)
     if as_json:
         print_json({"modes": results})
         return

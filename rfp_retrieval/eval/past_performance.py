@@ -16,6 +16,7 @@ from typing import Any
 import polars as pl
 
 from rfp_retrieval.documents.extract import load_document
+from rfp_retrieval.documents.records import DocumentError
 from rfp_retrieval.eval.jsonl import read_objects
 from rfp_retrieval.retrieval.config import MODES, RankingConfig
 from rfp_retrieval.retrieval.embedding import Embedder
@@ -136,10 +137,27 @@ class PreparedScope:
 
 
 def prepare_scopes(scopes: list[GoldenScope], embedder: Embedder) -> list[PreparedScope]:
-    """Parse each scope's RFP (the product reads every constraint itself) and embed it."""
-    prepared = []
+    """Parse each scope's RFP (the product reads every constraint itself) and embed it.
+
+    Raises:
+        GoldenSetError: an RFP file cannot be read (corrupt, another format): the message
+            names every such scope, its file and the reader's reason, so a measuring run
+            never stops on a traceback or scores a set with scopes silently left out.
+    """
+    unreadable = []
+    docs = []
     for scope in scopes:
-        doc = load_document(scope.rfp_file)
+        try:
+            docs.append(load_document(scope.rfp_file))
+        except DocumentError as exc:
+            unreadable.append(f"scope {scope.scope_id} ({scope.rfp_file}): {exc}")
+    if unreadable:
+        raise GoldenSetError(
+            f"{len(unreadable)} golden-set RFP file(s) cannot be read; fix them or their "
+            "lines: " + "; ".join(unreadable)
+        )
+    prepared = []
+    for scope, doc in zip(scopes, docs, strict=True):
         as_of = AsOf(scope.as_of, GOLDEN_AS_OF_SOURCE)
         built = build_scope_query(doc, embedder, as_of, scope.scope_id)
         prepared.append(PreparedScope(scope, built.query, built.reading, built.texts))
