@@ -104,7 +104,8 @@ COUNTS = {
     "protocol-labs-ipfs-rfp-001-brave-local-discovery.md": (11, 1),
     # 88: "Factor 5: Price/Cost Evaluation" (colon after the label) is read
     "tsa-itms-task-order-proposal-instructions.pdf": (88, 58),
-    "tsa-oatss-sources-sought-rfi-70t04020i9nap6403.pdf": (6, 38),
+    # 11: "Section 1 – Cover Letter" ... under "III." are its sub-sections (issue 13)
+    "tsa-oatss-sources-sought-rfi-70t04020i9nap6403.pdf": (11, 38),
     "ussocom-silent-knight-demo-draft-soo.pdf": (6, 3),
     "ustaxcourt-ef-cms-appendix-b-workflows.md": (18, 15),
     "ustaxcourt-ef-cms-evaluation-criteria.md": (16, 29),
@@ -113,8 +114,9 @@ COUNTS = {
     "ustaxcourt-ef-cms-sow.md": (17, 33),
     # 120: later attachments' "1. GENERAL" lists are no appendix sections, SF 1449 field rows
     # are no headings and a UCF part's running-header copies are dropped; 215: general
-    # conditions and contract terms are clause text, not asks (issue 13)
-    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (120, 218),
+    # conditions and contract terms are clause text, not asks (issue 13); 145: "B.1 52.212-4
+    # CONTRACT TERMS ..." clause headings are sections (86 labelled: the rest over-split)
+    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (145, 218),
     "dla-scals-modernization-rfp-SP4709-26-R-0042.md": (48, 38),  # + "Limit: 25 pages"
     "franklin-dhhs-iecms-modernization-rfp.md": (73, 49),
     "hhs-acf-grants-platform-rfp-75ACF126R00031.md": (44, 47),

@@ -77,11 +77,13 @@ def matrix_kind(doc: RfpDocument, kinds: SectionKinds, q: Question) -> str:
 def _work_in_sow(doc: RfpDocument, kinds: SectionKinds, q: Question) -> bool:
     """A task imperative (``ask_patterns.is_task_imperative``) or a "the vendor will provide
     ..." sentence inside statement-of-work text (not Section L/M) that says nothing about the
-    proposal: a task of the work. A question (``?``) stays an ask."""
+    proposal: a task of the work. A question (``?``) stays an ask, and so does an item under
+    a heading that names prompts or questions (``SectionKinds.is_prompts``: "Statement of Work
+    and Technical Prompts" in a sources-sought notice)."""
     if q.text.rstrip().endswith("?"):
         return False
     section = doc.section(q.section_key)
-    if section is None or not kinds.is_statement_of_work(section):
+    if section is None or not kinds.is_statement_of_work(section) or kinds.is_prompts(section):
         return False
     if kinds.is_instructions(section) or kinds.is_evaluation(section):
         return False

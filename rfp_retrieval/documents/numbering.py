@@ -220,6 +220,14 @@ NUMBERING_SCHEMES: tuple[NumberingScheme, ...] = (
 )
 
 
+CLAUSE_NUMBER = re.compile(r"(?<![\d.])(?:\d{1,2})?52\.2\d\d-\d{1,4}\b")
+"""A FAR clause or provision number (``52.212-4``) or an agency supplement's (DFARS
+``252.204-7012``, VAAR ``852.216-70``, GSAR ``552.232-1``, NFS ``1852.215-84``, HSAR
+``3052.204-70``): the regulation's own numbering of Part 52 clauses. A section whose title opens
+with one ("B.1 52.212-4 CONTRACT TERMS AND CONDITIONS") is a clause heading
+(``plain_headings``), and clause text for the question finder (``section_kinds``)."""
+
+
 LIST_ITEM_LABEL = r"(?:\d{1,2}\.|[a-z]\.|[ivx]{1,5}\.|\((?:[a-z]|[ivx]{1,5}|\d{1,2})\))"
 """A single-level list label (``1.``, ``a.``, ``iv.``, ``(b)``, ``(2)``): Markdown list items,
 which number sub-sections only when an emphasised run-in title follows

@@ -122,6 +122,11 @@ def _filter_plain(cands: list[HeadingCandidate], n_lines: int) -> list[HeadingCa
             if name in ("addendum", "ucf", "ucf-letter"):
                 name = "ucf-section"
             if owner is not None and name != owner:
+                if owner != "ucf-section" and name == "section-word" and _standalone_titled(c):
+                    # "Section 1 – Cover Letter" on its own line under "III. CAPABILITIES
+                    # STATEMENT": the word Section marks a heading, one level below. In a
+                    # UCF document "Section N" lines inside Section L are a list of volumes.
+                    kept.append(_as_list_item(c))
                 continue
             if c.scheme.needs_sequence and c.seq_value is not None and name != "ucf-section":
                 prev = last_seq.get(name)
@@ -164,6 +169,12 @@ def _standalone_caps(c: HeadingCandidate) -> bool:
     two of them (a short list's items run on in sentence case; a form's ``1. PAYING OFFICE``
     boxes are decimal and stay out)."""
     return not c.rest and bool(c.heading) and is_caps(c.heading) and len(c.heading.split()) <= 8
+
+
+def _standalone_titled(c: HeadingCandidate) -> bool:
+    """A heading with a short title alone on its line (``Section 2 - Capabilities
+    Statement``), no run-in text after it."""
+    return c.kind == "heading" and bool(c.heading) and not c.rest and len(c.heading.split()) <= 10
 
 
 def _titled_item(c: HeadingCandidate) -> bool:

@@ -26,6 +26,7 @@ from rfp_retrieval.documents.headings import (
 )
 from rfp_retrieval.documents.layout import LineStyle, body_size
 from rfp_retrieval.documents.numbering import (
+    CLAUSE_NUMBER,
     NUMBERING_SCHEMES,
     dotted_depth,
     match_number,
@@ -396,6 +397,12 @@ def plain_candidate(
                     i, label.rstrip(".:"), scheme, heading, "", "heading", "plain", 0, seq, extra
                 )
             return None
+        clause = CLAUSE_NUMBER.match(rest)
+        if clause is not None and re.match(r"\s+[A-Z]", rest[clause.end() :]):
+            # "B.1 52.212-4 CONTRACT TERMS AND CONDITIONS-COMMERCIAL ITEMS (OCT 2003)": a
+            # clause heading, its title the clause's number and name
+            heading = rest.rstrip(":").strip()
+            return HeadingCandidate(i, label, scheme, heading, "", "heading", "plain", 0, seq)
         if not re.match(r"[A-Z\"“(]", rest) and not MIXED_CASE_NAME.match(rest):
             return None
         depth = dotted_depth(label) if scheme.name in ("ucf", "roman", "decimal") else 1

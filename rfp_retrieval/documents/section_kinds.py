@@ -55,6 +55,7 @@ from __future__ import annotations
 import re
 from itertools import takewhile
 
+from rfp_retrieval.documents.numbering import CLAUSE_NUMBER
 from rfp_retrieval.documents.records import RfpDocument, Section
 from rfp_retrieval.documents.text import strip_inline_markdown
 
@@ -73,6 +74,10 @@ NOT_STATEMENT_OF_WORK = re.compile(
     re.I,
 )
 """Words anywhere in the path that make a section not statement of work (rule 4)."""
+PROMPTS = re.compile(r"\b(?:prompts?|questions?|questionnaire)\b", re.I)
+"""A heading that says its items are put to the respondent ("Draft Statement of Work and
+Technical Prompts", "Capability Questions"): an imperative item there ("Provide modeling
+expertise ...") asks for a response, though the heading also names the work."""
 EMPHASIS_EVALUATION = re.compile(
     r"\bevaluation|basis (?:of|for) award|section m\b|relevan|scoring", re.I
 )
@@ -152,17 +157,17 @@ CLAUSES = re.compile(
 )
 """Clause / definition text, over ``numbered_path``: the general and special conditions a
 state or county solicitation appends are boilerplate the offeror accepts by signing."""
-_CLAUSE_NUMBER = re.compile(r"\b(?:252|52)\.2\d\d-\d")
-"""A FAR / DFARS clause or provision number (``52.212-1``, ``252.204-7012``)."""
 INSTRUCTIONS_PROVISION = re.compile(
-    r"\b(?:252|52)\.2\d\d-\d+\b[^/]*\binstructions to (?:offerors|bidders|quoters|proposers)\b",
+    r"\b(?:\d{1,2})?52\.2\d\d-\d+\b[^/]*"
+    r"\b(?:instructions to (?:offerors|bidders|quoters|proposers)|evaluation\b)",
     re.I,
 )
-"""A solicitation provision that instructs the offeror (FAR 52.212-1 "Instructions to
-Offerors -- Commercial Products", 52.215-1 "Instructions to Offerors -- Competitive
-Acquisition"): though numbered as a clause, its text is Section L (what the offer must
-show), so it is not clause text for the question finder. Read on the nearest heading naming
-a clause number (``SectionKinds.is_clauses``)."""
+"""A solicitation provision that instructs the offeror or says how offers are evaluated (FAR
+52.212-1 "Instructions to Offerors -- Commercial Products", 52.215-1 "Instructions to Offerors
+-- Competitive Acquisition", 52.212-2 "Evaluation -- Commercial Products"): though numbered as
+a clause, its text is Section L or M (what the offer must show), so it is not clause text for
+the question finder. Read on the outermost heading naming a clause number
+(``SectionKinds.is_clauses``)."""
 CONTRACT_TERM_HEADING = re.compile(
     r"^(?:contract (?:period|term)(?: and renewals?)?|renewals?|insurance(?: requirements)?|"
     r"(?:contract )?administration|authorities and delegations|"
@@ -251,6 +256,10 @@ class SectionKinds:
             and (section.level > 0)
         )
 
+    def is_prompts(self, section: Section) -> bool:
+        """The path names prompts or questions put to the respondent (``PROMPTS``)."""
+        return section.level > 0 and bool(PROMPTS.search(self.heading_path(section)))
+
     def is_evaluation_emphasis(self, section: Section) -> bool:
         """Section M for the scope reading's emphasis and outcome sentences (rules 1 and 3)."""
         return section.level > 0 and bool(EMPHASIS_EVALUATION.search(self.heading_path(section)))
@@ -291,11 +300,11 @@ class SectionKinds:
         return bool(EVALUATION.search(self.numbered_path(section)))
 
     def is_clauses(self, section: Section) -> bool:
-        """Clause, provision or definition text (question finder), unless the nearest heading
-        naming a clause number is an instructions provision (``INSTRUCTIONS_PROVISION``:
-        FAR 52.212-1 is Section L text)."""
+        """Clause, provision or definition text (question finder), unless the outermost
+        heading naming a clause number is an instructions or evaluation provision
+        (``INSTRUCTIONS_PROVISION``: FAR 52.212-1 is Section L text, 52.212-2 Section M)."""
         path = self.numbered_path(section)
-        nearest = next((p for p in path.split(" / ") if _CLAUSE_NUMBER.search(p)), "")
+        nearest = next((p for p in path.split(" / ") if CLAUSE_NUMBER.search(p)), "")
         if nearest and INSTRUCTIONS_PROVISION.search(nearest):
             return False
         return bool(CLAUSES.search(path))
