@@ -219,6 +219,22 @@ def test_prime_requirement(tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    ("sentence", "prime"),
+    [
+        ("The Offeror must have been the prime contractor on each referenced contract.", True),
+        ("The offeror shall have been the prime contractor on each reference.", True),
+        ("Each reference must be a contract on which the Offeror was the prime.", True),
+        # a preference, or prime or sub, is no requirement
+        ("References where the offeror was the prime contractor are preferred.", False),
+        ("The offeror must have been the prime contractor or a subcontractor.", False),
+    ],
+)
+def test_prime_requirement_stated_of_the_offeror(tmp_path, sentence, prime):
+    pp_text = f"Submit three (3) references of similar scope. {sentence}"
+    assert scope_of(tmp_path, pp_text).require_prime is prime
+
+
 def test_no_issue_date_uses_as_of_then_the_wall_clock(tmp_path):
     sentence = "References must be for work performed within the last five (5) years."
     r = scope_of(tmp_path, sentence, issue=None, as_of=dt.date(2026, 11, 30))

@@ -32,7 +32,8 @@ _ISSUE_LABEL = re.compile(
     r"(?:\b(?:RFP|RFQ|RFI|Solicitation|Proposal|Notice)\s+)?\b(?:Issue\s+Date|"
     r"Date\s+of\s+(?:Issue|Issuance|Release|Publication|Posting)|Issuance|"
     r"Date\s+Issued|Issuance\s+Date|Issued|Release\s+Date|Date\s+Released|Released|"
-    r"Posting\s+Date|Date\s+Posted|Posted|Publication\s+Date|Legal\s+Ad\s+Date)\b",
+    r"Posting\s+Date|Date\s+Posted|(?:Original\s+)?(?:Posted|Published)\s+Date|Date\s+Published|"
+    r"Posted|Publication\s+Date|Legal\s+Ad\s+Date)\b",
     re.I,
 )
 _SCHEDULE_ISSUE_EVENT = re.compile(

@@ -235,10 +235,11 @@ _SUB_EXCLUDED = re.compile(
 
 
 def read_prime(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
-    """Set ``req.require_prime`` when every reference must be prime work ("performed as
-    prime", with a strong modal; "work performed as a subcontractor will not be considered"),
-    or ``req.prime_in_set`` when the RFP asks for at least some
-    of them as prime ("at least one of the three ... as prime": a rule on the set)."""
+    """Set ``req.require_prime`` when every reference must be prime work, with a strong
+    modal ("performed as prime", "the Offeror must have been the prime contractor"; "work
+    performed as a subcontractor will not be considered"), or ``req.prime_in_set`` when the
+    RFP asks for at least some of them as prime ("at least one of the three ... as prime": a
+    rule on the set)."""
     for s in sentences:
         if req.prime_in_set is None and (s.pp or PP_STRONG.search(s.text)):
             found = _PRIME_IN_SET.search(s.text)
@@ -247,7 +248,7 @@ def read_prime(sentences: list[DocumentSentence], req: PastPerformanceRequiremen
                 continue
         m = re.search(
             r"\b(?:performed|served|work(?:ed)?|contracts?) (?:[\w ]{0,30})?as (?:a |the )?"
-            r"prime\b",
+            r"prime\b|\b(?:have been|be|was|were|is|are) (?:a |the )?prime(?: contractor)?\b",
             s.text,
             re.I,
         )
