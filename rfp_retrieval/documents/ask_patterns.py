@@ -289,10 +289,22 @@ def is_ask(sentence: str) -> bool:
         return False  # "LIST OF ATTACHMENTS", "List of Deliverables": titles, not asks
     if s.endswith("?") and len(s.split()) >= 3:
         return True
+    if _FIELD_LABEL.match(s):
+        return False  # "Title: Document Intake Support": a cover field, its value a name
     if ASK.match(s) and _WHERE_IT_IS.search(s):
         return False  # "Detail functional information ... are provided in the CRD": the verb
         # is "are provided"; "Detail" is an adjective
     return bool(ASK.match(s) or REQUESTED_ASK.search(s))
+
+
+_FIELD_LABEL = re.compile(
+    r"^(?:title|subject|project(?:\s+(?:name|title))?|(?:solicitation|notice|rfp|rfq|rfi)\s+"
+    r"(?:title|name|id|number|no\.?)|re)\s*:",
+    re.I,
+)
+"""A cover-page field label (``Title:``, ``Subject:``, ``Notice ID:``, ``RFP Title:``): what
+follows is the field's value, a name ("Document Intake Support"), even when its first word is
+an ask verb (``is_ask``)."""
 
 
 _WHERE_IT_IS = re.compile(

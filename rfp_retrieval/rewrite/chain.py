@@ -40,7 +40,27 @@ from rfp_retrieval.rewrite.validate import validate_output
 
 ASK_KINDS = ("question", "table-row")
 """Question kinds that get a rewrite and answer passages (requirements and evaluation
-criteria are compliance-matrix rows, not asks of the answer library)."""
+criteria are compliance-matrix rows, not asks of the answer library), and a requirement whose
+listed items are questions (``asks_in_parts``)."""
+
+
+def asks_in_parts(question: Question, doc: RfpDocument | None) -> bool:
+    """True for a requirement whose listed items include a question by their own wording
+    (``ask_kinds.item_kind``: "Respondents shall submit a capability statement that addresses
+    the following: a. Describe your experience with ..."): the items are answered from the
+    answer library though the prompt is a submission rule. False without the document (the
+    item rule reads the section) or without items. Source: new-user trial (a sources-sought
+    notice's capability questions got no answers)."""
+    if question.kind != "requirement" or not question.parts or doc is None:
+        return False
+    from rfp_retrieval.documents.ask_kinds import item_kind
+    from rfp_retrieval.documents.section_kinds import SectionKinds
+
+    kinds = SectionKinds(doc)
+    return any(
+        item_kind(doc, kinds, question, part, question.kind) == "question"
+        for part in question.parts
+    )
 
 
 class Rewriter(Protocol):
@@ -237,7 +257,9 @@ def rewrite_questions(
     config: ChainConfig | None = None,
     kinds: tuple[str, ...] = ASK_KINDS,
 ) -> list[RewrittenQuestion]:
-    """``rewrite_question`` for every question whose kind is in ``kinds``, in order.
+    """``rewrite_question`` for every question whose kind is in ``kinds``, in order, and, when
+    ``question`` is one of ``kinds``, every requirement whose items are questions
+    (``asks_in_parts``).
 
     The same ask repeated in one section (same text, kind, parts, table topic and section
     path: ``same_ask_key``) is rewritten once and its record shared: every question keeps its
@@ -248,7 +270,7 @@ def rewrite_questions(
     done: dict[tuple, RewrittenQuestion] = {}
     out: list[RewrittenQuestion] = []
     for q in questions:
-        if q.kind not in kinds:
+        if q.kind not in kinds and not ("question" in kinds and asks_in_parts(q, doc)):
             continue
         key = same_ask_key(q)
         first = done.get(key)
