@@ -12,6 +12,7 @@ from rfp_retrieval.report.brief import brief_html, brief_markdown
 from rfp_retrieval.report.caveats import (
     Caveat,
     caveats,
+    missed_constraint_caveats,
     passed_filters,
     predecessor_caveat,
     recency_caveat,
@@ -221,9 +222,49 @@ def test_a_weak_pick_says_why():
     assert passed_filters([]) is None
 
 
+def test_a_missed_constraint_says_the_entrys_fact_beside_the_rfps():
+    small = ENTRY | {"value_funded": 900_000, "value_max": 1_200_000}  # completed: funded counts
+    assert missed_constraint_caveats({"relaxed": ["value"]}, small, SCOPE) == [
+        Caveat(
+            "miss",
+            "Value $900K is below the RFP's floor of $2.0M: it misses the stated size; show "
+            "why the work is comparable, or cite a runner-up.",
+        )
+    ]
+    ongoing = ENTRY | {"ongoing": True, "value_min": 12_000_000, "value_max": 15_000_000}
+    assert missed_constraint_caveats({"relaxed": ["value"]}, ongoing, SCOPE)[0].text == (
+        "Value $12.0M–$15.0M is above the RFP's ceiling of $10.0M: it misses the stated size; "
+        "show which part of the work is comparable, or cite a runner-up."
+    )
+    old = ENTRY | {"end_date": dt.date(2020, 7, 16)}
+    assert missed_constraint_caveats({"relaxed": ["recency"]}, old, SCOPE)[0].text == (
+        "Ended 2020-07-16, 365 days before the RFP's recency cut-off 2021-07-16: evaluators "
+        "may not count it."
+    )
+    state = ENTRY | {"customer_type": "state"}
+    scope = SCOPE | {"customer_types": ["local", "federal-civilian"], "industries": ["health"]}
+    assert missed_constraint_caveats(
+        {"relaxed": ["customer_type", "industry", "role", "vehicle_type"]},
+        state | {"industry": "transportation", "role": "sub"},
+        scope,
+    ) == [
+        Caveat("miss", "Customer type state; the RFP accepts local, federal-civilian."),
+        Caveat("miss", "Industry transportation; the RFP asks for health."),
+        # the sub role is role_caveat's line; a vehicle has no fact to quote
+        Caveat("miss", "Misses the RFP's contract vehicle."),
+    ]
+    # an unknown fact is not a miss line: the filters never list it as missed
+    assert missed_constraint_caveats({"relaxed": []}, ENTRY, SCOPE) == []
+    assert missed_constraint_caveats({"relaxed": None}, ENTRY, SCOPE) == []
+
+
 def test_caveats_come_in_a_fixed_order_and_a_missing_entry_is_unknown():
     kinds = [c.kind for c in caveats(PICKS[2], ENTRY, SCOPE, {"PP-1"}, PICKS, 5)]
     assert kinds == ["value", "recency", "vague", "weak"]
+    missing_one = PICKS[2] | {"relaxed": ["recency"]}
+    old = ENTRY | {"end_date": dt.date(2020, 1, 1)}
+    kinds = [c.kind for c in caveats(missing_one, old, SCOPE, {"PP-1"}, PICKS, 5)]
+    assert kinds == ["miss", "value", "vague", "weak"]
     assert caveats(PICKS[1], None, SCOPE, set(), PICKS, 5) == [
         Caveat("unknown", "Library entry not found: role, value and dates unknown.")
     ]

@@ -42,7 +42,7 @@ class RunScopeQuery(TypedDict):
 class RunCheck(TypedDict):
     """One "check before citing" line of the brief (``report.caveats.Caveat``)."""
 
-    kind: str  # role, value, recency, vague, weak, few, unknown, missing (report.caveats.Caveat)
+    kind: str  # miss, role, value, recency, vague, weak, few, unknown, missing (caveats.Caveat)
     text: str
 
 

@@ -30,8 +30,8 @@ WEAK_SCORE_RATIO = 0.6
 
 @dataclass(frozen=True)
 class Caveat:
-    """One check: ``kind`` (role, value, recency, predecessor, vague, weak, few, unknown,
-    missing) and the
+    """One check: ``kind`` (miss, role, value, recency, predecessor, vague, weak, few,
+    unknown, missing) and the
     sentence (``few``: a pick that passed every filter when fewer did than the RFP asks
     references for)."""
 
@@ -279,6 +279,80 @@ def vague_caveat(entry_id: str, vague_ids: Collection[str]) -> Caveat | None:
     )
 
 
+def _listed(values: Sequence[Any]) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def missed_constraint_caveats(
+    ref: Mapping[str, Any], entry: Mapping[str, Any], scope: Mapping[str, Any]
+) -> list[Caveat]:
+    """One ``miss`` caveat per constraint the pick misses (``ref["relaxed"]``: let in by a
+    relaxation, or charged the soft value penalty), saying the entry's own fact beside what
+    the RFP states ("Value $6.6M is below the RFP's floor of $10.0M"), so the writer sees how
+    far off it is, not only which constraint. The entry's size is judged as the filter judges
+    it (``retrieval.filters.effective_value_range``: USD). A sub role under a prime-only RFP
+    (``role_caveat``) and a too-short ongoing period (``ongoing_minimum_caveat``) are said
+    there, not twice. Source: new-user trial (a pick below the value floor showed only
+    "Misses: contract value")."""
+    from rfp_retrieval.retrieval.filters import constraint_labels
+
+    found: list[Caveat] = []
+    for name in ref.get("relaxed") or []:
+        text = _miss_text(name, entry, scope)
+        if (
+            text is None
+            and name != "ongoing_performed"
+            and not (name == "role" and entry.get("role") == "sub")
+        ):
+            text = f"Misses the RFP's {constraint_labels([name])[0]}."
+        if text is not None:
+            found.append(Caveat("miss", text))
+    return found
+
+
+def _miss_text(name: str, entry: Mapping[str, Any], scope: Mapping[str, Any]) -> str | None:
+    """The sentence of ``missed_constraint_caveats`` for one constraint ``name``; None when
+    the entry's fact does not show the miss (the generic line is used)."""
+    if name == "value":
+        from rfp_retrieval.retrieval.filters import effective_value_range
+
+        low, high = effective_value_range(dict(entry))
+        floor, top = scope.get("value_min"), scope.get("value_max")
+        if low is None or high is None:
+            return None
+        shown = usd(low) if low == high else f"{usd(low)}–{usd(high)}"
+        if floor is not None and high < floor:
+            return (
+                f"Value {shown} is below the RFP's floor of {usd(floor)}: it misses the stated "
+                "size; show why the work is comparable, or cite a runner-up."
+            )
+        if top is not None and low > top:
+            return (
+                f"Value {shown} is above the RFP's ceiling of {usd(top)}: it misses the stated "
+                "size; show which part of the work is comparable, or cite a runner-up."
+            )
+        return None
+    if name in ("recency", "started_after"):
+        cut = _date(scope.get("ended_after" if name == "recency" else "started_after"))
+        key, word = ("end_date", "Ended") if name == "recency" else ("start_date", "Started")
+        date = _date(entry.get(key))
+        if cut is None or date is None or date >= cut:
+            return None
+        which = "recency cut-off" if name == "recency" else "start cut-off"
+        return (
+            f"{word} {date.isoformat()}, {(cut - date).days} days before the RFP's {which} "
+            f"{cut.isoformat()}: evaluators may not count it."
+        )
+    if name == "customer_type" and entry.get("customer_type") and scope.get("customer_types"):
+        return (
+            f"Customer type {entry['customer_type']}; the RFP accepts "
+            f"{_listed(scope['customer_types'])}."
+        )
+    if name == "industry" and entry.get("industry") and scope.get("industries"):
+        return f"Industry {entry['industry']}; the RFP asks for {_listed(scope['industries'])}."
+    return None
+
+
 def _entries(count: int) -> str:
     """'no entry' / 'only 1 entry' / 'only 2 entries'."""
     if count == 0:
@@ -344,7 +418,8 @@ def caveats(
     passed: int | None,
     relaxed: bool = False,
 ) -> list[Caveat]:
-    """Every check that applies to ``ref`` in a fixed order: role, value, recency, ongoing
+    """Every check that applies to ``ref`` in a fixed order: the constraints it misses,
+    role, value, recency, ongoing
     minimum, start date, customer type, predecessor, missing facets, vague, weak (``passed`` /
     ``relaxed`` as in ``weak_pick_caveat``).
     ``entry`` None (the library row is missing) leaves the entry checks unknown."""
@@ -352,6 +427,7 @@ def caveats(
     if entry is None:
         found.append(Caveat("unknown", "Library entry not found: role, value and dates unknown."))
     else:
+        found += missed_constraint_caveats(ref, entry, scope)
         found += [role_caveat(entry, scope), value_caveat(entry, scope)]
         found.append(recency_caveat(entry, scope))
         found.append(ongoing_minimum_caveat(entry, scope))
