@@ -25,7 +25,14 @@ from assets import answers, evaluation, library, questions, report, retrieval, r
 from checks import answers as answer_checks
 from checks import library as library_checks
 from checks import retrieval as retrieval_checks
-from jobs import default_execution, evaluation_job, library_job, rfp_executor, rfp_job
+from jobs import (
+    default_execution,
+    evaluation_job,
+    library_job,
+    override_golden_job,
+    rfp_executor,
+    rfp_job,
+)
 from resources import build_resources
 from resources.project import embedding_code_version
 from rfp_retrieval.retrieval.config import RankingConfig
@@ -139,7 +146,7 @@ def build_definitions(settings: Settings) -> dg.Definitions:
         asset_checks=dg.load_asset_checks_from_modules(
             [library_checks, retrieval_checks, answer_checks, evaluation]
         ),
-        jobs=[library_job, rfp_job, evaluation_job],
+        jobs=[library_job, rfp_job, evaluation_job, override_golden_job],
         sensors=[rfp_inbox_sensor, embedding_automation_sensor(automated)],
         resources=build_resources(settings_with(settings, model=settings.model_location())),
         executor=rfp_executor(settings.store, default_execution(settings.store, os.environ)),

@@ -10,6 +10,7 @@ from instance_config import LIBRARY_WRITER_TAG
 LIBRARY_JOB = "library_job"
 RFP_JOB = "rfp_job"
 EVALUATION_JOB = "evaluation_job"
+OVERRIDE_GOLDEN_JOB = "override_golden_job"
 RFP_RUN_MAX_SECONDS = 1800
 
 library_job = dg.define_asset_job(
@@ -36,6 +37,14 @@ evaluation_job = dg.define_asset_job(
     description=(
         "Score every ranking mode on the golden set(s) (recall@3, MRR, hits per scope) and "
         "export the writers' overrides as golden-set lines."
+    ),
+)
+override_golden_job = dg.define_asset_job(
+    OVERRIDE_GOLDEN_JOB,
+    selection=dg.AssetSelection.assets("override_golden_lines"),
+    description=(
+        "Export the writers' overrides as golden-set lines (<output_dir>/golden/"
+        "overrides.jsonl); run after RFP runs and review-page swaps when overrides exist."
     ),
 )
 

@@ -474,6 +474,28 @@ class Launcher:
             return RunOutcome(success=False, interrupted=True)
         return outcome_of(result, self.home / TRACES)
 
+    def export_override_golden(self) -> RunOutcome | None:
+        """Materialize ``override_golden_lines`` (``override_golden_job``: the writers'
+        overrides as golden-set lines in ``<output_dir>/golden/overrides.jsonl``) when
+        ``retrieval.overrides.override_golden_due`` says the project has overrides or an earlier
+        export to refresh; None when it has neither (the run pays nothing). Called after
+        ``rfp-retrieval run`` and after a review-page swap, so the file follows the overrides
+        without a trip to the evaluation group (new-user trial: it was written only when that
+        asset was materialized by hand). Ctrl-C is an ``interrupted`` outcome."""
+        from jobs import OVERRIDE_GOLDEN_JOB
+        from rfp_retrieval.retrieval.overrides import override_golden_due
+
+        if not override_golden_due(self.settings.overrides_dir, self.settings.output_dir):
+            return None
+        try:
+            with self._writing():
+                result = self.defs.resolve_job_def(OVERRIDE_GOLDEN_JOB).execute_in_process(
+                    instance=self.instance, run_config=QUIET_LOGS, raise_on_error=False
+                )
+        except KeyboardInterrupt:
+            return RunOutcome(success=False, interrupted=True)
+        return outcome_of(result, self.home / TRACES)
+
     def rfp_inputs(self, key: str, path: Path) -> dict[str, str | None] | None:
         """What partition ``key``'s results depend on beyond the code and settings (which the
         library stamp already covers, ``library_fingerprint``): the library run whose tables

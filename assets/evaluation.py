@@ -24,6 +24,7 @@ from rfp_retrieval.eval.past_performance import (
     prepare_scopes,
 )
 from rfp_retrieval.retrieval.config import DEFAULT_MODE, MODES, RankingConfig
+from rfp_retrieval.retrieval.overrides import OVERRIDES_GOLDEN_JSONL
 from rfp_retrieval.retrieval.overrides import override_golden_lines as golden_lines_for
 from rfp_retrieval.retrieval.records import EntryVectors
 
@@ -41,7 +42,6 @@ EVALUATION_SCHEMA = {
     "recall_alt": pl.Float64,
 }
 GOLDEN_LINES_SCHEMA = {"scope_id": pl.String, "line": pl.String}
-OVERRIDES_JSONL = Path("golden") / "overrides.jsonl"
 
 
 def metric_key(metric: str, mode: str) -> str:
@@ -74,7 +74,7 @@ def retrieval_evaluation(
         raise dg.Failure(
             description=(
                 f"no golden-set *.jsonl in {folder}: add one (each RFP a writer overrode is a "
-                f"line of <output_dir>/{OVERRIDES_JSONL.as_posix()}) or set golden_dir"
+                f"line of <output_dir>/{OVERRIDES_GOLDEN_JSONL.as_posix()}) or set golden_dir"
             )
         )
     models = set(pp_facet_embeddings["model"].unique().to_list())
@@ -195,7 +195,7 @@ def override_golden_lines(
         references = duckdb.read_table("pp_references")
         dates = dict(duckdb.read_table("scope_query", [PARTITION_COLUMN, "as_of"]).iter_rows())
         files = dict(duckdb.read_table("rfp_document", [PARTITION_COLUMN, "file"]).iter_rows())
-    target = Path(paths.output_dir) / OVERRIDES_JSONL
+    target = Path(paths.output_dir) / OVERRIDES_GOLDEN_JSONL
     lines = golden_lines_for(references, dates, files, target)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")

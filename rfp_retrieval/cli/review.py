@@ -119,10 +119,12 @@ def _recorded(launcher: Any, key: str, path: Path) -> Any:
     """``launcher.run_rfp(key, path)``; when it succeeds, its inputs are recorded
     (``Launcher.record_rfp_inputs``) as ``rfp-retrieval run`` records its own, so the next
     ``run`` does not run the partition the page just re-ran again (new-user trial, session
-    12: it did)."""
+    12: it did), and the writers' golden lines are refreshed
+    (``Launcher.export_override_golden``)."""
     outcome = launcher.run_rfp(key, path)
     if outcome.success:
         launcher.record_rfp_inputs([(key, path)])
+        launcher.export_override_golden()  # the swap becomes a golden line (best effort)
     return outcome
 
 

@@ -204,6 +204,7 @@ def run(
                 no_library,
             )
             record_inputs(launcher, ran)
+            export_golden(launcher, ran)
             by_file = {o["file"]: o for o in ran}
             outcomes = [unchanged.get(str(f)) or by_file[str(f)] for f in rfp_files]
     from rfp_retrieval.retrieval.overrides import unmatched_override_files
@@ -463,6 +464,24 @@ def unchanged_rfps(
             item["unchanged"] = True
             found[str(path)] = item
     return found
+
+
+def export_golden(launcher: Any, outcomes: list[RunItem]) -> None:
+    """After RFPs ran ``ok`` or ``warning``, refresh the writers' overrides as golden-set lines
+    (``launch.Launcher.export_override_golden``: nothing when the project has no overrides). A
+    failed export is a warning with its reason, never a failed run (the briefs are written)."""
+    export = getattr(launcher, "export_override_golden", None)
+    if export is None or not any(o["status"] in ("ok", "warning") for o in outcomes):
+        return
+    outcome = export()
+    if outcome is not None and not outcome.success and not outcome.interrupted:
+        console.print(
+            Text.assemble(
+                ("Warning: ", "yellow"),
+                "the writers' overrides were not exported as golden-set lines: "
+                + outcome.message,
+            )
+        )
 
 
 def record_inputs(launcher: Any, outcomes: list[RunItem]) -> None:

@@ -656,6 +656,21 @@ def apply_overrides(
     return pl.DataFrame(rows, schema=schema).sort("rank", nulls_last=True)
 
 
+OVERRIDES_GOLDEN_JSONL = Path("golden") / "overrides.jsonl"
+"""Where ``override_golden_lines`` are written, relative to the project's ``output_dir``."""
+
+
+def override_golden_due(overrides_dir: Path | str, output_dir: Path | str) -> bool:
+    """True when the writers' golden lines need writing again after a run: the project has an
+    override file (``<overrides_dir>/*.yaml``) or an earlier export
+    (``<output_dir>/OVERRIDES_GOLDEN_JSONL``) that a removed override must leave. False for a
+    project without overrides, so a run pays nothing for the export."""
+    folder = Path(overrides_dir)
+    return (Path(output_dir) / OVERRIDES_GOLDEN_JSONL).is_file() or (
+        folder.is_dir() and any(folder.glob("*.yaml"))
+    )
+
+
 def override_golden_lines(
     references: pl.DataFrame,
     scope_dates: dict[str, dt.date],
