@@ -21,6 +21,7 @@ import pytest
 import yaml
 
 from rfp_retrieval.cli.shapes import RunItem
+from rfp_retrieval.report.caveats import CAVEAT_KINDS
 from tests.conftest import REPO
 from tests.small_project import MIAMI_RFP, project_config, small_answers, small_library
 from tests.test_brief_browser import ARTIFACTS, CHROMIUM, CHROMIUM_FLAGS
@@ -101,7 +102,7 @@ def test_run_json_gives_the_brief_notes_of_each_reference(project):
         for line in ref["why_cite"]:
             assert f"<li>{html.escape(line)}</li>" in block
         for check in ref["check_before_citing"]:
-            assert check["kind"] in {"role", "value", "recency", "vague", "weak", "few", "unknown"}
+            assert check["kind"] in CAVEAT_KINDS
             assert f'data-kind="{check["kind"]}">{html.escape(check["text"])}</li>' in block
 
 

@@ -28,10 +28,16 @@ WEAK_SCORE_RATIO = 0.6
 """A pick scoring below this share of the picks' median score is weak."""
 
 
+CAVEAT_KINDS = (
+    "miss", "role", "value", "recency", "predecessor", "vague", "weak", "few", "unknown",
+    "missing",
+)  # fmt: skip
+"""Every ``Caveat.kind`` (the brief's ``data-kind`` and ``run --json``'s ``kind``)."""
+
+
 @dataclass(frozen=True)
 class Caveat:
-    """One check: ``kind`` (miss, role, value, recency, predecessor, vague, weak, few,
-    unknown, missing) and the
+    """One check: ``kind`` (one of ``CAVEAT_KINDS``) and the
     sentence (``few``: a pick that passed every filter when fewer did than the RFP asks
     references for)."""
 
