@@ -73,7 +73,7 @@ _ANY = re.compile(
 _REASON = re.compile(r"^\s*(?:Because|Since|Given that)\b[^,]*,\s*", re.I)
 # the clause states a rule on who the customer may be
 _RULE = re.compile(
-    r"\b(?:must|shall|only|required|are to be|is limited to|limited to|restricted to)\b|"
+    r"\b(?:must|shall|should|only|required|are to be|is limited to|limited to|restricted to)\b|"
     r"\bmay (?:be|come)\b|\b(?:are|is) (?:an? )?(?:acceptable|eligible)\b|\bqualif(?:y|ies)\b|"
     r"\bwill be (?:considered|accepted)\b|\bcounts?\b|\bnot\b|\bexclud|\bexcept\b|"
     r"^(?:Submit|Provide|Include|List|Identify|Describe)\b",
@@ -321,9 +321,14 @@ def _industries(clause: str) -> tuple[list[str], list[str], list[str]]:
     A wider class in mid-list ("utilities, other commercial enterprises, or state and local
     government agencies") leaves the other kinds on an equal footing: no industry is
     required and none is an example the RFP ranks first. Industries after "such as",
-    "including", "e.g." are examples (``EXAMPLES_RULE``); in parentheses they are neither."""
+    "including", "e.g." are examples (``EXAMPLES_RULE``); in parentheses they are neither;
+    after "other than", "except" (``_PIVOT``) they are left out, not required (new-user trial:
+    "agencies other than the Department of Transportation" required transportation work)."""
     bare = re.sub(r"\([^)]*\)", "", clause)
     core = _EXAMPLES.sub("", bare)
+    pivot = _PIVOT.search(core)
+    if pivot is not None:  # "agencies other than the Department of Transportation": what
+        core = core[: pivot.start()]  # follows is left out, never the industry required
     named = [name for name, rx in INDUSTRY_PATTERNS if rx.search(core)]
     listed = _EXAMPLES.search(bare)
     cited = []  # EXAMPLES_RULE: examples of the one kind the clause allows rank, never filter

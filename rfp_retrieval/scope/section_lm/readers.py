@@ -25,7 +25,8 @@ from rfp_retrieval.scope.section_lm.sentences import (
 )
 
 _REFS_COUNT = re.compile(
-    r"\b(?:submit|provide|include|identify|furnish|list|name)\s+(?:a list of |a minimum of |"
+    r"\b(?:submit|provide|include|identify|furnish|list|name|describe|present|cite|highlight)\s+"
+    r"(?:a list of |a minimum of |"
     rf"at least |up to |no more than |not more than |a maximum of |a total of )?\b(?P<n>{COUNT})\s+"
     r"(?:[\w-]+\s+){0,4}?"
     r"(?:references|past performance|examples|projects|contracts|case studies|summaries|"
@@ -177,16 +178,63 @@ def _since(text: str) -> tuple[dt.date, str] | None:
     return None
 
 
+# A window stated as an exclusion, the other way round from "within the last five years":
+# "Projects older than five years will not be considered", "Work completed more than three
+# years before the proposal due date will not be considered", "References for projects
+# completed before January 1, 2022 will not be accepted" (new-user trial: none was read)
+_EXCLUSION = re.compile(
+    r"\b(?:will|shall|may|must|can|are|is)\s+not\s+be\s+(?:considered|accepted|evaluated|"
+    r"acceptable|counted|scored|eligible|allowed)\b|\bcannot be (?:considered|accepted|used)\b|"
+    r"\b(?:are|is)\s+(?:not\s+(?:acceptable|eligible)|ineligible)\b",
+    re.I,
+)
+_OLDER = re.compile(
+    rf"\b(?:(?P<older>older|earlier) than|more than|over)\s+(?P<n>{COUNT})\s*(?:\(\d+\)\s*)?"
+    rf"(?:calendar\s+|fiscal\s+|full\s+)?(?P<unit>years?|months?)"
+    rf"(?P<back>\s+(?:old|ago|before|prior to|preceding|earlier than|from)\b)?",
+    re.I,
+)
+_BEFORE_DATE = re.compile(r"\b(?:before|prior to|earlier than)\s+(?P<rest>.{6,40})", re.I)
+
+
+def _excluded_window(text: str) -> tuple[int | None, dt.date | None, str] | None:
+    """The recency window an exclusion sentence states (``_EXCLUSION``): (months, None,
+    phrase) for an age ("older than five years", "more than three (3) years ago / before the
+    due date"), (None, cut-off date, phrase) for a date ("completed before January 1, 2022":
+    the work must end on or after it); None when the sentence excludes something else. An
+    age needs "older/earlier than" or a counted-back word after its unit ("more than 5 years
+    of experience" is no window)."""
+    if not _EXCLUSION.search(text):
+        return None
+    for m in _OLDER.finditer(text):
+        if not (m.group("older") or m.group("back")):
+            continue
+        n = word_to_number(m.group("n"))
+        if n is None or n <= 0 or n > 240:
+            continue
+        months = int(round(n * 12)) if m.group("unit").lower().startswith("year") else int(n)
+        return months, None, m.group(0)
+    for m in _BEFORE_DATE.finditer(text):
+        dates = find_dates(m.group("rest"))
+        if dates and dates[0][0] <= 2:
+            phrase = m.group(0)[: len(m.group(0)) - len(m.group("rest")) + dates[0][1]]
+            return None, dates[0][2], phrase
+    return None
+
+
 def read_recency(sentences: list[DocumentSentence], req: PastPerformanceRequirements) -> None:
     """Set ``req.recency`` from the first sentence that states a window.
 
     Read in this order: a stated calendar date ("on or after October 1, 2022", "after June 30,
     2024" = July 1, 2024), a federal fiscal year ("since FY2021", "Fiscal Year 2023 or later" =
     the October 1 it starts), a window counted back ("within the last five (5) years", "no
-    more than 36 months before the issue date"). A fixed date counts only in past-performance
-    text (elsewhere it is a schedule date). The window applies to the start of work when the
-    sentence says "awarded", "contracted" or "started" and not "performed", "completed" or
-    "ongoing" (source: how Section L states recency; FAR 15.305(a)(2)).
+    more than 36 months before the issue date"), first of all the same stated as an exclusion
+    in past-performance text ("older than five years will not be considered", "completed
+    before January 1, 2022 will not be accepted": ``_excluded_window``). A fixed date counts
+    only in past-performance text (elsewhere it is a schedule date). The window applies to the
+    start of work when the sentence says "awarded", "contracted" or "started" and not
+    "performed", "completed" or "ongoing" (source: how Section L states recency; FAR
+    15.305(a)(2)).
     """
     for s in sentences:
         text = s.text
@@ -195,6 +243,12 @@ def read_recency(sentences: list[DocumentSentence], req: PastPerformanceRequirem
         )
         applies = "started" if started else "ended"
         in_pp = s.pp or PP_STRONG.search(text)
+        window = _excluded_window(text) if in_pp else None
+        if window is not None:
+            months, date, phrase = window
+            due = months is not None and bool(_DUE_ANCHOR.search(text))
+            req.recency = Recency(months, date, applies, due, stated(s, phrase))
+            return
         since = _since(text) if in_pp else None
         if since is not None:
             req.recency = Recency(None, since[0], applies, False, stated(s, since[1]))
@@ -229,7 +283,10 @@ _SUB_EXCLUDED = re.compile(
     r"\bas (?:a |an |the )?sub-?contractors?\b[^.;]{0,40}?\b(?:will|shall|may|must|are|is) not be "
     r"(?:considered|accepted|evaluated|acceptable|allowed|counted)|"
     r"\bsub-?contract(?:or)? (?:work|references|experience|efforts?) (?:will|shall|may|are|is) "
-    r"not (?:be )?(?:considered|accepted|evaluated|acceptable|allowed|counted)",
+    r"not (?:be )?(?:considered|accepted|evaluated|acceptable|allowed|counted)|"
+    # "Offerors shall not submit references for work performed as a subcontractor"
+    r"\b(?:shall|must|should|may|will|do) not (?:submit|include|provide|propose|offer|use|cite)\b"
+    r"[^.;]{0,60}?\bas (?:a |an |the )?sub-?contractors?\b",
     re.I,
 )
 

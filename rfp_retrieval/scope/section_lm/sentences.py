@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from rfp_retrieval.documents.records import RfpDocument, Section
 from rfp_retrieval.documents.section_kinds import SectionKinds
 from rfp_retrieval.documents.text import split_sentences, strip_inline_markdown
+from rfp_retrieval.quantities.numbers import COUNT
 from rfp_retrieval.scope.section_lm.records import Statement
 
 _REFERENCE = (
@@ -45,12 +46,21 @@ PERSONNEL = re.compile(
     re.I,
 )
 STRONG_MODAL = re.compile(
-    r"\b(?:must|shall|only|required|are to be|is limited to|limited to)\b|"
+    r"\b(?:must|shall|should|only|required|are to be|is limited to|limited to)\b|"
     r"^(?:Submit|Provide|Include|List|Identify|Describe)\b",
     re.I,
 )
+_PROJECTS_ASKED = (
+    # "describe up to three (3) relevant projects performed as ...", "identify three contracts
+    # performed for ...": a count of past work the offeror is to describe is a reference ask
+    rf"\b(?:up to |at least |a minimum of |no more than )?(?:{COUNT}|\d+)\s*(?:\(\d+\)\s*)?"
+    r"(?:relevant |similar |recent |comparable |prior |past )?(?:projects|contracts|engagements|"
+    r"efforts|task orders)\s+(?:\w+\s+){0,2}?(?:performed|completed|delivered)\b"
+)
 PP_STRONG = re.compile(
-    rf"past performance|{_REFERENCE}|(?:similar|corporate|prior|past|relevant) experience", re.I
+    rf"past performance|{_REFERENCE}|(?:similar|corporate|prior|past|relevant) experience|"
+    rf"{_PROJECTS_ASKED}",
+    re.I,
 )
 
 
