@@ -834,3 +834,45 @@ def test_contradictory_value_statements_are_a_warning_at_the_top_of_the_brief(tm
     assert "the first is applied, the other is not" in warning
     markdown = brief_markdown(scope, refs, set())
     assert "**Check the RFP:** value: the RFP's value statements contradict" in markdown
+
+
+def test_a_rule_on_the_set_no_pick_meets_is_a_check_and_an_unknown_fact_is_unknown():
+    from rfp_retrieval.report.caveats import set_checks
+
+    sentence = "At least one reference must be a county government."
+    trace = [{"filter": "customer_types_in_set", "reading": ["local"], "sentence": sentence}]
+    picks = [{"id": "PP-7"}, {"id": "PP-8"}, {"id": "PP-1"}]
+    entries = {
+        "PP-7": {"customer_type": "federal-civilian", "role": "sub"},
+        "PP-8": {"customer_type": "state", "role": "sub"},
+        "PP-1": {"customer_type": "federal-civilian", "role": "sub"},
+    }
+    assert set_checks(trace, picks, entries) == [
+        f'The RFP asks for at least one local reference ("{sentence}"); none of the picks is '
+        "(PP-7 federal-civilian, PP-8 state, PP-1 federal-civilian). Swap one for a local entry."
+    ]
+    county = {"customer_type": "local", "customer_named": "Travis County", "role": "sub"}
+    assert set_checks(trace, picks, entries | {"PP-8": county}) == []
+    # "a county government": a city is local too, but not a county; its name decides
+    city = {"customer_type": "local", "customer_named": "City of Austin", "role": "sub"}
+    assert set_checks(trace, picks, entries | {"PP-8": city}) == [
+        f'The RFP asks for at least one county reference ("{sentence}"); no pick\'s customer is '
+        "named one (PP-8 City of Austin: local). Check, or swap one for a county entry."
+    ]
+    any_local = [dict(trace[0], sentence="At least one reference must be for a local agency.")]
+    assert set_checks(any_local, picks, entries | {"PP-8": city}) == []
+    unknown = entries | {"PP-1": {"customer_type": None}}
+    assert set_checks(trace, picks, unknown) == [
+        f'The RFP asks for at least one local reference ("{sentence}"); no pick is known to be: '
+        "the library does not state customer type for PP-1. Check them."
+    ]
+    prime = [{"filter": "prime_in_set", "reading": "at least one", "sentence": "At least one "
+              "of the three must be as prime."}]  # fmt: skip
+    assert set_checks(prime, picks, entries)[0].endswith(
+        "none of the picks is (PP-7 sub, PP-8 sub, PP-1 sub). Swap one for a prime entry."
+    )
+    assert set_checks(trace, picks, None) == [] and set_checks(trace, [], entries) == []
+    assert filter_sentence(trace[0]) == (
+        "at least one reference for a local customer (a rule on the set of references, not a "
+        "filter on each): the brief checks the picks"
+    )

@@ -74,3 +74,16 @@ def test_a_customer_left_out_with_other_than_is_no_industry_required(tmp_path):
     assert scope.industries_required == []
     government = ["federal-civilian", "federal-defense", "state", "local"]
     assert scope.customer_types_required == government
+
+
+def test_a_quota_over_the_references_is_a_rule_on_the_set_and_a_qualification_is_not(tmp_path):
+    scope = scope_of(
+        tmp_path,
+        "The Offeror shall have implemented at least two (2) systems for a city or county "
+        "government. Offerors shall provide three (3) references. At least one reference must "
+        "be a county government.",
+    )
+    (item,) = [t for t in scope.trace if t["filter"] == "customer_types_in_set"]
+    assert item["reading"] == ["local"]
+    assert item["sentence"] == "At least one reference must be a county government."
+    assert scope.customer_types_required == []  # a rule on the set never filters each pick

@@ -23,6 +23,7 @@ from rfp_retrieval.report.caveats import (
     caveats,
     passed_filters,
     rfp_warnings,
+    set_checks,
     vague_caveat,
     weak_pick_caveat,
 )
@@ -439,6 +440,7 @@ def brief_markdown(
     lines += [f"\n**Check the RFP:** {_md(w)}" for w in rfp_warnings(trace)]
     lines += ["", f"## {references_heading(len(picks))}", ""]
     lines.append(f"Ranking mode {_md(shared['mode'])}; {_md(candidates_sentence(shared))}.")
+    lines += [f"\n**Check the set:** {_md(w)}" for w in set_checks(trace, picks, entries)]
     if shared["relaxation_steps"]:
         lines.append(
             f"**Constraints relaxed** (fewer than {_wanted(scope)} passed every hard filter): "
@@ -593,6 +595,10 @@ def brief_html(
     h += [f'<div class="warn"><b>Check the RFP:</b> {_e(w)}</div>' for w in rfp_warnings(trace)]
     h.append(f'<h2 id="references">{_e(references_heading(len(picks)))}</h2>')
     h.append(f"<p>Ranking mode <b>{_e(shared['mode'])}</b>; {_e(candidates_sentence(shared))}.</p>")
+    h += [
+        f'<div class="warn set-check"><b>Check the set:</b> {_e(w)}</div>'
+        for w in set_checks(trace, picks, entries)
+    ]
     if shared["relaxation_steps"]:
         h.append(
             f'<div class="miss"><b>Constraints relaxed</b> (fewer than {_wanted(scope)} '

@@ -454,6 +454,79 @@ def passed_filters(filter_trace: Sequence[Mapping[str, Any]]) -> int | None:
     return int(strict[-1]["remaining"])
 
 
+_LEVEL = re.compile(
+    r"\b(?:(?P<county>count(?:y|ies))|(?P<city>cit(?:y|ies)|municipal(?:ity|ities)?|towns?)|"
+    r"(?P<school>school districts?))\b",
+    re.I,
+)
+"""A level of local government a set rule names ("at least one reference must be a county
+government"): the customer kind ``local`` covers all of them, so the customer's name decides."""
+_LEVEL_NAMES = {
+    "county": re.compile(r"\bcount(?:y|ies)\b|\bparish\b|\bborough\b", re.I),
+    "city": re.compile(r"\b(?:city|cities|municipal\w*|town|village|borough)\b", re.I),
+    "school": re.compile(r"\bschool", re.I),
+}
+
+
+def set_checks(
+    filter_trace: Sequence[Mapping[str, Any]],
+    picks: Sequence[Mapping[str, Any]],
+    entries: Mapping[str, Mapping[str, Any]] | None,
+) -> list[str]:
+    """Rules the RFP states on the set of references, checked against the picks: at least one
+    for a customer kind (``customer_types_in_set``: "at least one reference must be a county
+    government") or as prime (``prime_in_set``). One sentence per rule no pick meets, naming
+    the picks' own facts; a pick whose fact the library does not state makes the rule unknown,
+    never unmet (``retrieval.filters.UNKNOWN_RULE``). ``entries`` maps entry id to its
+    ``pp_entries`` row; None or no picks: nothing is checked. Source: new-user trial (three
+    picks, none a county, under "at least one reference must be a county government")."""
+    if not entries or not picks:
+        return []
+    rows = [entries.get(str(p.get("id"))) or {} for p in picks]
+    ids = [str(p.get("id")) for p in picks]
+    out = []
+    for item in filter_trace:
+        name, reading = item.get("filter"), item.get("reading")
+        if name == "customer_types_in_set" and isinstance(reading, list | tuple) and reading:
+            wanted, key, facts = " or ".join(map(str, reading)), "customer_type", set(reading)
+        elif name == "prime_in_set":
+            wanted, key, facts = "prime", "role", {"prime"}
+        else:
+            continue
+        values = [row.get(key) for row in rows]
+        level = _LEVEL.search(str(item.get("sentence") or "")) if key == "customer_type" else None
+        if level is not None:  # "a county government": the kind "local" is not enough
+            word, names = level.group(0).lower(), _LEVEL_NAMES[level.lastgroup or ""]
+            near = [
+                (i, row.get("customer_named"))
+                for i, v, row in zip(ids, values, rows, strict=True)
+                if v in facts
+            ]
+            if any(names.search(str(n or "")) for _, n in near):
+                continue
+            if near:
+                shown = ", ".join(f"{i} {n or 'unnamed'}" for i, n in near)
+                out.append(
+                    f'The RFP asks for at least one {word} reference ("{item.get("sentence")}"); '
+                    f"no pick's customer is named one ({shown}: {wanted}). Check, or swap one "
+                    f"for a {word} entry."
+                )
+                continue
+        elif any(v in facts for v in values):
+            continue
+        said = f'The RFP asks for at least one {wanted} reference ("{item.get("sentence")}")'
+        unknown = [i for i, v in zip(ids, values, strict=True) if v is None]
+        if unknown:
+            out.append(
+                f"{said}; no pick is known to be: the library does not state "
+                f"{key.replace('_', ' ')} for {', '.join(unknown)}. Check them."
+            )
+            continue
+        shown = ", ".join(f"{i} {v}" for i, v in zip(ids, values, strict=True))
+        out.append(f"{said}; none of the picks is ({shown}). Swap one for a {wanted} entry.")
+    return out
+
+
 def rfp_warnings(filter_trace: Sequence[Mapping[str, Any]]) -> list[str]:
     """What the writer resolves with the RFP before citing anything: each ``conflict`` note of
     the scope's reading trace (``{"filter", "reading"}`` dicts; contradictory or reversed

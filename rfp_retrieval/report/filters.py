@@ -149,6 +149,11 @@ def filter_sentence(item: Mapping[str, Any]) -> str:
             f"the set of references needs prime work ({plain_value(reading)}); each reference "
             "may be prime or sub: check that the picks include one as prime"
         )
+    if name == "customer_types_in_set" and isinstance(reading, list | tuple):
+        return (
+            "at least one reference for a " + " or ".join(map(str, reading)) + " customer (a "
+            "rule on the set of references, not a filter on each): the brief checks the picks"
+        )
     if name == "industries_preferred" and isinstance(reading, list | tuple):
         return "industry " + " or ".join(map(str, reading)) + " preferred (ranked, not filtered)"
     if name == "customer_types" and reading == "any":

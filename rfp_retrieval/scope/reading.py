@@ -243,6 +243,8 @@ def _apply_requirements(
         _trace(reading, "industries_preferred", req.industries_preferred_stated, preferred)
     if req.prime_in_set is not None and req.require_prime is None:
         _trace(reading, "prime_in_set", req.prime_in_set, req.prime_in_set.text)
+    if req.customers_in_set_stated is not None:
+        _trace(reading, "customer_types_in_set", req.customers_in_set_stated, req.customers_in_set)
     if req.require_prime is not None:
         reading.require_prime = True
         _trace(reading, "require_prime", req.require_prime, True)

@@ -411,6 +411,33 @@ def _read_preference(s: DocumentSentence, clause: str, req: PastPerformanceRequi
     _prefer(s, clause, [*required, *examples, *alternatives], req)
 
 
+_REFERENCE_QUOTA = re.compile(
+    r"\b(?:at least|a minimum of|no fewer than|not less than)\s+(?:one|two|1|2)\b(?:\s*\(\d\))?"
+    r"\s+(?:of\s+(?:the|these|your|those)\s+)?(?:\w+\s+){0,2}?(?:references?|projects?|"
+    r"contracts?|examples?|engagements?|efforts?|task orders?)\b|"
+    r"\b(?:one|two|1|2)\s+or\s+more\s+of\s+(?:the|these|your)\s+(?:references|projects|"
+    r"contracts|examples)\b",
+    re.I,
+)
+"""A quota over the references themselves ("at least one reference", "at least one of the
+three projects", "one or more of the references"), not a count of something else."""
+
+
+def _read_quota(s: DocumentSentence, clause: str, req: PastPerformanceRequirements) -> None:
+    """Set ``req.customers_in_set`` from a quota clause naming customer kinds ("at least one
+    reference must be for a county government": ["local"]): a rule on the set of picks the
+    writer checks, never a filter (``_QUOTA``). The first such clause wins; a negated one
+    names none."""
+    if req.customers_in_set_stated is not None or _is_negative(clause):
+        return
+    if not _REFERENCE_QUOTA.search(clause):
+        return  # "implemented at least two (2) systems for a city or county": a qualification
+    kinds = _kinds(clause, allowed=True)
+    if kinds:
+        req.customers_in_set = kinds
+        req.customers_in_set_stated = stated(s, clause.strip())
+
+
 def _prefer(
     s: DocumentSentence, clause: str, industries: list[str], req: PastPerformanceRequirements
 ) -> None:
@@ -451,6 +478,8 @@ def read_customers(sentences: list[DocumentSentence], req: PastPerformanceRequir
                 continue
             if _PREFERENCE.search(clause) or _QUOTA.search(clause):
                 _read_preference(s, clause, req)
+                if _QUOTA.search(clause) and not _PREFERENCE.search(clause):
+                    _read_quota(s, clause, req)
                 continue
             if _NOT_A_RULE.search(clause):
                 continue

@@ -115,7 +115,9 @@ class PastPerformanceRequirements:
     prefers ("insurance or financial services preferred"): they rank, never filter;
     ``industries_preferred_stated`` the first sentence stating one. ``prime_in_set``: the
     RFP asks for at least some references as prime ("at least one of the three ... prime"),
-    a rule on the set of picks, not a filter. ``ongoing_min_months``: work still in progress
+    a rule on the set of picks, not a filter; ``customers_in_set`` the same for customer kinds
+    ("at least one reference must be for a county government": ["local"]), with
+    ``customers_in_set_stated``. ``ongoing_min_months``: work still in progress
     counts only once this many months have been performed ("work still in progress counts if
     at least one year has been performed"), with ``ongoing_min_stated`` its statement.
     """
@@ -132,6 +134,8 @@ class PastPerformanceRequirements:
     relevance: list[Statement] = field(default_factory=list)
     require_prime: Statement | None = None
     prime_in_set: Statement | None = None
+    customers_in_set: list[str] = field(default_factory=list)
+    customers_in_set_stated: Statement | None = None
     industries_preferred: list[str] = field(default_factory=list)
     industries_preferred_stated: Statement | None = None
     ongoing_min_months: int | None = None
