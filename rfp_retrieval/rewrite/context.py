@@ -61,7 +61,8 @@ BOILERPLATE_WORDS: frozenset[str] = frozenset(
     within no not only also may one two three four five six seven eight nine ten beginning
     end final upon necessary continue continued throughout approximately currently current
     existing new used using use make made ensure meet meets officer period notice answer
-    answers answered below above page pages limit limited font order sequence""".split()
+    answers answered below above page pages limit limited font order sequence proposer
+    proposers respondent respondents bidder bidders""".split()
 )
 """Procurement boilerplate: never a topic of the paragraph context summary."""
 
@@ -95,6 +96,19 @@ _ANSWER_FORMAT = re.compile(
 )
 """An instruction on answering the questions themselves: "Answer every question in the table
 below", "Keep each answer to 500 words or fewer" (what to answer and how long, not about what)."""
+_SUBMISSION = re.compile(
+    r"\b(?:proposals?|responses?|quotes?|quotations?|bids?|offers?|submittals?|"
+    r"submissions?)\s+(?:\w+\s+){0,3}?(?:shall|must|will|should|may|are\s+to|is\s+to)\s+(?:not\s+)?"
+    r"(?:be\s+)?(?:submitted|delivered|received|accepted|sent|uploaded|e-?mailed|considered|"
+    r"opened)\b|\b(?:organi[sz]e|arrange|format|number|tab|label|bind|seal)\s+"
+    r"(?:\w+\s+){0,3}?(?:responses?|proposals?|quotes?|submittals?|volumes?)\b|"
+    r"\blate\s+(?:proposals?|responses?|quotes?|bids?|offers?|submissions?)\b",
+    re.I,
+)
+"""The logistics of submitting: where, when and in what order proposals are delivered ("Late
+proposals will not be accepted", "Proposals shall be submitted through the City's Supplier
+Portal", "organize their response in the order of this section"): no topic of any question
+(new-user trial: queries carried them)."""
 
 
 def says_how_to_answer(sentence: str) -> bool:
@@ -103,8 +117,12 @@ def says_how_to_answer(sentence: str) -> bool:
     answer the questions and how long ("Answer every question in the table below", "Keep
     each answer to 500 words or fewer", ``_ANSWER_FORMAT``): it is an instruction, never a
     question's context (issue 15: rewrites carried "(Comply, Partial, Exception)" and, in
-    the trial of session 11, "(question, table, Keep, words)")."""
-    return bool(_RESPONSE_CODES.search(sentence or "") or _ANSWER_FORMAT.search(sentence or ""))
+    the trial of session 11, "(question, table, Keep, words)"), or how proposals are
+    submitted (``_SUBMISSION``)."""
+    text = sentence or ""
+    return bool(
+        _RESPONSE_CODES.search(text) or _ANSWER_FORMAT.search(text) or _SUBMISSION.search(text)
+    )
 
 
 GENERIC_HEADING_WORDS: frozenset[str] = frozenset(

@@ -281,6 +281,13 @@ def paraphrase(
     return out
 
 
+_ROLE_NOUNS = frozenset(
+    """manager managers lead leads director directors officer officers coordinator
+    coordinators specialist specialists analyst analysts engineer engineers architect
+    architects administrator administrators owner owners liaison""".split()
+)
+"""Head nouns of job titles: the word before one is part of the title, never swapped."""
+
 _POSSESSIVE = re.compile(r"['\u2019](?:s\b|\s|$)")
 _QUANTIFIER = re.compile(r"\b(?:each|every|any|all|other|another|no)\s+$", re.I)
 
@@ -358,10 +365,11 @@ def _fits(written: str, option: str, after: str, before: str = "") -> bool:
     modifier never becomes a plural phrase, which would read as a head of its own ("staffing
     plan" -> "personnel plan", not "labor categories plan"; "service level requirements" ->
     not "response and resolution times requirements"), and no option ends in the stem of the
-    noun it modifies ("contingency planning plan"). One word before a determiner is a verb
-    before its object ("staffing the help desk") and is not swapped. Rule: a swap replaces a
-    noun phrase the thesaurus lists, never a head noun's modifier with another head (issue
-    15)."""
+    noun it modifies ("contingency planning plan"), and a job title keeps its words
+    (``_ROLE_NOUNS``: "engagement manager" never "involvement manager"). One word before a
+    determiner is a verb before its object ("staffing the help desk") and is not swapped.
+    Rule: a swap replaces a noun phrase the thesaurus lists, never a head noun's modifier with
+    another head (issue 15)."""
     nxt = re.match(r"\s+([A-Za-z][\w'-]*)", after)
     following = nxt.group(1).lower() if nxt else ""
     prev = re.search(r"([A-Za-z][\w'-]*)\s+$", before)
@@ -374,6 +382,8 @@ def _fits(written: str, option: str, after: str, before: str = "") -> bool:
         return True
     if _modifies(following, before) and _plural(option) and not _plural(written):
         return False  # a modifier would become a head ("staffing plan": "labor categories plan")
+    if _modifies(following, before) and following in _ROLE_NOUNS:
+        return False  # a job title is named as written ("engagement manager", "payroll lead")
     if len(written.split()) == 1 and following in _DETERMINERS:
         return False  # a verb before its object ("staffing the help desk")
     if len(written.split()) == 1 and len(option.split()) > 1 and not _NOMINAL.search(written):

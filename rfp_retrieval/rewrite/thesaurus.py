@@ -136,7 +136,7 @@ THESAURUS: tuple[tuple[str, ...], ...] = (
     ("adoption", "usage", "uptake", "user acceptance"),
     ("measure", "metrics", "indicators", "measurement"),
     ("stakeholder engagement", "outreach", "communications", "stakeholder involvement"),
-    ("participate", "involvement", "engagement", "collaborate"),
+    ("participation", "involvement", "engagement", "collaboration"),
     ("past performance", "prior contracts", "relevant experience", "references"),
     ("relevance", "similarity", "comparable scope", "applicability"),
     ("pricing model", "licensing", "subscription", "price structure"),
@@ -179,7 +179,7 @@ GENERIC_CONCEPTS: frozenset[str] = frozenset(
         "release",
         "retain",
         "replace",
-        "participate",
+        "participation",
         "relevance",
         "risks",
         "reporting",
@@ -258,14 +258,17 @@ def find_concepts(text: str) -> list[tuple[int, int, int, int]]:
 @lru_cache(maxsize=1)
 def _candidates() -> tuple[tuple[int, int, int, tuple[str, ...]], ...]:
     """Every stemmed phrase as ``(length, group, phrase index, stems)``, longest first, then
-    in thesaurus order: the order ``find_concepts`` claims words in."""
+    a group's own first phrase before the same phrase listed in another group, then in
+    thesaurus order: the order ``find_concepts`` claims words in."""
     candidates = [
         (len(phrase), g, p, phrase)
         for g, group in enumerate(stemmed_groups())
         for p, phrase in enumerate(group)
         if phrase
     ]
-    candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
+    # a phrase listed in two groups means the concept it names first ("reporting" is the
+    # reporting group, not an option of analytics): a group's own first phrase wins
+    candidates.sort(key=lambda c: (-c[0], c[2] != 0, c[1], c[2]))
     return tuple(candidates)
 
 
