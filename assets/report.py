@@ -15,6 +15,7 @@ from rfp_retrieval.lineage import SOURCE_SHA, with_source
 from rfp_retrieval.report.brief import (
     brief_html,
     brief_markdown,
+    cover_lines,
     notes_by_reference,
     notes_record,
     question_views,
@@ -45,6 +46,7 @@ def _rfp_context(duckdb: DuckDBPartitionStore, key: str) -> tuple[dict, dict | N
     doc = document_from_frames(document, outline)
     facts = {
         "headings": [s.heading for s in doc.sections if s.heading][:60],
+        "cover": cover_lines(doc.text or ""),
         "ocr_pages": doc.ocr_pages,
         "pages_without_text": list(doc.pages_without_text),
     }

@@ -53,6 +53,32 @@ def test_a_title_that_names_the_solicitation_is_kept_and_a_missing_issuer_said()
     )
 
 
+def test_a_cover_line_title_takes_the_solicitation_line_and_project_name_of_the_cover():
+    from rfp_retrieval.report.brief import brief_title, cover_lines
+
+    text = (
+        "PINELLAS COUNTY, FLORIDA\nPurchasing Division\n\n"
+        "REQUEST FOR QUALIFICATIONS No. 27-0193-311\n"
+        "311 Citizen Request Management and Contact Centre Software\n"
+        "Release Date: October 30, 2026\n\n1. INTRODUCTION\n"
+    )
+    scope = {"rfp_partition": "p", "title": "PINELLAS COUNTY, FLORIDA", "issuer": "Pinellas County"}
+    assert brief_title(scope, ["INTRODUCTION"], cover_lines(text)) == (
+        "REQUEST FOR QUALIFICATIONS No. 27-0193-311 — 311 Citizen Request Management and "
+        "Contact Centre Software"
+    )
+    # a field or a date below the solicitation's line is no project name
+    dated = text.replace("311 Citizen Request Management and Contact Centre Software\n", "")
+    solicitation = "REQUEST FOR QUALIFICATIONS No. 27-0193-311"
+    assert brief_title(scope, [], cover_lines(dated)) == solicitation
+    # Markdown heading marks go; a title that is no cover line stays as read
+    md = "# STATE OF NEBRASKA\n\n**RFP 1234**\n\nCase Management System\n"
+    assert cover_lines(md) == ["STATE OF NEBRASKA", "RFP 1234", "Case Management System"]
+    assert brief_title(SCOPE, [], cover_lines(md)) == "RFP 1234 — Case Management System"
+    kept = {"rfp_partition": "p", "title": "Help Desk Services", "issuer": "Pinellas County"}
+    assert brief_title(kept, [], cover_lines(text)) == "Help Desk Services"
+
+
 def test_ocr_and_empty_pages_and_a_failed_override_are_warned_about():
     document = {"headings": [], "ocr_pages": {3: 87.46, 5: 61.0}, "pages_without_text": [7]}
     problem = "overrides/p.yaml: override 1 names PP-951, rejected: lib.csv row 9: no title"

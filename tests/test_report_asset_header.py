@@ -34,7 +34,8 @@ def test_the_stored_document_gives_headings_and_ocr_pages():
         Section("s2", None, "Request for Proposal 1234 — Case Management", 1, "s1", "", 3),
     ]
     doc = RfpDocument(
-        "scan.pdf", "pdf", "STATE OF NEBRASKA", "x", sections, "", ocr_pages={2: 80.0}
+        "scan.pdf", "pdf", "STATE OF NEBRASKA", "STATE OF NEBRASKA\n\n# RFP 1234\n", sections, "",
+        ocr_pages={2: 80.0},
     )
     store = _Store(
         {}, {"rfp_document": document_frame("k", doc), "rfp_outline": outline_frame("k", doc)}
@@ -42,6 +43,7 @@ def test_the_stored_document_gives_headings_and_ocr_pages():
     _, facts = _rfp_context(store, "k")
     assert facts == {
         "headings": ["STATE OF NEBRASKA", "Request for Proposal 1234 — Case Management"],
+        "cover": ["STATE OF NEBRASKA", "RFP 1234"],  # the first lines, for brief_title
         "ocr_pages": {2: 80.0},
         "pages_without_text": [],
     }

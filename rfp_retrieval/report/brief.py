@@ -137,21 +137,83 @@ def is_cover_line(title: str | None, issuer: str | None = None) -> bool:
         return False
     if issuer and _words_of(title) and _words_of(title) in _words_of(issuer):
         return True
-    return bool(_JURISDICTION.match(title.strip()))
+    if _JURISDICTION.match(title.strip()):
+        return True
+    # the issuer's name with its place after a comma ("PINELLAS COUNTY, FLORIDA")
+    head, _, place = title.partition(",")
+    return bool(
+        issuer
+        and place.strip()
+        and len(place.split()) <= 3
+        and _words_of(head)
+        and (_words_of(head) in _words_of(issuer) or _JURISDICTION.match(head.strip()))
+    )
 
 
-def brief_title(scope: Mapping[str, Any], headings: Sequence[str] = ()) -> str:
+def brief_title(
+    scope: Mapping[str, Any], headings: Sequence[str] = (), cover: Sequence[str] = ()
+) -> str:
     """The brief's title: the RFP's title, unless it is a cover line (``is_cover_line``),
     then the first of ``headings`` (the outline's headings in document order) that names a
-    solicitation ("Request for Proposal 1234 — Case Management System"); else the title as
-    read, else the partition key."""
+    solicitation ("Request for Proposal 1234 — Case Management System"), then the first of
+    the ``cover`` lines (the document's first lines, ``COVER_LINES``) that names one, with the
+    project's name when the next cover line is one (``_subject_line``: "REQUEST FOR
+    PROPOSALS RFP-2027-007 — Statewide Grants Management System"); else the title as read,
+    else the partition key. Source: new-user trial (two RFPs of one county would both be
+    "PINELLAS COUNTY, FLORIDA")."""
     title = scope.get("title")
     if title and is_cover_line(title, scope.get("issuer")):
         for heading in headings:
             text = " ".join(str(heading or "").split())
             if text and text != title and _SOLICITATION.search(text):
                 return text
+        lines = [" ".join(str(line).split()) for line in cover if str(line).strip()]
+        for i, text in enumerate(lines):
+            if text != title and _SOLICITATION.search(text) and len(text.split()) <= 20:
+                after = lines[i + 1] if i + 1 < len(lines) else ""
+                if _subject_line(after, scope.get("issuer")):
+                    return f"{text} — {after}"
+                return text
     return title or str(scope.get("rfp_partition") or "")
+
+
+COVER_LINES = 12
+"""How many of the document's first non-empty lines the brief's title may come from."""
+
+def cover_lines(text: str) -> list[str]:
+    """The first ``COVER_LINES`` non-empty lines of a document's text, without Markdown
+    heading marks or inline markup: what ``brief_title`` reads when the title is a cover
+    line."""
+    from rfp_retrieval.documents.text import strip_inline_markdown
+
+    out: list[str] = []
+    for line in text.splitlines():
+        bare = strip_inline_markdown(re.sub(r"^\s{0,3}#{1,6}\s+", "", line)).strip()
+        if bare:
+            out.append(bare)
+            if len(out) == COVER_LINES:
+                break
+    return out
+
+
+_LABEL_LINE = re.compile(r"^[^:]{1,40}:\s")
+
+
+def _subject_line(text: str, issuer: str | None) -> bool:
+    """True when a cover line below the solicitation's name is the project's name: a short
+    line that is no ``Label: value`` field, no date, no numbered heading and no cover line of
+    its own ("Statewide Grants Management System (GMS) Implementation and Hosting")."""
+    from rfp_retrieval.quantities.dates import find_dates
+
+    words = text.split()
+    return bool(
+        2 <= len(words) <= 20
+        and not _LABEL_LINE.match(text)
+        and not find_dates(text)
+        and not re.match(r"^(?:\d{1,2}(?:\.\d+)*\.?|[A-Z]\.\d*|[IVX]+\.)\s", text)
+        and not is_cover_line(text, issuer)
+        and not _SOLICITATION.search(text)
+    )
 
 
 def issuer_line(scope: Mapping[str, Any]) -> str:
@@ -414,7 +476,9 @@ def brief_markdown(
     picks, shared = _picks(references), _shared(references)
     notes = notes_by_reference(references, scope, vague_ids, entries, relevance, sections)
     marks = override_marks(references)
-    title = brief_title(scope, (document or {}).get("headings") or ())
+    title = brief_title(
+        scope, (document or {}).get("headings") or (), (document or {}).get("cover") or ()
+    )
     lines = [f"# Response brief: {_md(title)}", "", _md(issuer_line(scope)), ""]
     for warning in document_warnings(document, override_problem):
         lines.append(f"> **Warning:** {_md(warning)}")
@@ -556,7 +620,9 @@ def brief_html(
     picks, shared = _picks(references), _shared(references)
     notes = notes_by_reference(references, scope, vague_ids, entries, relevance, sections)
     marks = override_marks(references)
-    title = brief_title(scope, (document or {}).get("headings") or ())
+    title = brief_title(
+        scope, (document or {}).get("headings") or (), (document or {}).get("cover") or ()
+    )
     h = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
