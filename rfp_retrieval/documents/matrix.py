@@ -106,7 +106,11 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
     """
     found = find_questions(doc) if questions is None else questions
     kinds = SectionKinds(doc)
-    headings = {_plain(s.heading) for s in doc.sections if s.level > 0 and s.heading}
+    headings = {
+        _plain(s.heading)
+        for s in doc.sections
+        if s.level > 0 and s.heading and s.kind == "heading"  # a paragraph's first sentence
+    }  # ("4.2 The technical response shall not exceed 40 pages.") names no section
     headings.discard("")
     rows = []
     for q in found:
