@@ -73,7 +73,8 @@ class MatrixRow:
 
     ``section_path`` is the path joined with `` > ``; ``page`` is the 1-based PDF page (None
     for other formats) and ``line`` the 1-based line of the clean text; ``limit`` is the
-    response limit of a response-table row (``Question.limit``), on its items too.
+    response limit of the ask (``Question.limit``: a response table's limit column or the
+    limit its sentence states), on its items too.
     """
 
     id: str

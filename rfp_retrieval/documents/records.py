@@ -146,7 +146,9 @@ class Question:
     ``part_labels`` their markers as the document numbers them (``1``, ``a``, ``iv``; None for
     a bullet), one per part (issue 13: parse, matrix and brief cite the document's numbers).
     ``line``/``page`` locate it (1-based). ``limit`` is the response limit a response table's
-    limit column gives the row (``3 pages``, ``500 words``, as written; None when none).
+    limit column gives the row (``3 pages``, ``500 words``, as written), else the one the ask's
+    own text states (``limits.response_limit``: "shall not exceed 30 pages" -> ``30 pages``);
+    None when none.
     """
 
     id: str
