@@ -12,7 +12,7 @@ from rfp_retrieval.documents.matrix import matrix_rows
 from rfp_retrieval.documents.questions import find_questions
 from tests.layout_pdf import one_page_pdf
 
-NUMBER_X, TEXT_X = 76, 100
+NUMBER_X, TEXT_X, LIMIT_X = 76, 100, 520
 ROWS = [
     # (number, lines of the question cell)
     ("3.1", ["How will you keep the caller informed when a request is", "closed by the crew?"]),
@@ -29,10 +29,11 @@ ROWS = [
 ]
 
 
-def _table_pdf(tmp_path: Path, rules: bool) -> Path:
+def _table_pdf(tmp_path: Path, rules: bool, limits: bool = False) -> Path:
     """A heading, a lead-in and ``ROWS`` as a two-column table with 11-point text on a
     14-point leading, each number at the vertical middle of its row; ``rules`` draws the
-    row borders (and keeps the rows 4 points apart, less than a paragraph gap)."""
+    row borders (and keeps the rows 4 points apart, less than a paragraph gap); ``limits``
+    adds a third column, a page limit centred like the number."""
     ops = [
         "BT /F2 13 Tf 72 720 Td (3. QUESTIONS) Tj ET",
         "BT /F1 11 Tf 72 696 Td (Respondents shall answer the following questions:) Tj ET",
@@ -44,6 +45,8 @@ def _table_pdf(tmp_path: Path, rules: bool) -> Path:
             ops.append(f"BT /F1 11 Tf {TEXT_X} {y - 14 * k:g} Td ({line}) Tj ET")
         middle = y - 14 * (len(lines) - 1) / 2
         ops.append(f"BT /F1 11 Tf {NUMBER_X} {middle:g} Td ({number}) Tj ET")
+        if limits:
+            ops.append(f"BT /F1 11 Tf {LIMIT_X} {middle:g} Td ({len(lines)}) Tj ET")
         y -= 14 * len(lines) + (4 if rules else 12)
         if rules:
             ops.append(f"72 {top + 1:g} 440 0.7 re f")
@@ -53,14 +56,18 @@ def _table_pdf(tmp_path: Path, rules: bool) -> Path:
 
 
 def test_centred_row_numbers_label_their_wrapped_questions(tmp_path: Path):
-    for rules in (False, True):
-        doc = load_document(_table_pdf(tmp_path, rules))
+    for rules, limits in ((False, False), (True, False), (True, True)):
+        doc = load_document(_table_pdf(tmp_path, rules, limits))
         rows = [
             r for r in matrix_rows(doc, find_questions(doc)) if (r.label or "").startswith("3.")
         ]
         assert [(r.label, r.text) for r in rows] == [
             (number, " ".join(lines)) for number, lines in ROWS
-        ], rules
+        ], (rules, limits)
+        if limits:  # a cell right of the question follows the row's text, as on a 1-line row
+            lines = doc.text.splitlines()
+            assert "requests still open at the end of each week? 3" in lines
+            assert "volume of requests, the time to close them and the" in lines
         assert all(r.page == 1 for r in rows)
         # each row is an outline node under its heading, numbered as the table numbers it
         assert [s.number for s in doc.sections if (s.number or "").startswith("3.")] == [

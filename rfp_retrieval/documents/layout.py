@@ -193,8 +193,9 @@ def place_cell_numbers(raw: list[dict], rules: Callable[[], list]) -> list[dict]
             k += 1
             continue
         number, rest = split
-        text_x = float(rest[0]["x0"]) if rest else float(above["x0"])
-        if abs(float(above["x0"]) - text_x) > 2 or float(above["x0"]) <= float(number[-1]["x1"]):
+        text_x = float(above["x0"])
+        seen = [c for c in rest if c["text"].strip()]
+        if text_x <= float(number[-1]["x1"]) or (seen and float(seen[0]["x0"]) < text_x - 2):
             k += 1
             continue
         if ruled is None:
@@ -209,25 +210,55 @@ def place_cell_numbers(raw: list[dict], rules: Callable[[], list]) -> list[dict]
             last == len(out) or _parted(out[last - 1], out[last], ruled)
         )
         above_n, below_n = k - first, last - k - 1
-        if _parted(above, out[k], ruled) or not bounded or abs(above_n - below_n) > 1:
+        right = max(float(out[j]["x1"]) for j in range(first, last) if j != k)
+        rest, tail = _columns_apart(rest, text_x, right)
+        if (
+            _parted(above, out[k], ruled)
+            or not bounded
+            or abs(above_n - below_n) > 1
+            or (rest and abs(float(rest[0]["x0"]) - text_x) > 2)
+            or (tail and float(tail[0]["x0"]) <= right)
+        ):
             k += 1
             continue
         if not rest and below_n == 0:
             k += 1
             continue
-        head = out[first]
-        out[first] = {
-            **head,
-            "text": "".join(c["text"] for c in number) + " " + str(head.get("text", "")),
-            "x0": float(number[0]["x0"]),
-            "chars": list(number) + list(head.get("chars", [])),
-        }
+        out[first] = _with_chars(out[first], [*number, *out[first]["chars"]])
         if rest:
-            out[k] = {**out[k], "text": _text_of(rest), "x0": float(rest[0]["x0"]), "chars": rest}
+            out[k] = _with_chars(out[k], rest)
+        if tail:  # the row's other cells (a page limit, a score) follow its text, as they
+            end = out[last - 1]  # do on a row of one line
+            out[last - 1] = _with_chars(end, [*end["chars"], *tail])
+        if rest:
             k += 1
         else:
             del out[k]
     return out
+
+
+def _columns_apart(chars: list[dict], text_x: float, right: float) -> tuple[list[dict], list[dict]]:
+    """(text, other cells) of a row line's chars after its number. The text starts at
+    ``text_x``; other cells (a page limit, a score) start right of ``right``, the right edge
+    of the row's other text lines, after a gap wider than half the font size (justified text
+    never reaches past its column's edge). Chars that start right of ``text_x`` with no text
+    before them are all other cells."""
+    visible = [c for c in chars if c["text"].strip()]
+    if not visible:
+        return [], []
+    if float(visible[0]["x0"]) > text_x + 2:
+        return [], visible
+    for j in range(1, len(visible)):
+        gap = float(visible[j]["x0"]) - float(visible[j - 1]["x1"])
+        if gap > 0.5 * float(visible[j].get("size", 10.0)) and float(visible[j]["x0"]) > right:
+            cut = float(visible[j]["x0"])
+            return [c for c in chars if float(c["x0"]) < cut], visible[j:]
+    return chars, []
+
+
+def _with_chars(line: dict, chars: list[dict]) -> dict:
+    """``line`` holding ``chars`` (its text and left edge read from them)."""
+    return {**line, "text": _text_of(chars), "x0": float(chars[0]["x0"]), "chars": chars}
 
 
 def _parted(upper: dict, lower: dict, rules: list[tuple[float, float, float]]) -> bool:
