@@ -179,10 +179,12 @@ def place_cell_numbers(raw: list[dict], rules: Callable[[], list]) -> list[dict]
     bounded above and below by a paragraph gap, a drawn horizontal rule (``rules``: a callable
     giving (top, x0, x1) of each rule, called once a candidate is seen) or the page's edge,
     and the number must sit at its middle (as many lines above as below, give or take one).
-    A number on its row's first line, and a numbered paragraph whose wrapped lines hang under
-    its text (the previous paragraph's lines end at a numbered line, not at a boundary), are
-    left alone. ``raw`` is ``extract_text_lines(return_chars=True)`` output (not modified).
-    """
+    Other cells centred on the number's baseline right of the text column (a page limit, a
+    score: ``_columns_apart``) move to the end of the row's last line, where a one-line row
+    has them. A number on its row's first line, and a numbered paragraph whose wrapped lines
+    hang under its text (the previous paragraph's lines end at a numbered line, not at a
+    boundary), are left alone. ``raw`` is ``extract_text_lines(return_chars=True)`` output
+    (not modified)."""
     out = [dict(line) for line in raw]
     ruled: list | None = None
     k = 1
