@@ -78,8 +78,10 @@ COUNTS = {
     "alaska-dhss-aries-support-rfp-checklist.pdf": (9, 11),
     "alaska-dhss-it-requirements-agile-acquisition.md": (95, 91),
     "alaska-doh-ies-milestone2-qap-sla.pdf": (13, 15),
-    # exclusions: not asks; 150 (was 149): a proposal part as subject asks
-    "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (126, 150),
+    # exclusions: not asks; 150 (was 149): a proposal part as subject asks; 151: "... in
+    # Submittal Form B. It should include the following:" is two sentences (a lettered part
+    # ends a sentence, text.split_sentences), each its own ask
+    "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (126, 151),
     "alaska-doh-ies-milestone2-rfp-amendment-1.pdf": (6, 1),
     # 65: "Instructions for Preparation of Proposals" is Section L (section_kinds.INSTRUCTIONS)
     "disa-ebm-draft-rfp-hc1013-05-r-2001.pdf": (77, 64),
@@ -98,7 +100,9 @@ COUNTS = {
     "kubernetes-third-party-security-audit-rfp-2018.md": (11, 7),
     "kubernetes-third-party-security-audit-rfp-decision-2019.md": (1, 0),
     # 389: "Subfactor 1: Technical Approach" headings (colon after the label) in L and M
-    "navy-niwc-atlantic-facilities-support-rfq-2020.pdf": (389, 582),
+    # 583 (was 582): "... Section M. This information shall be presented ..." and "...
+    # required as Exhibit A. The contractor shall establish ..." split into their sentences
+    "navy-niwc-atlantic-facilities-support-rfq-2020.pdf": (389, 583),
     "osd-cape-future-analytics-rfi-hq003417rfabpa.pdf": (15, 7),
     "ostif-kubernetes-security-audit-rfp-2025.md": (19, 12),
     "protocol-labs-ipfs-rfp-001-brave-local-discovery.md": (11, 1),

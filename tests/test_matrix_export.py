@@ -99,6 +99,7 @@ def test_matrix_has_one_row_per_ask_with_section_path_and_line(small_rfp: Path):
             None,
             None,
             14,
+            "20 pages",  # the page limit the sentence states (limits.response_limit)
         ),
     ]
 
@@ -122,6 +123,7 @@ def test_csv_and_xlsx_exports_hold_the_rows_and_blank_writer_columns(small_rfp, 
         "5",
     ]
     assert len(table) == 6
+    assert table[5][MATRIX_COLUMNS.index("limit")] == "20 pages"
 
     xlsx_path = write_matrix(rows, tmp_path / "matrix.xlsx", "Data Platform RFP")
     sheet = load_workbook(xlsx_path).active
@@ -134,6 +136,7 @@ def test_csv_and_xlsx_exports_hold_the_rows_and_blank_writer_columns(small_rfp, 
         "Proposals shall not exceed 20 pages.",
         "requirement",
     ]
+    assert values[5][MATRIX_COLUMNS.index("limit")] == "20 pages"
     assert (sheet.title, sheet.freeze_panes, sheet.auto_filter.ref) == (
         "Compliance Matrix",
         "A2",

@@ -98,7 +98,7 @@ def parse(
         out.print("  " * max(0, s.level - 1) + escape(f"{s.number or ''} {s.heading}".strip()))
     out.print(f"\n[bold]Questions and requirements[/bold] ({len(questions)})")
     for q in questions:
-        where = f"p.{q.page}" if q.page else f"l.{q.line}"
+        where = f"p.{q.page}" if q.page else f"l.{doc.cited_line(q.line)}"
         kind = kind_of.get(q.id, q.kind)
         out.print(escape(f"  {q.id} [{kind}] {q.label or '-'} ({where}) {q.text[:160]}"))
         for k, part in enumerate(q.parts):

@@ -72,8 +72,10 @@ class MatrixRow:
     """One compliance-matrix row.
 
     ``section_path`` is the path joined with `` > ``; ``page`` is the 1-based PDF page (None
-    for other formats) and ``line`` the 1-based line of the clean text; ``limit`` is the
-    response limit of a response-table row (``Question.limit``), on its items too.
+    for other formats) and ``line`` the 1-based line of the clean text (of a questionnaire:
+    the row of the sheet or CSV file, ``RfpDocument.cited_line``); ``limit`` is the
+    response limit of the ask (``Question.limit``: a response table's limit column or the
+    limit its sentence states), on its items too.
     """
 
     id: str
@@ -106,7 +108,11 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
     """
     found = find_questions(doc) if questions is None else questions
     kinds = SectionKinds(doc)
-    headings = {_plain(s.heading) for s in doc.sections if s.level > 0 and s.heading}
+    headings = {
+        _plain(s.heading)
+        for s in doc.sections
+        if s.level > 0 and s.heading and s.kind == "heading"  # a paragraph's first sentence
+    }  # ("4.2 The technical response shall not exceed 40 pages.") names no section
     headings.discard("")
     rows = []
     for q in found:
@@ -116,11 +122,12 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
         if kind == "requirement" and _names_a_section(q.text, others):
             kind = OPTION  # "Factor 1: Technical Approach" listed under the basis of award
         path = SECTION_SEPARATOR.join(q.section_path)
+        line = doc.cited_line(q.line)  # a questionnaire's sheet or CSV row
         own_kind = kind
         if q.parts and kind in ASK_KINDS and is_bare_lead_in(q.text):
             own_kind = LEAD_IN  # "At a minimum, provide:": the items below are the asks
         rows.append(
-            MatrixRow(q.id, q.label, path, q.text, own_kind, q.topic, q.page, q.line, q.limit)
+            MatrixRow(q.id, q.label, path, q.text, own_kind, q.topic, q.page, line, q.limit)
         )
         choice = bool(CHOICE_LIST.search(q.text)) or is_disjunction(q.parts)
         for k, part in enumerate(q.parts):
@@ -142,7 +149,7 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
                     topic=q.topic,
                     limit=q.limit,
                     page=q.page,
-                    line=q.line,
+                    line=line,
                 )
             )
     return rows

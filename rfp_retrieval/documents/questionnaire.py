@@ -58,12 +58,17 @@ _SECTION_ROW_MAX_WORDS = 12
 
 @dataclass
 class _Block:
-    """One piece of rendered output: a heading, a paragraph or a table."""
+    """One piece of rendered output: a heading, a paragraph or a table.
+
+    ``at`` holds the 1-based row of the source file (sheet row, CSV line) of each line the
+    block renders (one for a heading or paragraph, one per table row, header first); empty
+    when the source has no rows (JSON, a sheet's own name)."""
 
     kind: str  # "heading" | "paragraph" | "table"
     level: int = 1
     text: str = ""
     rows: list[list[str]] = field(default_factory=list)
+    at: list[int] = field(default_factory=list)
 
 
 def load_questionnaire(path: Path, fmt: str) -> RfpDocument:
@@ -88,7 +93,7 @@ def load_questionnaire(path: Path, fmt: str) -> RfpDocument:
         b.kind == "paragraph" for b in blocks
     ):
         raise DocumentError(name, "holds no rows with text; check that the right file was uploaded")
-    lines, sections = _render(blocks)
+    lines, sections, source = _render(blocks)
     title = title or _title_from_stem(path.stem)
     text = "\n".join(lines)
     summary = summarize(title, None, sections, text)
@@ -108,6 +113,7 @@ def load_questionnaire(path: Path, fmt: str) -> RfpDocument:
         sections=sections,
         summary=summary,
         warnings=warnings,
+        source_rows=source if any(source) else [],
     )
 
 
@@ -154,11 +160,16 @@ def _find_header(rows: list[list[str]]) -> int | None:
     return None
 
 
-def _grid_blocks(rows: list[list[str]], level: int) -> list[_Block]:
+def _grid_blocks(
+    rows: list[list[str]], level: int, numbers: list[int] | None = None
+) -> list[_Block]:
     """Blocks of one grid: prose before the header, then the table with groups and section rows.
 
-    ``level`` is the outline level given to group and section-row headings.
+    ``level`` is the outline level given to group and section-row headings; ``numbers`` the
+    1-based source row of each grid row (sheet row, CSV line; None: no source rows), kept on
+    the blocks (``_Block.at``).
     """
+    numbers = list(numbers) if numbers is not None else [0] * len(rows)
     width = max((len(r) for r in rows), default=0)
     rows = [r + [""] * (width - len(r)) for r in rows]
     # drop columns that are empty everywhere
@@ -167,10 +178,10 @@ def _grid_blocks(rows: list[list[str]], level: int) -> list[_Block]:
     header_at = _find_header(rows)
     blocks: list[_Block] = []
     prose_rows = rows if header_at is None else rows[:header_at]
-    for row in prose_rows:
+    for row, number in zip(prose_rows, numbers, strict=False):
         text = " ".join(c for c in row if c)
         if text:
-            blocks.append(_Block("paragraph", text=text))
+            blocks.append(_Block("paragraph", text=text, at=[number]))
     if header_at is None:
         return blocks
     header = rows[header_at]
@@ -179,14 +190,17 @@ def _grid_blocks(rows: list[list[str]], level: int) -> list[_Block]:
     data = [[r[j] for j in used] for r in rows[header_at + 1 :]]
     group_col = _contiguous_group_column(header, data)
     table: list[list[str]] = []
+    table_at: list[int] = []
     current_group: str | None = None
 
     def flush() -> None:
         if table:
-            blocks.append(_Block("table", rows=[header, *table]))
+            blocks.append(_Block("table", rows=[header, *table], at=[header_number, *table_at]))
             table.clear()
+            table_at.clear()
 
-    for row in data:
+    header_number = numbers[header_at]
+    for row, number in zip(data, numbers[header_at + 1 :], strict=False):
         if _is_blank(row):
             continue
         cells = [c for c in row if c]
@@ -194,15 +208,17 @@ def _grid_blocks(rows: list[list[str]], level: int) -> list[_Block]:
             flush()
             one = cells[0]
             if len(one.split()) <= _SECTION_ROW_MAX_WORDS and not one.endswith(("?", ".")):
-                blocks.append(_Block("heading", level=level, text=one.rstrip(":").strip()))
+                text = one.rstrip(":").strip()
+                blocks.append(_Block("heading", level=level, text=text, at=[number]))
             else:  # a note row inside the table is prose
-                blocks.append(_Block("paragraph", text=one))
+                blocks.append(_Block("paragraph", text=one, at=[number]))
             continue
         if group_col is not None and row[group_col] and row[group_col] != current_group:
             flush()
             current_group = row[group_col]
-            blocks.append(_Block("heading", level=level, text=current_group))
+            blocks.append(_Block("heading", level=level, text=current_group, at=[number]))
         table.append(row)
+        table_at.append(number)
     flush()
     return blocks
 
@@ -238,13 +254,20 @@ def _csv_blocks(path: Path) -> list[_Block]:
         dialect = csv.Sniffer().sniff(sample, delimiters=",;\t|")
     except csv.Error:
         dialect = csv.excel
+    rows: list[list[str]] = []
+    numbers: list[int] = []  # the file line each record starts on (a quoted cell may wrap)
     try:
-        rows = [[_clean_cell(c) for c in row] for row in csv.reader(io.StringIO(text), dialect)]
+        reader = csv.reader(io.StringIO(text), dialect)
+        end = 0
+        for row in reader:
+            numbers.append(end + 1)
+            end = reader.line_num
+            rows.append([_clean_cell(c) for c in row])
     except csv.Error as exc:
         raise DocumentError(
             str(path), f"is not a readable CSV file ({exc}); re-export it from the spreadsheet"
         ) from exc
-    return _grid_blocks(rows, level=1)
+    return _grid_blocks(rows, level=1, numbers=numbers)
 
 
 def _xlsx_blocks(path: Path) -> tuple[list[_Block], str, list[str]]:
@@ -294,7 +317,7 @@ def _xlsx_blocks(path: Path) -> tuple[list[_Block], str, list[str]]:
                 grid, count = _sheet_grid(sheet, _merged_ranges(archive, sheet), written)
                 if count:
                     uncalculated[sheet.title] = count
-                inner = _grid_blocks(grid, level=2)
+                inner = _grid_blocks(grid, level=2, numbers=list(range(1, len(grid) + 1)))
                 if not inner:
                     continue
                 blocks.append(_Block("heading", level=1, text=sheet.title.strip()))
@@ -548,13 +571,16 @@ def _vsaq_items(items: list, level: int, blocks: list[_Block]) -> None:
 # rendering
 
 
-def _render(blocks: list[_Block]) -> tuple[list[str], list[Section]]:
-    """Markdown lines and the outline built from the heading blocks (levels as given)."""
+def _render(blocks: list[_Block]) -> tuple[list[str], list[Section], list[int]]:
+    """Markdown lines, the outline built from the heading blocks (levels as given) and the
+    source row of each line (``_Block.at``; 0 for a blank or a line with no row)."""
     lines: list[str] = []
+    source: list[int] = []
     heads: list[tuple[int, str, int]] = []  # (level, heading, 0-based line)
     for block in blocks:
         if lines:
             lines.append("")
+            source.append(0)
         if block.kind == "heading":
             heads.append((block.level, block.text, len(lines)))
             lines.append("#" * min(6, block.level + 1) + " " + block.text)
@@ -563,6 +589,9 @@ def _render(blocks: list[_Block]) -> tuple[list[str], list[Section]]:
         else:
             for row in block.rows:
                 lines.append("| " + " | ".join(row) + " |")
+        source.extend(
+            block.at[k] if k < len(block.at) else 0 for k in range(len(lines) - len(source))
+        )
     sections: list[Section] = []
     used: set[str] = set()
     stack: list[tuple[int, str]] = []
@@ -586,4 +615,4 @@ def _render(blocks: list[_Block]) -> tuple[list[str], list[Section]]:
             )
         )
         stack.append((level, key))
-    return lines, sections
+    return lines, sections, source

@@ -68,6 +68,7 @@ from rfp_retrieval.documents.ask_patterns import (
     is_requirement,
     refers_back,
 )
+from rfp_retrieval.documents.limits import response_limit
 from rfp_retrieval.documents.numbering import LIST_ITEM_LABEL, normalise_number
 from rfp_retrieval.documents.questionnaire import QUESTIONNAIRE_FORMATS as QUESTIONNAIRE_EXTENSIONS
 from rfp_retrieval.documents.records import Question, RfpDocument, Section
@@ -341,7 +342,7 @@ class _Finder:
             part_labels=_aligned(part_labels, parts),
             line=line0 + 1,
             page=self.page(line0),
-            limit=limit,
+            limit=limit or response_limit(text),
         )
         self.found.append(q)
         return q

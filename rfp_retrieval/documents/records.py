@@ -56,6 +56,9 @@ class RfpDocument:
     ``issue_date_unread`` is the issue date as written when the RFP states one that cannot be
     read (``'30/11/2026'``; ``issue_date`` is then None), else None.
     ``page_starts`` gives, for a PDF, the 1-based line of ``text`` where each page begins.
+    ``source_rows`` gives, for a questionnaire (CSV, XLSX), the 1-based row of the file (the
+    sheet row, the CSV line a record starts on) of each line of ``text``, 0 for a line that is
+    no row (a blank, a sheet's name); empty for other formats (``cited_line``).
     Markdown and DOCX text is Markdown-flavoured (``#`` headings, ``|``-separated table rows).
     """
 
@@ -71,6 +74,17 @@ class RfpDocument:
     ocr_pages: dict[int, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     page_starts: list[int] = field(default_factory=list)
+    source_rows: list[int] = field(default_factory=list)
+
+    def cited_line(self, line: int | None) -> int | None:
+        """Where a reader finds 1-based ``line`` of ``text`` in the file itself: the sheet
+        or CSV row of a questionnaire line (``source_rows``), else ``line`` unchanged (None
+        stays None; so does a line past the end of ``source_rows``)."""
+        if line is None or not self.source_rows:
+            return line
+        if 1 <= line <= len(self.source_rows) and self.source_rows[line - 1]:
+            return self.source_rows[line - 1]
+        return line
 
     # -- the outline API: every walk over the section tree goes through these ---------------
 
@@ -146,7 +160,9 @@ class Question:
     ``part_labels`` their markers as the document numbers them (``1``, ``a``, ``iv``; None for
     a bullet), one per part (issue 13: parse, matrix and brief cite the document's numbers).
     ``line``/``page`` locate it (1-based). ``limit`` is the response limit a response table's
-    limit column gives the row (``3 pages``, ``500 words``, as written; None when none).
+    limit column gives the row (``3 pages``, ``500 words``, as written), else the one the ask's
+    own text states (``limits.response_limit``: "shall not exceed 30 pages" -> ``30 pages``);
+    None when none.
     """
 
     id: str

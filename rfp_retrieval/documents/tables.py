@@ -3,7 +3,7 @@
 
 ``document_from_frames(document_frame(k, doc), outline_frame(k, doc))`` gives back ``doc``:
 every field of ``RfpDocument`` and ``Section`` has a column (``page_starts`` as a list of
-1-based lines, ``kind`` and ``title`` per section).
+1-based lines, ``source_rows`` as a list of file rows, ``kind`` and ``title`` per section).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ DOCUMENT_SCHEMA = {
     "warnings": pl.List(pl.String),
     "section_count": pl.Int64,
     "page_starts": pl.List(pl.Int64),
+    "source_rows": pl.List(pl.Int64),
 }
 
 OUTLINE_SCHEMA = {
@@ -68,6 +69,7 @@ def document_frame(partition: str, doc: RfpDocument) -> pl.DataFrame:
         "warnings": list(doc.warnings),
         "section_count": len(doc.sections),
         "page_starts": list(doc.page_starts),
+        "source_rows": list(doc.source_rows),
     }
     return pl.DataFrame([row], schema=DOCUMENT_SCHEMA)
 
@@ -134,6 +136,7 @@ def document_from_frames(document: pl.DataFrame, outline: pl.DataFrame) -> RfpDo
         ocr_pages={int(p): float(c) for p, c in json.loads(row.get("ocr_pages") or "{}").items()},
         warnings=list(row.get("warnings") or []),
         page_starts=list(row.get("page_starts") or []),
+        source_rows=list(row.get("source_rows") or []),
     )
 
 

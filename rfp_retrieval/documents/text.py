@@ -111,7 +111,7 @@ def split_sentences(text: str) -> list[str]:
         tail = re.search(r"(\S+)$", before)
         word = tail.group(1) if tail else ""
         bare = word.rstrip(".!?\"')]")
-        if bare in _ABBREVIATIONS or re.fullmatch(r"[A-Z]", bare):
+        if bare in _ABBREVIATIONS or (re.fullmatch(r"[A-Z]", bare) and _initial(word, before)):
             continue
         # a label such as "L.6.2." or "3.1." at the very start of a sentence is not a sentence
         if (
@@ -123,3 +123,18 @@ def split_sentences(text: str) -> list[str]:
         start = m.end()
     out.append(text[start:].strip())
     return [s for s in out if s]
+
+
+_PART_WORD = re.compile(
+    r"\b(?:Attachment|Exhibit|Appendix|Annex|Schedule|Section|Part|Form)\s+\(?[A-Z][.)]*$", re.I
+)
+"""A document part named by a letter (``Attachment B``, ``Section L``, ``Exhibit (C)``)."""
+
+
+def _initial(word: str, before: str) -> bool:
+    """True when a one-letter ``word`` ending in ``.`` is an initial ("John F. Smith", "U.
+    S."): not when a bracket or quote closes after the letter ("(Attachment B). The") nor when
+    it names a document part ("... in Attachment B. The Offeror shall"): those end a sentence."""
+    if not re.fullmatch(r"[A-Z]\.", word):
+        return False
+    return not _PART_WORD.search(before)
