@@ -876,3 +876,38 @@ def test_a_rule_on_the_set_no_pick_meets_is_a_check_and_an_unknown_fact_is_unkno
         "at least one reference for a local customer (a rule on the set of references, not a "
         "filter on each): the brief checks the picks"
     )
+
+
+def test_a_pick_with_no_topical_reason_is_flagged_and_a_vague_outcome_is_not_quoted():
+    from rfp_retrieval.report.brief import reference_notes
+    from rfp_retrieval.report.caveats import no_match_caveat
+
+    outcome = 'Outcome to quote: "Cut average request resolution times by 40%".'
+    flagged = no_match_caveat([outcome])
+    assert flagged is not None and flagged.kind == "weak"
+    assert flagged.text.startswith("No stated match: it meets none of the RFP's relevance")
+    assert no_match_caveat(['Matches the RFP\'s scope section "CRM": service request.']) is None
+    assert no_match_caveat([]) is not None
+    # the same entry, off topic for a payroll RFP: only its score put it here
+    payroll = SCOPE | {
+        "section_headings": ["Payroll Processing"],
+        "text_whole": "Replace the payroll system for 8,000 employees.",
+        "text_outcome": "Pay every employee on time.",
+        "emphasized_domains": ["payroll"],
+    }
+    ref = PICKS[0] | {"id": "PP-1"}
+    why, checks = reference_notes(ref, payroll, PICKS, 5, entries={"PP-1": ENTRY})
+    assert not any(line.startswith(("Meets", "Matches", "Covers")) for line in why)
+    assert "weak" in [c.kind for c in checks]
+    # on topic: no flag; an entry whose outcomes are vague gets no outcome to quote
+    why, checks = reference_notes(ref, SCOPE, PICKS, 5, entries={"PP-1": ENTRY})
+    assert any(line.startswith("Matches the RFP's scope section") for line in why)
+    assert any(line.startswith("Outcome to quote:") for line in why)
+    assert not any(c.text.startswith("No stated match") for c in checks)
+    why, _ = reference_notes(ref, SCOPE, PICKS, 5, vague_ids={"PP-1"}, entries={"PP-1": ENTRY})
+    assert not any(line.startswith("Outcome to quote:") for line in why)
+    assert why[-1] == (
+        "Outcome as written (no measurable result: get numbers before quoting): "
+        '"Self-service adoption rose to 35% of requests" (shares self, service, adoption, '
+        "requests with the RFP's scope)."
+    )

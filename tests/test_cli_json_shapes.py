@@ -159,3 +159,20 @@ def test_run_json_has_the_run_shape_and_leaves_the_environment_alone(tmp_path, m
     assert Path(ok["brief"]).is_relative_to(tmp_path / "out")
     # --config keeps the run history beside the config file
     assert (tmp_path / "var" / "dagster_home" / "dagster.yaml").is_file()
+
+
+def test_the_run_scope_query_says_prime_only_industries_and_the_reference_count():
+    row = {
+        "issuer": "Pinellas County", "issuer_type": "local", "customer_types": ["local"],
+        "value_min": 750_000, "value_max": None, "ended_after": "2023-10-30",
+        "started_after": None, "require_prime": True, "as_of": "2026-10-30",
+        "industries": ["utilities"], "references_required": 3, "title": "311 RFQ",
+    }  # fmt: skip
+    sq = shapes.run_scope_query(row)
+    assert problems(sq, shapes.RunScopeQuery) == []
+    assert (sq["require_prime"], sq["industries"], sq["references_required"]) == (
+        True,
+        ["utilities"],
+        3,
+    )
+    assert "title" not in sq  # the filters only

@@ -85,7 +85,9 @@ COUNTS = {
     "alaska-doh-ies-milestone2-rfp-amendment-1.pdf": (6, 1),
     # 65: "Instructions for Preparation of Proposals" is Section L (section_kinds.INSTRUCTIONS)
     "disa-ebm-draft-rfp-hc1013-05-r-2001.pdf": (77, 64),
-    "doc-rfi-cybersecurity-operations-cloud-migration.pdf": (16, 53),
+    # 52 (was 53): "8. What is the CSP's role ...? What is the Department's (DOC's) role?" is
+    # one numbered question (questions.walk_sentences: a labelled item's questions join)
+    "doc-rfi-cybersecurity-operations-cloud-migration.pdf": (16, 52),
     # 184 (was 331): Appendix A "General Conditions and Instructions to Bidders" is clause
     # text (section_kinds.CLAUSES): its shall/must terms and listed items are no asks
     # 183 (was 182): "The Contractor must provide ..." / "Offeror(s) must ..." are asks; "...

@@ -121,6 +121,11 @@ def test_eval_parse_end_to_end_and_cli(tmp_path):
     result = CliRunner().invoke(app, ["eval", "parse", "--truth", str(truth_file), "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["documents"][0]["section"]["recall"] == 0.75
+    # the table goes to stdout, so `eval parse > figures.txt` keeps it (new-user trial)
+    table = CliRunner().invoke(app, ["eval", "parse", "--truth", str(truth_file)])
+    assert table.exit_code == 0, table.output
+    assert "overall" in table.stdout and "0.86 (1.00 / 0.75)" in table.stdout
+    assert "ask recall by labelled kind:" in table.stdout and table.stderr == ""
 
 
 def test_an_unreadable_document_scores_zero_and_names_its_error(tmp_path):

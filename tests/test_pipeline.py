@@ -191,6 +191,8 @@ def test_cli_run_json_reports_each_file_and_never_stops_on_a_bad_one(tmp_path, s
     assert ok["status"] == "ok" and ok["partition"] == "s35-md"
     assert ok["scope_query"]["customer_types"] == ["local"]
     assert ok["scope_query"]["value_min"] == 2_000_000
+    assert ok["scope_query"]["references_required"] == 3
+    assert (ok["scope_query"]["require_prime"], ok["scope_query"]["industries"]) == (False, [])
     assert len(ok["references"]) == 3
     assert set(ok["references"][0]["components"]) >= {"whole", "outcome", "section_max"}
     assert failed["status"] == "failed" and "empty.pdf" in failed["error"]

@@ -235,15 +235,18 @@ a reader would list for it; the figures compare them with what `rfp-retrieval pa
     for row in result["documents"]:
         table.add_row(*cells(escape(row["doc"]) + (" (error)" if row["error"] else ""), row))
     table.add_row(*cells("overall", result["overall"]))
-    console.print(table)
+    from rich.console import Console
+
+    out = Console()  # the figures go to stdout, as eval past-performance's (errors: stderr)
+    out.print(table)
     for row in result["documents"]:
         if row["error"]:  # the table only marks it; the reason is what the team can fix
             console.print(f"[red]{escape(row['doc'])} (error): {escape(row['error'])}[/red]")
     recall = result["overall"]["asks"]["recall_by_kind"]
     precision = result["overall"]["asks"]["precision_by_kind"]
-    console.print(
+    out.print(
         "ask recall by labelled kind: " + ", ".join(f"{k} {v}" for k, v in recall.items())
     )
-    console.print(
+    out.print(
         "ask precision by parsed kind: " + ", ".join(f"{k} {v}" for k, v in precision.items())
     )

@@ -36,7 +36,10 @@ class RunScopeQuery(TypedDict):
     value_max: int | None  # USD
     ended_after: str | None  # date
     started_after: str | None  # date
+    require_prime: bool  # a stated "prime contractor only"
     as_of: str  # date recency is judged against
+    industries: list[str]  # industries required (a filter; preferred ones only rank)
+    references_required: int | None  # references the RFP asks for (None: not stated)
 
 
 class RunCheck(TypedDict):

@@ -626,7 +626,13 @@ class _Finder:
     def walk_sentences(
         self, block: _Block, owner: Section | None, label: str | None, own: Section | None
     ) -> Question | None:
-        """Asks and requirements among the sentences of a prose block; returns the last one."""
+        """Asks and requirements among the sentences of a prose block; returns the last one.
+
+        A question sentence (ending in "?") of a labelled item joins the question before it,
+        and a question after one joins it ("Q1. Describe your experience ... What volumes
+        did you achieve?", "Q5. Have you supported ...? Describe your role."): one question,
+        answered under that label (a compound the rewriter splits into parts). Instructions
+        without a question stay one row per sentence (each is checked in the matrix)."""
         text = block.text
         if label:
             text = _strip_label(text, label)
@@ -663,6 +669,11 @@ class _Finder:
                 and refers_back(sentence, " ".join(current))
                 and not is_procurement_process(sentence)  # "The price quotation must be
                 # received no later than ...": the due date, no rule on the deliverable
+                or label
+                and current_kind == "question"
+                and (sentence.rstrip().endswith("?") or current[-1].rstrip().endswith("?"))
+                and self.kind_of(sentence, owner) == "question"  # "Q1. Describe ... What
+                # volumes did you achieve?": one numbered question is answered as one
             ):
                 current.append(sentence)
                 continue

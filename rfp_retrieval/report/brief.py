@@ -21,6 +21,7 @@ import polars as pl
 from rfp_retrieval.report.caveats import (
     Caveat,
     caveats,
+    no_match_caveat,
     passed_filters,
     rfp_warnings,
     set_checks,
@@ -30,7 +31,7 @@ from rfp_retrieval.report.caveats import (
 from rfp_retrieval.report.chart import score_chart_svg, score_parts
 from rfp_retrieval.report.filters import filter_sentence, plain_value, usd
 from rfp_retrieval.report.questions import ANSWERED_BY_REFERENCES, NEEDS_SME, question_views
-from rfp_retrieval.report.reasons import why_cite
+from rfp_retrieval.report.reasons import WHY_OUTCOME, WHY_VAGUE_OUTCOME, why_cite
 from rfp_retrieval.report.wording import NOT_STATED, number_word, references_heading
 from rfp_retrieval.retrieval.components import RAW_COSINES
 from rfp_retrieval.retrieval.config import references_to_offer
@@ -407,7 +408,15 @@ def reference_notes(
         return [], [c for c in found if c is not None]
     entry = entries.get(str(ref.get("id")))
     why = why_cite(entry, scope, relevance, sections) if entry is not None else []
-    return why, caveats(ref, entry, scope, vague_ids, picks, passed, relaxed)
+    if str(ref.get("id")) in vague_ids:  # no measurable result: said, not offered to quote
+        why = [
+            WHY_VAGUE_OUTCOME + line[len(WHY_OUTCOME) :] if line.startswith(WHY_OUTCOME) else line
+            for line in why
+        ]
+    checks = caveats(ref, entry, scope, vague_ids, picks, passed, relaxed)
+    if entry is not None:
+        checks += [c for c in [no_match_caveat(why)] if c is not None]
+    return why, checks
 
 
 def notes_by_reference(

@@ -415,6 +415,24 @@ def _score_caveat(ref: Mapping[str, Any], picks: Sequence[Mapping[str, Any]]) ->
     return None
 
 
+def no_match_caveat(why: Sequence[str]) -> Caveat | None:
+    """A pick whose "why cite" lines (``reasons.why_cite``) hold no topical reason: it meets
+    none of the RFP's relevance criteria, matches no scope section and covers none of the
+    domains the RFP emphasises (``reasons.has_topical_reason``), so only its similarity score
+    put it here. None when it has one. Source: new-user trial (an eligibility system cited for
+    a grants-management RFP with only an outcome quote as its reason)."""
+    from rfp_retrieval.report.reasons import has_topical_reason
+
+    if has_topical_reason(why):
+        return None
+    return Caveat(
+        "weak",
+        "No stated match: it meets none of the RFP's relevance criteria, matches no scope "
+        "section and covers none of its emphasised domains; only its similarity score put it "
+        "here. Check it fits the RFP, or cite a runner-up.",
+    )
+
+
 def caveats(
     ref: Mapping[str, Any],
     entry: Mapping[str, Any] | None,

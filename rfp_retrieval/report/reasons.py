@@ -255,6 +255,22 @@ def best_metric(entry: Mapping[str, Any], scope_text: str) -> tuple[str, list[st
     return chosen
 
 
+WHY_CRITERION = "Meets the RFP's relevance criterion"
+WHY_SECTION = "Matches the RFP's scope section"
+WHY_DOMAINS = "Covers the domains the RFP emphasises"
+WHY_OUTCOME = "Outcome to quote:"
+WHY_VAGUE_OUTCOME = "Outcome as written (no measurable result: get numbers before quoting):"
+"""How each kind of ``why_cite`` line begins: a criterion met, a scope section matched and
+the emphasised domains covered are topical reasons; an outcome to quote is not, and an entry
+whose outcomes are vague has its outcome shown as written, not offered to quote."""
+
+
+def has_topical_reason(lines: Sequence[str]) -> bool:
+    """True when ``why_cite`` lines hold a topical reason (a relevance criterion met, a scope
+    section matched or an emphasised domain covered), not only an outcome to quote."""
+    return any(line.startswith((WHY_CRITERION, WHY_SECTION, WHY_DOMAINS)) for line in lines)
+
+
 def why_cite(
     entry: Mapping[str, Any],
     scope: Mapping[str, Any],
@@ -287,7 +303,7 @@ def why_cite(
     for _, sentence, section, shared in sorted(met, key=lambda m: -m[0])[:MAX_CRITERIA]:
         where = short_section(section, sentence)
         lines.append(
-            f'Meets the RFP\'s relevance criterion "{sentence}"'
+            f'{WHY_CRITERION} "{sentence}"'
             + (f" ({where})" if where else "")
             + f": {', '.join(shared)}."
         )
@@ -302,11 +318,11 @@ def why_cite(
     ]
     if matched:
         _, _, heading, shared = max(matched)
-        lines.append(f'Matches the RFP\'s scope section "{heading}": {", ".join(shared[:4])}.')
+        lines.append(f'{WHY_SECTION} "{heading}": {", ".join(shared[:4])}.')
     emphasised = set(scope.get("emphasized_domains") or [])
     covered = [d for d in entry.get("domains") or [] if d in emphasised]
     if covered:
-        lines.append("Covers the domains the RFP emphasises: " + ", ".join(covered) + ".")
+        lines.append(f"{WHY_DOMAINS}: " + ", ".join(covered) + ".")
     scope_text = " ".join(str(scope.get(k) or "") for k in ("text_whole", "text_outcome"))
     metric = best_metric(entry, scope_text)
     if metric is not None:
@@ -317,5 +333,5 @@ def why_cite(
             w.isupper() and len(w) > 1 and w.lower() in shared for w in words(text)
         )
         on = f" (shares {', '.join(shared)} with the RFP's scope)" if shared and telling else ""
-        lines.append(f'Outcome to quote: "{text}"{on}.')
+        lines.append(f'{WHY_OUTCOME} "{text}"{on}.')
     return lines

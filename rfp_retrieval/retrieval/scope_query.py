@@ -93,9 +93,10 @@ FILTER_FIELDS = (
     "as_of",
 )
 """The ``scope_query`` columns shown as the ScopeQuery's filters (asset metadata ``filters``)."""
-RUN_SUMMARY_FIELDS = tuple(f for f in FILTER_FIELDS if f != "require_prime")
-"""The columns ``rfp-retrieval run`` prints per RFP: ``FILTER_FIELDS`` without
-``require_prime`` (as the CLI's JSON shape has it)."""
+RUN_SUMMARY_FIELDS = (*FILTER_FIELDS, "industries", "references_required")
+"""The columns of an RFP's ScopeQuery in ``rfp-retrieval run --json`` (``cli.shapes
+.RunScopeQuery``): ``FILTER_FIELDS`` with the industries required and the number of
+references asked for (new-user trial: prime-only, industries and the count were missing)."""
 
 MAX_SECTIONS = 24
 
