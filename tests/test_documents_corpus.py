@@ -97,8 +97,10 @@ COUNTS = {
     "hawaii-htdc-business-consultant-services-rfp-26-001.pdf": (50, 78),
     "kubernetes-third-party-security-audit-rfp-2018.md": (11, 7),
     "kubernetes-third-party-security-audit-rfp-decision-2019.md": (1, 0),
-    # 389: "Subfactor 1: Technical Approach" headings (colon after the label) in L and M
-    "navy-niwc-atlantic-facilities-support-rfq-2020.pdf": (389, 582),
+    # 389: "Subfactor 1: Technical Approach" headings (colon after the label) in L and M;
+    # 580 (was 582): "All security barriers shall be furnished by the Government." is the
+    # buyer's obligation (ask_patterns._BY_BUYER), no line of the contractor's
+    "navy-niwc-atlantic-facilities-support-rfq-2020.pdf": (389, 580),
     "osd-cape-future-analytics-rfi-hq003417rfabpa.pdf": (15, 7),
     "ostif-kubernetes-security-audit-rfp-2025.md": (19, 12),
     "protocol-labs-ipfs-rfp-001-brave-local-discovery.md": (11, 1),
@@ -115,8 +117,10 @@ COUNTS = {
     # 120: later attachments' "1. GENERAL" lists are no appendix sections, SF 1449 field rows
     # are no headings and a UCF part's running-header copies are dropped; 215: general
     # conditions and contract terms are clause text, not asks (issue 13); 145: "B.1 52.212-4
-    # CONTRACT TERMS ..." clause headings are sections (86 labelled: the rest over-split)
-    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (145, 218),
+    # CONTRACT TERMS ..." clause headings are sections (86 labelled: the rest over-split);
+    # 216 (was 218): "Water shall be furnished by the Government ..." and "The COTR shall
+    # advise the Contractor ..." are the buyer's obligations (ask_patterns._BY_BUYER, _BUYER)
+    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (145, 216),
     "dla-scals-modernization-rfp-SP4709-26-R-0042.md": (48, 38),  # + "Limit: 25 pages"
     "franklin-dhhs-iecms-modernization-rfp.md": (73, 49),
     "hhs-acf-grants-platform-rfp-75ACF126R00031.md": (44, 47),

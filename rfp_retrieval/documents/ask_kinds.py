@@ -44,10 +44,17 @@ GENERAL_COMPLIANCE = "general-compliance"
 "submit your quotation in accordance with the instructions of this RFQ"): kept in the matrix,
 not an ask of its own."""
 
+STANDARD_PROVISION = "standard-provision"
+"""The matrix kind of an ask or requirement in the standard text of a clause or provision
+reproduced in full (``SectionKinds.is_standard_provision``: "Submit signed and dated offers to
+the office specified ...", "The offeror shall list as foreign end products ..." under
+``52.212-3``): the regulation's wording, accepted by signing the offer; kept in the matrix,
+not an ask of its own (the addenda and the buyer's own sections carry the asks)."""
+
 ASK_KINDS = ("question", "requirement", "table-row", "evaluation-criterion")
 """Matrix kinds that are asks (what the proposal must respond to)."""
 
-NOT_ANSWERED = (WORK_STATEMENT, PROCUREMENT_PROCESS, GENERAL_COMPLIANCE)
+NOT_ANSWERED = (WORK_STATEMENT, PROCUREMENT_PROCESS, GENERAL_COMPLIANCE, STANDARD_PROVISION)
 """The other kinds ``matrix_kind`` gives a found sentence: kept as rows, not answered."""
 
 
@@ -56,11 +63,17 @@ def matrix_kind(doc: RfpDocument, kinds: SectionKinds, q: Question) -> str:
     ``table-row``, ``evaluation-criterion``: an ask), ``GENERAL_COMPLIANCE`` for a reminder
     to follow the document (``ask_patterns.is_general_compliance``), ``PROCUREMENT_PROCESS``
     for a requirement or evaluation statement about the buyer's own process
-    (``ask_patterns.is_procurement_process``), or ``WORK_STATEMENT`` for a requirement that
+    (``ask_patterns.is_procurement_process``), ``STANDARD_PROVISION`` for an ask or a
+    requirement in a clause's standard text reproduced in full
+    (``SectionKinds.is_standard_provision``), or ``WORK_STATEMENT`` for a requirement that
     binds the work or the contract after award (``_post_award``) and for a "the contractor
     will provide ..." sentence in statement-of-work text. Questions (``?``) and table rows
     keep their kind. Source: issue 13 (the ask list is what the proposal must answer)."""
     kind = q.kind
+    section = doc.section(q.section_key)
+    if kind in ("question", "requirement") and section is not None:
+        if kinds.is_standard_provision(section) and not q.text.rstrip().endswith("?"):
+            return STANDARD_PROVISION  # "Submit signed and dated offers ..." in FAR 52.212-1
     if kind in ("requirement", "evaluation-criterion") and is_procurement_process(q.text):
         return PROCUREMENT_PROCESS
     if kind in ("question", "requirement") and not q.parts and is_general_compliance(q.text):

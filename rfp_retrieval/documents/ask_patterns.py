@@ -316,7 +316,7 @@ _BUYER = re.compile(
     r"^(?:[A-Z][^.?!:]{0,60}?(?:\s?[-\u2013\u2014]\s|:\s))?"
     r"(?:(?:upon|after|following|during|within|once|at|for|in|as|when|if)\b[^,]{0,90},\s*)?"
     rf"(?:{_BUYER_ACRONYM}|"
-    r"(?:the\s+)?(?:government|contracting officer|contracting specialist|CO|COR|KO|"
+    r"(?:the\s+)?(?:government|contracting officer|contracting specialist|CO|COR|COTR|KO|"
     r"contracting officer['’]s (?:technical )?representative|agency|county|state|department|"
     r"university|city|commonwealth|owner|purchaser|buyer|purchasing (?:agent|office|division)|"
     r"procurement officer|evaluation (?:team|panel|committee|board)|evaluators?)"
@@ -373,19 +373,56 @@ def is_requirement(sentence: str) -> bool:
         and (bool(_REQUIREMENT.search(s)) and not only_relative or format_or_lead_in)
         and not _NOT_REQUIREMENT.search(s)
         and not _BUYER.match(s.strip().lstrip("-–—•*").strip())
+        and not (modals == 1 and _BY_BUYER.search(s))
     )
+
+
+_BY_BUYER = re.compile(
+    r"\b(?:shall|will|must)\s+be\s+(?:furnished|provided|supplied|issued|paid)\s+by\s+the\s+(?:government|"
+    r"contracting officer|CO|COR|COTR|agency|county|state|city|owner)\b"
+    r"(?![^.;]*\bby\s+the\s+contractor\b)",
+    re.I,
+)
+"""The buyer named after a passive verb (``Water shall be furnished by the Government at no cost
+to the Contractor``): the buyer's own obligation to give something, as with the buyer as the
+subject (``_BUYER``); an approval by the buyer ("must be approved by the COR") still binds the
+contractor. Only when the sentence has no other ``shall`` / ``must`` (``is_requirement``)."""
 
 
 _PERFORMER = re.compile(
     r"^(?:[A-Z][^.?!:]{0,60}?(?:\s?[-\u2013\u2014]\s|:\s))?"  # "Transition - The Contractor ..."
-    r"(?:(?:upon|after|following|during|within|once|throughout|at|for|in|as|when|if)\b[^,]{0,90},\s*)?"
+    r"(?:(?:upon|after|following|during|within|once|throughout|at|for|in|as|when|if|under|on|"
+    r"prior to|before|while|unless)\b[^,]{0,90},\s*)?"
     r"(?:the\s+|each\s+|all\s+)?(?:contractor|contractors|vendor|awardee|awardees|service provider|"
     r"successful (?:offeror|bidder|vendor|quoter|contractor|proposer)|selected (?:offeror|"
-    r"vendor|contractor|proposer)|prime contractor|subcontractors?)(?:['’]s(?:\s+[\w-]+){1,3}?)?\s+"
+    r"vendor|contractor|proposer)|prime contractor|subcontractors?)(?:['’]s(?:\s+[\w-]+){1,3}?)?"
+    r"(?:\s+(?:personnel|employees|staff|workers|crews?))?"
+    r"(?:\s+(?:and|or)\s+(?:the\s+)?(?:contractor|his/her|his|her|its|their)(?:['’]s)?"
+    r"(?:\s+(?:personnel|employees|staff|representatives?|agents?|subcontractors?))?)?\s+"
     r"(?:shall|will|must|should|agrees|is responsible|are responsible|is required|are required|"
     r"may be required)\b",
     re.I,
 )
+"""The performer as the subject of a work statement: the contractor (awardee, service provider,
+successful offeror), its personnel (``Contractor personnel shall not operate ...``) or both
+(``The Contractor or his/her representative shall place ...``), after an optional run-in title
+and one leading clause (``Under this effort, the successful Contractor shall ...``)."""
+_BY_PERFORMER = re.compile(
+    r"\b(?:shall|will|must)\s+(?:not\s+)?(?:also\s+)?be\s+(?:\w+ly\s+)?(?:\w+(?:ed|en|wn|ne|lt)|"
+    r"borne)\s+(?:\w+\s+){0,2}?(?:by\s+the\s+(?:contractor|vendor|awardee|service provider)\b|"
+    r"at\s+(?:the\s+)?(?:contractor|vendor|awardee)['’]s\s+(?:own\s+|sole\s+)?(?:cost|expense)\b)"
+    r"|\b(?:is|are|shall be|will be)\s+the\s+(?:sole\s+)?responsibility\s+of\s+the\s+"
+    r"(?:contractor|vendor|awardee|service provider)\b",
+    re.I,
+)
+"""The performer named after a passive verb (``Appropriate safety equipment shall be furnished
+by the Contractor``, ``OSHA standards shall be observed by the Contractor``, ``repair costs
+shall be borne by the contractor``, ``Any turf damaged shall be restored at Contractor's cost``,
+``Removal of debris shall be the responsibility of the Contractor``): the same post-award work
+statement in the passive voice."""
+_LETTER_MARKER = re.compile(r"^[A-Z](?:\.\s+|\s\.\s*)(?=[A-Z])")
+"""A capital letter marking a paragraph of a specification (``C. The Contractor shall ...``,
+``B .It shall ...``): not a word of the sentence (``U.S.`` has no space after its dot)."""
 _ABOUT_THE_PROPOSAL = re.compile(
     r"\b(?:proposals?|quotes?|quotations?|offers?|bids?|submissions?|submittals?|submit(?:s|ted)?|"
     r"responses?|respond|RFP|RFQ|RFI|solicitation|volume|page limit|pages)\b",
@@ -412,9 +449,9 @@ def is_work_statement(sentence: str) -> bool:
     """
     s = strip_inline_markdown(sentence).strip().lstrip("-–—•*").strip()
     s = LEADING_LABEL.sub("", s, count=1)
-    s = LIST_MARKER.sub("", s, count=1)
+    s = _LETTER_MARKER.sub("", LIST_MARKER.sub("", s, count=1), count=1)
     return (
-        bool(_PERFORMER.match(s))
+        bool(_PERFORMER.match(s) or _BY_PERFORMER.search(s) and is_requirement(s))
         and not _ABOUT_THE_PROPOSAL.search(s)
         and not _QUALIFICATION.search(s)
     )
@@ -666,7 +703,10 @@ volume keeps them; no content of its own."""
 
 
 _MEET_EVERYTHING = re.compile(
-    r"\b(?:shall|must|should|will)\s+(?:successfully\s+)?(?:meet|exceed|satisfy|comply with|"
+    r"\b(?:shall|must|should|will)\s+(?:be\s+)?(?:held\s+)?(?:responsible\s+for\s+and\s+)?"
+    r"governed\s+by\s+(?:all\s+)?(?:of\s+)?the\s+(?:\w+\s+){0,2}?(?:requirements|terms|"
+    r"provisions)\b(?:\s+(?:there\s?under|herein|of\s+(?:the|this)\s+\w+))?\s*\.?$"
+    r"|\b(?:shall|must|should|will)\s+(?:successfully\s+)?(?:meet|exceed|satisfy|comply with|"
     r"pass(?:\s+through)?)\s+(?:or exceed\s+)?(?:each|every|all)(?:\s+of\s+the)?\s+"
     r"(?:(?:solicitation|stated|RFP|RFQ|mandatory|evaluation)\s+)?(?:requirements|phases?|"
     r"factors|terms(?: and conditions)?|conditions)"
@@ -677,7 +717,9 @@ _MEET_EVERYTHING = re.compile(
 )
 """``Offerors must meet or exceed all solicitation requirements to be eligible for award.``,
 ``To be considered for award, offerors must successfully pass through each phase.``: the
-demand is the whole document (or all its phases), the lines are the specific asks."""
+demand is the whole document (or all its phases), the lines are the specific asks; so is
+``..., and the Contractor shall be responsible for and governed by all the requirements there
+under.`` (the general requirements bind every section of the specification)."""
 
 _QUALITY = (
     r"(?:clear(?:ly written)?|concise|specific|complete|accurate|autonomous|thorough|succinct|"
