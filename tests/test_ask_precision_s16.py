@@ -12,13 +12,19 @@ import pytest
 
 from rfp_retrieval.documents.ask_kinds import STANDARD_PROVISION
 from rfp_retrieval.documents.ask_patterns import (
+    is_after_selection,
+    is_deliverable_delivery,
     is_general_compliance,
+    is_procurement_process,
     is_requirement,
+    is_task_imperative,
     is_work_statement,
 )
 from rfp_retrieval.documents.matrix import GENERAL_COMPLIANCE, WORK_STATEMENT, matrix_rows
 from rfp_retrieval.documents.outline import parse_outline
+from rfp_retrieval.documents.questions import find_questions, marker_style
 from rfp_retrieval.documents.records import RfpDocument
+from rfp_retrieval.documents.section_kinds import SectionKinds
 
 
 def _doc(text: str) -> RfpDocument:
@@ -131,3 +137,141 @@ def test_standard_provision_text_is_no_ask_its_addendum_and_evaluation_are():
         "Describe your quality control approach.": "question",  # the evaluation fill-in
         LIST: STANDARD_PROVISION,
     }
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        (
+            "If a proposal with teaming partners is selected, the offeror must provide a "
+            "signed teaming agreement within ten days of the agency's request.",
+            True,
+        ),
+        ("Upon award, the contractor shall deliver a transition-in plan.", True),
+        ("The awardee must provide proof of insurance within ten (10) days after award.", True),
+        # due with the offer, or at an evaluation stage: asks
+        (
+            "A signed W-9 must be submitted with the proposal or within five days of the "
+            "buyer's request.",
+            False,
+        ),
+        ("If selected for an oral presentation, the offeror shall bring its key staff.", False),
+        ("The offeror shall submit three resumes.", False),
+    ],
+)
+def test_after_selection(sentence, expected):
+    assert is_after_selection(sentence) is expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("The following factors shall be used to evaluate offers:", True),
+        ("A protester must have submitted an offer to have standing.", True),
+        ("Include the name and address of the protester;", True),
+        ("Describe your experience defending bid protests.", False),  # "your": an ask
+        ("The offeror shall submit a technical volume of ten pages.", False),
+    ],
+)
+def test_evaluation_method_and_protests_are_procurement_process(sentence, expected):
+    assert is_procurement_process(sentence) is expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Evaluation of options shall not obligate the Government to exercise them.", False),
+        ("A written notice of award shall result in a binding contract.", False),
+        ("The offeror shall state whether it accepts the options.", True),
+    ],
+)
+def test_a_legal_effect_is_no_requirement(sentence, expected):
+    assert is_requirement(sentence) is expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Code deliverables shall be submitted through pull requests.", True),
+        ("A copy of all monthly reports shall be submitted to the COR.", True),
+        ("The technical proposal shall be submitted in PDF.", False),
+    ],
+)
+def test_deliverable_delivery(sentence, expected):
+    assert is_deliverable_delivery(sentence) is expected
+
+
+def test_delivery_and_selection_rows_are_work_statements():
+    kinds = _kinds(
+        "# RFP\n\n"
+        "## 3. Scope of Work\n\n"
+        "### 3.2 Delivery Instructions\n\n"
+        "Code deliverables shall be submitted through pull requests.\n\n"
+        "### 3.3 Subcontractors\n\n"
+        "If a proposal with subcontractors is selected, the offeror must provide the following "
+        "within five days of the buyer's request:\n\n"
+        "- the name of each subcontractor;\n"
+        "- the work each subcontractor will perform.\n\n"
+        "## 4. Proposal Content\n\n"
+        "The offeror shall describe its approach to the work.\n"
+    )
+    assert [k for t, k in kinds.items() if "offeror shall describe" not in t] == [
+        WORK_STATEMENT
+    ] * 4
+    assert kinds["The offeror shall describe its approach to the work."] == "question"
+
+
+def test_general_legal_information_is_clause_text():
+    doc = _doc(
+        "# RFP\n\n## Section 7. General Legal Information\n\n### 7.06 Right of Rejection\n\n"
+        "Offerors must comply with all applicable laws.\n"
+    )
+    kinds = SectionKinds(doc)
+    section = next(s for s in doc.sections if s.heading == "Right of Rejection")
+    assert kinds.is_clauses(section) is True
+    assert find_questions(doc) == []  # a clause's shall/must terms are no asks
+
+
+def test_a_list_ends_where_the_enclosing_list_goes_on():
+    doc = _doc(
+        "# RFQ\n\n## Past Performance\n\n"
+        "(a) Provide the following for each contract:\n\n"
+        "(A) Contract number\n\n"
+        "(B) Contract value\n\n"
+        "(b) Paragraph (c) is deleted in its entirety.\n"
+    )
+    (q,) = [q for q in find_questions(doc) if q.parts]
+    assert q.parts == ["Contract number", "Contract value"]
+    assert [marker_style(m) for m in ("(A)", "G)", "1.", "-")] == [
+        ("upper)", True),
+        ("upper)", False),
+        ("digit.", True),
+        None,
+    ]
+    assert marker_style("(i)", {"lower)"}) == ("lower)", False)  # the ninth letter
+    assert marker_style("(i)") == ("roman-lower)", True)
+
+
+def test_run_in_topic_item_and_unmarked_question_are_one_line():
+    doc = _doc(
+        "# RFP\n\n## 4. Proposal Content\n\n"
+        "Address the following areas:\n\n"
+        "- Testing -- Describe your testing philosophy. Describe how you involve users.\n\n"
+        "Describe your approach to risk. How will you report risks to the buyer.\n"
+    )
+    texts = [q.text for q in find_questions(doc)]
+    assert "Describe your approach to risk. How will you report risks to the buyer." in texts
+    assert "Describe how you involve users." not in texts
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Provide on-going maintenance of the hosting service.", True),  # work
+        ("Provide examples of the qualifications of the staff to be assigned.", False),
+        ("Provide a description of the escalation process.", False),
+        ("Include resumes for the two leads.", False),
+    ],
+)
+def test_an_imperative_asking_for_writing_is_no_task(sentence, expected):
+    assert is_task_imperative(sentence) is expected

@@ -59,7 +59,9 @@ COUNTS = {
     "18f-dos-talentmap-pws.md": (48, 52),
     "18f-dos-talentmap-rfq.md": (36, 45),  # part asks (PROPOSAL_PART_ASK)
     # 130 (was 128): "The contractor must submit a final invoice ..." (the matrix: work)
-    "18f-hhs-tdrs-base-award-with-pws.pdf": (53, 129),
+    # 141 (was 129): a list ends where the enclosing list goes on ("3)" after "a." ... "d.":
+    # questions.marker_style), so the next numbered paragraphs' asks are read
+    "18f-hhs-tdrs-base-award-with-pws.pdf": (53, 141),
     # 105: more asks from the issue-13 rules (inline "1) ...; 2) ..." lists split, more
     # instruction headings); sections unchanged
     # 97 / 101: an agency by its acronym is the buyer ("TTS shall provide for review ..."),
@@ -71,15 +73,20 @@ COUNTS = {
     "18f-usfs-epermit-api-soo-draft.docx": (9, 3),
     "18f-usfs-epermit-api-soo.md": (9, 3),
     "18f-usfs-epermit-api-technical-approach-template.md": (3, 15),
-    "alaska-dhss-aries-automated-renewals-rfp.md": (124, 118),  # + a stated page limit; part asks
+    # + a stated page limit; part asks; 105 (was 118): "General Legal Information" is clause
+    # text (its shall/must terms no asks), "Succinctly describe ... the following areas:"
+    # asks with its "Topic -- Describe ..." bullets as parts
+    "alaska-dhss-aries-automated-renewals-rfp.md": (124, 105),
     "alaska-dhss-aries-support-notice-of-intent-to-award.pdf": (3, 1),
     "alaska-dhss-aries-support-proposal-evaluation-form.pdf": (14, 1),
-    "alaska-dhss-aries-support-rfp-210000029.md": (121, 115),  # part asks (PROPOSAL_PART_ASK)
+    # part asks (PROPOSAL_PART_ASK); 102 (was 115): as the automated-renewals RFP above
+    "alaska-dhss-aries-support-rfp-210000029.md": (121, 102),
     "alaska-dhss-aries-support-rfp-checklist.pdf": (9, 11),
     "alaska-dhss-it-requirements-agile-acquisition.md": (95, 91),
     "alaska-doh-ies-milestone2-qap-sla.pdf": (13, 15),
     # exclusions: not asks; 150 (was 149): a proposal part as subject asks
-    "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (126, 150),
+    # 130 (was 150): as the automated-renewals RFP above
+    "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (126, 130),
     "alaska-doh-ies-milestone2-rfp-amendment-1.pdf": (6, 1),
     # 65: "Instructions for Preparation of Proposals" is Section L (section_kinds.INSTRUCTIONS)
     "disa-ebm-draft-rfp-hc1013-05-r-2001.pdf": (77, 64),
@@ -92,7 +99,9 @@ COUNTS = {
     # below:" is an ask whose a.-e. items are its parts (three fewer questions), "The letter
     # will indicate ..." and "The staffing plan should indicate ..." ask (PROPOSAL_PART_ASK)
     "fairfax-county-va-it-staff-augmentation-rfp-2000004198.pdf": (291, 181),
-    "george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf": (62, 186),  # part asks
+    # part asks; 197 (was 186): "b. Describe ..." after "a. ...:" and its nested "i." / "1."
+    # list is the next ask, no part of a. (questions.marker_style)
+    "george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf": (62, 197),
     # 50: the closing "Attachment 1: APPLICANT FORM" (a colon after the label) is read
     "hawaii-htdc-business-consultant-services-rfp-26-001.pdf": (50, 78),
     "kubernetes-third-party-security-audit-rfp-2018.md": (11, 7),
@@ -119,8 +128,9 @@ COUNTS = {
     # conditions and contract terms are clause text, not asks (issue 13); 145: "B.1 52.212-4
     # CONTRACT TERMS ..." clause headings are sections (86 labelled: the rest over-split);
     # 216 (was 218): "Water shall be furnished by the Government ..." and "The COTR shall
-    # advise the Contractor ..." are the buyer's obligations (ask_patterns._BY_BUYER, _BUYER)
-    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (145, 216),
+    # advise the Contractor ..." are the buyer's obligations (ask_patterns._BY_BUYER, _BUYER);
+    # 217: "(b) Paragraph (c) ..." after "(A)" ... "(I)" ends that list (marker_style)
+    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (145, 217),
     "dla-scals-modernization-rfp-SP4709-26-R-0042.md": (48, 38),  # + "Limit: 25 pages"
     "franklin-dhhs-iecms-modernization-rfp.md": (73, 49),
     "hhs-acf-grants-platform-rfp-75ACF126R00031.md": (44, 47),

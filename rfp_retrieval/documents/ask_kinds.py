@@ -18,7 +18,9 @@ from dataclasses import replace
 from rfp_retrieval.documents.ask_patterns import (
     PROCEDURAL_ASK,
     is_administration_requirement,
+    is_after_selection,
     is_ask,
+    is_deliverable_delivery,
     is_general_compliance,
     is_impersonal_requirement,
     is_procurement_process,
@@ -147,14 +149,16 @@ def _contractor_work(doc: RfpDocument, kinds: SectionKinds, q: Question) -> bool
 
 def _post_award(doc: RfpDocument, kinds: SectionKinds, q: Question) -> bool:
     """A requirement row that binds the contractor after award: a contract-administration
-    obligation (invoices, payment, travel, substitutions) anywhere; any requirement under a
+    obligation (invoices, payment, travel, substitutions) or a duty of the firm selected for
+    award (``ask_patterns.is_after_selection``) anywhere; any requirement under a
     contract-term heading (``SectionKinds.is_contract_terms``); outside Section L/M and
     past-performance text (which call the offeror "the contractor" too), a contractor work
-    statement or a requirement naming no bidder and no part of the proposal
-    (``ask_patterns.is_impersonal_requirement``: the system, the data, the contract); or any
+    statement, a requirement naming no bidder and no part of the proposal
+    (``ask_patterns.is_impersonal_requirement``: the system, the data, the contract) or a
+    delivery of the work's deliverables (``ask_patterns.is_deliverable_delivery``); or any
     proposal-free obligation inside statement-of-work text."""
-    if is_administration_requirement(q.text):
-        return True
+    if is_administration_requirement(q.text) or is_after_selection(q.text):
+        return True  # invoices, substitutions; what the selected firm owes after award
     section = doc.section(q.section_key)
     if section is not None and kinds.is_contract_terms(section):
         return True  # INSURANCE, CHANGES, ORDER OF PRECEDENCE: terms of the awarded contract
@@ -166,6 +170,8 @@ def _post_award(doc: RfpDocument, kinds: SectionKinds, q: Question) -> bool:
         return False  # "The contractor must demonstrate ..." in Section L/M means the offeror
     if is_work_statement(q.text) or is_impersonal_requirement(q.text):
         return True
+    if is_deliverable_delivery(q.text):
+        return True  # "Code deliverables shall be submitted via pull requests"
     if section is None:
         return False
     return kinds.is_statement_of_work(section) and is_work_requirement(q.text)

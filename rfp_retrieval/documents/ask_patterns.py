@@ -49,7 +49,8 @@ def _ask_pattern(verbs: str) -> re.Pattern[str]:
         rf"|for (?:each|every)\s+(?:[\w-]+\s+){{1,3}}?(?=(?:please\s+)?(?:{verbs})\b))?"
         rf"(?:please\s+)?"
         rf"(?:(?:be|make) sure to\s+)?(?:also\s+|"
-        rf"briefly\s+|clearly\s+|fully\s+)?(?:{verbs})\b"
+        rf"briefly\s+|clearly\s+|fully\s+|succinctly\s+|concisely\s+|thoroughly\s+)?"
+        rf"(?:{verbs})\b"
         rf"|{_ACTORS}\s+(?:shall|must|should|will|is|are)\s+(?:be\s+)?(?:also\s+|briefly\s+|"
         rf"clearly\s+|asked to\s+|requested to\s+|required to\s+|expected to\s+|"
         rf"encouraged to\s+)*(?:{verbs})\b"
@@ -152,13 +153,15 @@ _NOT_REQUIREMENT = re.compile(
     r"\bmeans\b|\bas used in\b|\bis defined as\b|\bshall be deemed\b|\bshall be construed\b|"
     r"\bshall (?:not )?be subject to\b|"
     r"\bshall mean\b|\bshall have the meaning\b|\bnothing in\b|\bshall be considered\b|"
+    r"\bshall not obligate\b|\bshall (?:result in|constitute|create) a binding\b|"
     r"^[^:.]{1,40}:\s*(?:relates|refers) to\b",
     re.I,
 )
 """A definition, a deeming rule or a legal effect: ``... means ...``, ``... shall be deemed /
 considered ...``, ``... shall not be subject to public disclosure`` (``Equipment specifications
-... shall be considered as minimal requirements``), a term defined by ``Senior Level: relates to
-very experienced ...``."""
+... shall be considered as minimal requirements``), what an act does in law (``Evaluation of
+options shall not obligate the Government ...``, ``A written notice of award ... shall result in
+a binding contract``), a term defined by ``Senior Level: relates to very experienced ...``."""
 EVALUATED = re.compile(
     r"\bwill (?:be )?(?:evaluated?|assess(?:ed)?|rated?|considered?|scored?|reviewed?)\b|"
     r"\b(?:evaluates|assesses)\b|\bwill evaluate\b|\bevaluation will\b|"
@@ -411,6 +414,8 @@ _BY_PERFORMER = re.compile(
     r"\b(?:shall|will|must)\s+(?:not\s+)?(?:also\s+)?be\s+(?:\w+ly\s+)?(?:\w+(?:ed|en|wn|ne|lt)|"
     r"borne)\s+(?:\w+\s+){0,2}?(?:by\s+the\s+(?:contractor|vendor|awardee|service provider)\b|"
     r"at\s+(?:the\s+)?(?:contractor|vendor|awardee)['’]s\s+(?:own\s+|sole\s+)?(?:cost|expense)\b)"
+    r"|\b(?:shall|will|must)\s+be\s+[^.;]{0,60}?\band\s+\w+(?:ed|en|wn)\s+by\s+the\s+(?:contractor|"
+    r"vendor|awardee|service provider)\b"
     r"|\b(?:is|are|shall be|will be)\s+the\s+(?:sole\s+)?responsibility\s+of\s+the\s+"
     r"(?:contractor|vendor|awardee|service provider)\b",
     re.I,
@@ -506,6 +511,42 @@ administration matter (submit, include, complete ...) is the awarded contract's,
 the wording is that of an ask (``is_administration_requirement``)."""
 
 
+_AFTER_SELECTION = re.compile(
+    r"^(?:if|when|once|after|upon)\b[^,;]{0,80}?\b(?:is|are|has been|have been)\s+"
+    r"(?:selected|chosen|awarded)\b(?!\s+(?:for|to)\s+(?:an?\s+)?(?:oral|interview|presentation|"
+    r"demonstration|discussions|competitive range|further|the next|phase|step)\b)"
+    r"|^(?:upon|after|following)\s+(?:the\s+)?(?:contract\s+)?award\b"
+    r"|\bwithin\s+\S+\s+(?:\(\d+\)\s+)?(?:working\s+|business\s+|calendar\s+)?days\s+"
+    r"(?:after|of|from)\s+(?:the\s+)?(?:(?:date\s+of\s+(?:the\s+)?)?(?:contract\s+)?award|"
+    r"notice of (?:intent|award)|(?:date\s+of\s+)?(?:the\s+)?[\w'’\\]+\s+request)\b",
+    re.I,
+)
+
+
+def is_after_selection(sentence: str) -> bool:
+    """A ``shall`` / ``must`` sentence that binds only the firm selected for award: conditioned
+    on the selection (``If a proposal with subcontractors is selected, the offeror must provide
+    ...``), opening with the award (``Upon award, the contractor shall ...``), or due a number
+    of days after the award or the buyer's later request (``... within five working days from
+    the date of the buyer's request``). Selection for an oral presentation or the competitive
+    range is a stage of the evaluation, not the award (``If selected for an oral presentation,
+    ...`` stays an ask), and so does anything also due with the offer (``_WITH_THE_OFFER``).
+    Source: compliance-matrix practice (the proposal answers what is due
+    with the offer; what the awardee owes after selection is a contract action)."""
+    s = strip_inline_markdown(sentence).strip().lstrip("-–—•*").strip()
+    s = LIST_MARKER.sub("", LEADING_LABEL.sub("", s, count=1), count=1)
+    return is_requirement(s) and bool(_AFTER_SELECTION.search(s)) and not _WITH_THE_OFFER.search(s)
+
+
+_WITH_THE_OFFER = re.compile(
+    r"\b(?:with|in)\s+(?:the|its|their|your|each)\s+(?:proposals?|offers?|quotes?|quotations?|bids?|"
+    r"responses?|submissions?)\b",
+    re.I,
+)
+"""Due with the offer (``... must be submitted with the proposal or within five days of the
+State's request``): an ask of the proposal, whatever later date it also allows."""
+
+
 def is_work_requirement(sentence: str) -> bool:
     """A ``shall`` / ``must`` sentence inside the statement of work that is a post-award
     obligation: nothing in it is about the proposal and it is no qualification the offeror
@@ -520,6 +561,30 @@ def is_work_requirement(sentence: str) -> bool:
         and not SECOND_PERSON.search(s)
         and not _BIDDER_WRITES.search(s)
     )
+
+
+def is_deliverable_delivery(sentence: str) -> bool:
+    """A ``shall`` / ``must`` sentence that hands over the work's deliverables or reports
+    (``_DELIVERABLE_SUBMITTED``) and names no proposal: a post-award delivery, though
+    "submitted" is also the proposal's word. The caller decides where it stands (outside
+    Section L/M: ``ask_kinds``). Source: compliance-matrix practice (the deliverables schedule
+    is traced to the SOW, not answered in the proposal)."""
+    s = strip_inline_markdown(sentence).strip().lstrip("-–—•*").strip()
+    s = LIST_MARKER.sub("", LEADING_LABEL.sub("", s, count=1), count=1)
+    return (
+        is_requirement(s) and bool(_DELIVERABLE_SUBMITTED.match(s)) and not _PROPOSAL_NOUN.search(s)
+    )
+
+
+_DELIVERABLE_SUBMITTED = re.compile(
+    r"^(?:(?:a|one)\s+cop(?:y|ies)\s+of\s+)?(?:the\s+|all\s+|any\s+|each\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:deliverables?|reports?)\s+(?:shall|must|will)\s+be\s+(?:submitted|delivered|uploaded)\b",
+    re.I,
+)
+"""The work's deliverables handed over (``Code deliverables shall be submitted via pull
+requests``, ``A copy of any document deliverables shall be submitted to the technical team``,
+``Monthly reports shall be submitted to the COR``): in statement-of-work text a post-award
+delivery, though "submitted" is also the proposal's word."""
 
 
 _BIDDER_WRITES = re.compile(
@@ -583,7 +648,8 @@ def is_procurement_process(sentence: str) -> bool:
     proposal holds: how offers are evaluated and awarded (``The Government will evaluate
     ...``, ``Proposals shall be evaluated ...``, ``No award shall be made ...``), questions and
     contact before award (``Questions shall be submitted to ...``, ``The offeror shall direct
-    all communications to ...``), when offers must arrive (``must be received no later
+    all communications to ...``), the factors "used to evaluate offers" (``_USED_TO_EVALUATE``),
+    a protest of the award (``_PROTEST``), when offers must arrive (``must be received no later
     than ...``), what a firm that does not bid must do (``_NO_BID``), the invitation to bid
     (``_INVITATION``), the consequence of
     failing an ask (``_CONSEQUENCE``) and the portal registration that reaches the documents
@@ -604,6 +670,8 @@ def is_procurement_process(sentence: str) -> bool:
         return True
     return bool(
         _PASSIVE_PROCESS.match(s)
+        or _USED_TO_EVALUATE.search(s)
+        or (_PROTEST.search(s) and not SECOND_PERSON.search(s))
         or _COMMUNICATION.search(s)
         or _RECEIPT_DEADLINE.search(s)
         or _NO_BID.search(s)
@@ -611,6 +679,19 @@ def is_procurement_process(sentence: str) -> bool:
         or _CONSEQUENCE.search(s)
         or _PORTAL_ACCESS.search(s)
     )
+
+
+_USED_TO_EVALUATE = re.compile(
+    r"\b(?:shall|will)\s+be\s+used\s+(?:by\s+the\s+\w+\s+)?(?:to|in)\s+(?:evaluat|assess|rat|scor)"
+    r"\w*\s+(?:the\s+|all\s+)?(?:offers|proposals|quotes|quotations|bids|responses)\b",
+    re.I,
+)
+"""``The following factors shall be used to evaluate offers:``: the evaluation method (the
+factors below it are how the offer is scored, Section M)."""
+_PROTEST = re.compile(r"\b(?:protests?|protester|protestor|protesting)\b", re.I)
+"""A protest of the award (``If an offeror wishes to protest the award ...``, ``Include the
+name, address ... of the protester``): the remedy after award is the buyer's procedure, no
+line of the proposal; "your experience with bid protests" (second person) is an ask."""
 
 
 _CONSEQUENCE = re.compile(
@@ -794,15 +875,29 @@ _TASK_IMPERATIVE = re.compile(
 )
 
 
+_WRITTEN_OBJECT = re.compile(
+    r"^(?:please\s+)?(?:provide|include|furnish|supply)\s+(?:(?:a|an|the|any|all|two|three|"
+    r"\d+|\(\d+\))\s+)?(?:[\w-]+\s+){0,2}?(?:examples?|descriptions?|details|explanations?|"
+    r"narratives?|summar(?:y|ies)|resumes?|résumés?|references?|samples?|evidence|copies|"
+    r"cop(?:y|ies) of|names|biograph(?:y|ies)|case studies|lists? of)\b",
+    re.I,
+)
+"""``Provide examples of ...``, ``Provide a description of ...``, ``Include resumes ...``: the
+object is writing the response holds, so the imperative asks for content even in statement-of-
+work text (``Provide on-going maintenance`` orders work)."""
+
+
 def is_task_imperative(sentence: str) -> bool:
     """An imperative that orders work (``Provide on-going maintenance of the service.``,
     ``Include single sign-on for all users.``) and says nothing about the proposal or "you":
     in statement-of-work text it is a task of the contract (the caller decides where the
-    sentence stands). Writing verbs (describe, explain, identify ...) are never tasks."""
+    sentence stands). Writing verbs (describe, explain, identify ...) are never tasks, nor is
+    an imperative whose object is writing (``_WRITTEN_OBJECT``: "Provide examples of ...")."""
     s = strip_inline_markdown(sentence).strip().lstrip("-–—•*").strip()
     s = LIST_MARKER.sub("", LEADING_LABEL.sub("", s, count=1), count=1)
     return (
         bool(_TASK_IMPERATIVE.match(s))
+        and not _WRITTEN_OBJECT.match(s)
         and not s.endswith("?")
         and not _ABOUT_THE_PROPOSAL.search(s)
         and not SECOND_PERSON.search(s)
@@ -861,7 +956,9 @@ __all__ = [
     "CONTENT_VERBS",
     "PROCEDURAL_VERBS",
     "is_administration_requirement",
+    "is_after_selection",
     "is_ask",
+    "is_deliverable_delivery",
     "is_bare_lead_in",
     "is_impersonal_requirement",
     "is_procurement_process",

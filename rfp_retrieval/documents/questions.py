@@ -88,6 +88,20 @@ PLEASE_CONTINUATION = re.compile(r"^please\b", re.I)
 """A ``Please consider ...`` / ``Please note ...`` sentence right after a question, asking for
 nothing of its own, says what the answer to that question should weigh: it stays with it."""
 
+RUN_IN_TOPIC = re.compile(r"^[A-Z][^.?!:]{0,60}?\s(?:--|[-\u2013\u2014])\s+(?=[A-Z])")
+"""A list item that opens with a run-in topic and a dash (``Testing -- Describe your philosophy
+of testing ... Describe how you envision ...``): its questions are one compliance line, the
+topic's (``_Finder.walk_sentences``)."""
+
+
+def _unmarked_question(sentence: str) -> bool:
+    """A question to "you" written without its question mark (``How will you handle team
+    communication.``): it asks nothing by its own form, so it continues the question before
+    it (``_Finder.walk_sentences``)."""
+    s = strip_inline_markdown(sentence).strip()
+    return not s.endswith("?") and bool(QUESTION_WORD.match(s)) and bool(SECOND_PERSON.search(s))
+
+
 CONTENT_ITEM_WORDS = 30
 """Longest list item of instructions text read as required content (``_Finder.content_item``)."""
 
@@ -519,11 +533,17 @@ class _Finder:
         parts: list[str] = []
         used = 0
         question = text.rstrip().endswith("?")
+        styles: set[str] = set()
         for block in rest:
             if block.kind != "item":
                 break
             if question and ("?" in block.text or is_ask(block.text)):
                 break  # the next checklist question, a sibling of the prompt
+            style = marker_style(block.marker, styles)
+            if styles and style is not None and style[0] not in styles and not style[1]:
+                break  # "(b)" after "(A)" ... "(I)": the outer list goes on
+            if style is not None:
+                styles.add(style[0])
             parts.append(block.text)
             used += 1
         return parts, used
@@ -630,6 +650,7 @@ class _Finder:
         if label:
             text = _strip_label(text, label)
         sentences = split_sentences(text)
+        one_topic = block.kind == "item" and bool(RUN_IN_TOPIC.match(text))
         last: Question | None = None
         current: list[str] = []
         current_kind: str | None = None
@@ -653,8 +674,11 @@ class _Finder:
                 and current_kind in ("question", "evaluation-criterion")
                 and (
                     CONTINUATION.match(sentence)
-                    or PLEASE_CONTINUATION.match(sentence)
+                    or (PLEASE_CONTINUATION.match(sentence) or _unmarked_question(sentence))
                     and self.kind_of(sentence, owner) is None
+                    or one_topic
+                    and current_kind == "question"
+                    and self.kind_of(sentence, owner) == "question"
                 )
                 or current
                 and current_kind is not None
@@ -845,6 +869,34 @@ def part_label(marker: str | None) -> str | None:
         return None
     m = re.fullmatch(r"\(?([0-9]{1,3}|[A-Za-z]{1,4})[.)]?", marker.strip())
     return m.group(1) if m else None
+
+
+def marker_style(marker: str | None, seen: set[str] = frozenset()) -> tuple[str, bool] | None:
+    """(style, first) of a list marker: the style is the numbering family with its punctuation
+    (``digit.``, ``(lower)``, ``(upper)``, ``roman)`` ...; ``(A)`` and ``G)`` share one) and
+    ``first`` says the marker is the first value of its family (``1``, ``a``, ``A``, ``i``: a
+    nested list starts there). A single ``i``/``v``/``x`` is a letter when letters of that
+    case are already in ``seen``. None for a bullet or no marker (no numbering). Read by
+    ``_Finder.parts_after``: an item of a style not seen yet that does not start its family
+    ends the list (the enclosing list goes on: ``(b)`` after ``(A)`` ... ``(I)``)."""
+    m = re.fullmatch(r"(\()?([0-9]{1,3}|[A-Za-z]{1,4})([.)])", (marker or "").strip())
+    if m is None:
+        return None
+    value, punct = m.group(2), ")" if m.group(1) or m.group(3) == ")" else "."
+    if value.isdigit():
+        family, first = "digit", value in ("0", "1")
+    else:
+        case = "lower" if value.islower() else "upper"
+        roman = re.fullmatch(r"[ivxlc]+|[IVXLC]+", value) is not None
+        if roman and len(value) == 1 and f"{case}{punct}" in seen:
+            roman = False  # "(i)" after "(h)": the ninth letter
+        if roman:
+            family, first = f"roman-{case}", value.lower() == "i"
+        elif len(value) == 1:
+            family, first = case, value.lower() == "a"
+        else:
+            return None  # "ab." is no list number
+    return f"{family}{punct}", first
 
 
 def _block_labels(blocks: list[_Block]) -> list[str | None]:

@@ -152,11 +152,13 @@ whatever the heading says."""
 CLAUSES = re.compile(
     r"\bclauses?\b|\b52\.2\d\d-\d|\b252\.2\d\d-\d|terms and conditions|\bdefinitions?\b|"
     r"standard provisions|general provisions|contract provisions|\bFAR\b|\bDFARS\b|"
-    r"general conditions|special conditions|conditions of (?:the )?contract",
+    r"general conditions|special conditions|conditions of (?:the )?contract|"
+    r"\blegal (?:information|provisions|terms)\b",
     re.I,
 )
 """Clause / definition text, over ``numbered_path``: the general and special conditions a
-state or county solicitation appends are boilerplate the offeror accepts by signing."""
+state or county solicitation appends, and its "General Legal Information" (right of rejection,
+disclosure, tariffs), are boilerplate the offeror accepts by signing."""
 INSTRUCTIONS_PROVISION = re.compile(
     r"\b(?:\d{1,2})?52\.2\d\d-\d+\b[^/]*"
     r"\b(?:instructions to (?:offerors|bidders|quoters|proposers)|evaluation\b)",
