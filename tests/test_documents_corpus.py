@@ -108,8 +108,10 @@ COUNTS = {
     "kubernetes-third-party-security-audit-rfp-decision-2019.md": (1, 0),
     # 389: "Subfactor 1: Technical Approach" headings (colon after the label) in L and M;
     # 580 (was 582): "All security barriers shall be furnished by the Government." is the
-    # buyer's obligation (ask_patterns._BY_BUYER), no line of the contractor's
-    "navy-niwc-atlantic-facilities-support-rfq-2020.pdf": (389, 580),
+    # buyer's obligation (ask_patterns._BY_BUYER), no line of the contractor's; 387 (was
+    # 389): "Exhibit A IAW of the Performance Work Statement" in the CLIN lines of the
+    # schedule repeats the open Exhibit A (a running label, outline._drop_running_heading_copies)
+    "navy-niwc-atlantic-facilities-support-rfq-2020.pdf": (387, 580),
     "osd-cape-future-analytics-rfi-hq003417rfabpa.pdf": (15, 7),
     "ostif-kubernetes-security-audit-rfp-2025.md": (19, 12),
     "protocol-labs-ipfs-rfp-001-brave-local-discovery.md": (11, 1),
@@ -129,8 +131,10 @@ COUNTS = {
     # CONTRACT TERMS ..." clause headings are sections (86 labelled: the rest over-split);
     # 216 (was 218): "Water shall be furnished by the Government ..." and "The COTR shall
     # advise the Contractor ..." are the buyer's obligations (ask_patterns._BY_BUYER, _BUYER);
-    # 217: "(b) Paragraph (c) ..." after "(A)" ... "(I)" ends that list (marker_style)
-    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (145, 217),
+    # 217: "(b) Paragraph (c) ..." after "(A)" ... "(I)" ends that list (marker_style);
+    # 123 (was 145): "ATTACHMENT A" / "ATTACHMENT P" repeated on an attachment's later pages
+    # are its running label, no new section; "ATTACHMENT - E" numbers Attachment E
+    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (123, 217),
     "dla-scals-modernization-rfp-SP4709-26-R-0042.md": (48, 38),  # + "Limit: 25 pages"
     "franklin-dhhs-iecms-modernization-rfp.md": (73, 49),
     "hhs-acf-grants-platform-rfp-75ACF126R00031.md": (44, 47),
