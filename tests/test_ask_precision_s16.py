@@ -20,7 +20,13 @@ from rfp_retrieval.documents.ask_patterns import (
     is_task_imperative,
     is_work_statement,
 )
-from rfp_retrieval.documents.matrix import GENERAL_COMPLIANCE, WORK_STATEMENT, matrix_rows
+from rfp_retrieval.documents.matrix import (
+    GENERAL_COMPLIANCE,
+    LEAD_IN,
+    WORK_STATEMENT,
+    is_nested_lead_in,
+    matrix_rows,
+)
 from rfp_retrieval.documents.outline import parse_outline
 from rfp_retrieval.documents.questions import find_questions, marker_style
 from rfp_retrieval.documents.records import RfpDocument
@@ -104,7 +110,8 @@ def test_specification_rows_are_work_statements_not_asks():
     )
     assert kinds == {
         GOVERNED: GENERAL_COMPLIANCE,
-        "A. The Contractor shall mow all turf to a height of three inches.": WORK_STATEMENT,
+        # "A." is a list marker (ask_patterns.LIST_MARKER): the item's text goes without it
+        "The Contractor shall mow all turf to a height of three inches.": WORK_STATEMENT,
         "Clippings shall be removed by the Contractor within one day.": WORK_STATEMENT,
         "Contractor personnel shall not operate mowers during ceremonies.": WORK_STATEMENT,
     }
@@ -275,3 +282,56 @@ def test_run_in_topic_item_and_unmarked_question_are_one_line():
 )
 def test_an_imperative_asking_for_writing_is_no_task(sentence, expected):
     assert is_task_imperative(sentence) is expected
+
+
+def test_points_given_are_the_scoring_method():
+    assert is_procurement_process(
+        "Small Business Status: Points shall be given to offerors that are small businesses."
+    )
+    assert not is_procurement_process("The offeror shall state its small business status.")
+
+
+def test_capital_letter_items_and_a_nested_list_title():
+    doc = _doc(
+        "# RFQ\n\n## Section L Instructions\n\n"
+        "The offeror shall submit the following:\n\n"
+        "A. A staffing plan for the base year.\n\n"
+        "B. Examples of considerations:\n\n"
+        "(1) How do you plan to cover weekend work?\n\n"
+        "(2) How do you plan to replace absent staff?\n"
+    )
+    rows = [(row.text, row.kind) for row in matrix_rows(doc)]
+    assert rows == [
+        ("The offeror shall submit the following:", "requirement"),
+        ("A staffing plan for the base year.", "requirement"),
+        ("Examples of considerations:", LEAD_IN),
+        ("How do you plan to cover weekend work?", "question"),
+        ("How do you plan to replace absent staff?", "question"),
+    ]
+    assert is_nested_lead_in("Examples of considerations:")
+    assert not is_nested_lead_in("Submit the following:")  # an ask by its own verb
+
+
+def test_a_capital_letter_marker_keeps_the_word_it_shares_a_letter_with():
+    doc = _doc(
+        "# Grounds\n\n## 2. Scope of Work\n\n"
+        "C. Cutting blades must be kept sharp at all times.\n\n"
+        "D. Damaged turf shall be reseeded within a week.\n"
+    )
+    texts = [q.text for q in find_questions(doc)]
+    assert texts == [
+        "Cutting blades must be kept sharp at all times.",
+        "Damaged turf shall be reseeded within a week.",
+    ]
+
+
+def test_a_lettered_title_in_section_l_is_no_content_item():
+    doc = _doc(
+        "# RFQ\n\n## Section L - Instructions to Quoters\n\n"
+        "A. General Information\n\n"
+        "1. The quotation shall remain valid for 90 days.\n\n"
+        "B. Signed cover letter\n"
+    )
+    rows = [(q.text, q.kind) for q in find_questions(doc)]
+    assert ("General Information", "requirement") not in rows
+    assert ("Signed cover letter", "requirement") in rows  # a listed content item

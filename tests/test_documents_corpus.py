@@ -100,8 +100,9 @@ COUNTS = {
     # will indicate ..." and "The staffing plan should indicate ..." ask (PROPOSAL_PART_ASK)
     "fairfax-county-va-it-staff-augmentation-rfp-2000004198.pdf": (291, 181),
     # part asks; 197 (was 186): "b. Describe ..." after "a. ...:" and its nested "i." / "1."
-    # list is the next ask, no part of a. (questions.marker_style)
-    "george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf": (62, 197),
+    # list is the next ask, no part of a. (questions.marker_style); 199: "A. ..." capital
+    # letters are list markers, so the SWaM form's two "If ..., complete Section A" asks read
+    "george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf": (62, 199),
     # 50: the closing "Attachment 1: APPLICANT FORM" (a colon after the label) is read
     "hawaii-htdc-business-consultant-services-rfp-26-001.pdf": (50, 78),
     "kubernetes-third-party-security-audit-rfp-2018.md": (11, 7),
@@ -133,8 +134,10 @@ COUNTS = {
     # advise the Contractor ..." are the buyer's obligations (ask_patterns._BY_BUYER, _BUYER);
     # 217: "(b) Paragraph (c) ..." after "(A)" ... "(I)" ends that list (marker_style);
     # 123 (was 145): "ATTACHMENT A" / "ATTACHMENT P" repeated on an attachment's later pages
-    # are its running label, no new section; "ATTACHMENT - E" numbers Attachment E
-    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (123, 217),
+    # are its running label, no new section; "ATTACHMENT - E" numbers Attachment E; 207:
+    # "A." ... "H." capital-letter items are list items, so the submittal list's questions
+    # and sub-factors are parts of their prompts (ask_patterns.LIST_MARKER)
+    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (123, 207),
     "dla-scals-modernization-rfp-SP4709-26-R-0042.md": (48, 38),  # + "Limit: 25 pages"
     "franklin-dhhs-iecms-modernization-rfp.md": (73, 49),
     "hhs-acf-grants-platform-rfp-75ACF126R00031.md": (44, 47),

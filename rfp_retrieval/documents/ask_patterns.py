@@ -182,7 +182,7 @@ ANSWERED = re.compile(
 )
 LIST_MARKER = re.compile(
     r"^\s*(?P<m>[-*+•●○▪◦]|\(?(?:\d{1,2}|[a-z]|[ivx]{1,4}|[A-Z])\)|(?:\d{1,2}|[a-z]|[ivx]{1,4}|"
-    r"[IVX]{1,4})\.)\s+(?=\S)"
+    r"[IVX]{1,4}|[A-Z])\.)\s+(?=\S)"
 )
 REQUIREMENT_ID = re.compile(r"^\s*(?P<m>(?P<prefix>[A-Z]{1,4})-\d{2,4}(?:\.\d{1,3})*)\s+(?=[A-Z])")
 """A requirement ID opening a row of a requirements list flattened to text (``R-01 The
@@ -683,11 +683,14 @@ def is_procurement_process(sentence: str) -> bool:
 
 _USED_TO_EVALUATE = re.compile(
     r"\b(?:shall|will)\s+be\s+used\s+(?:by\s+the\s+\w+\s+)?(?:to|in)\s+(?:evaluat|assess|rat|scor)"
-    r"\w*\s+(?:the\s+|all\s+)?(?:offers|proposals|quotes|quotations|bids|responses)\b",
+    r"\w*\s+(?:the\s+|all\s+)?(?:offers|proposals|quotes|quotations|bids|responses)\b"
+    r"|^(?:[A-Z][^.?!:]{0,120}?:\s+)?(?:\w+\s+){0,2}?points?\s+(?:shall|will|may)\s+be\s+"
+    r"(?:given|awarded|assigned|deducted|added)\b",
     re.I,
 )
-"""``The following factors shall be used to evaluate offers:``: the evaluation method (the
-factors below it are how the offer is scored, Section M)."""
+"""``The following factors shall be used to evaluate offers:``, ``Points shall be given to
+contractors of small disadvantaged business status``: the evaluation method (how the offer is
+scored, Section M)."""
 _PROTEST = re.compile(r"\b(?:protests?|protester|protestor|protesting)\b", re.I)
 """A protest of the award (``If an offeror wishes to protest the award ...``, ``Include the
 name, address ... of the protester``): the remedy after award is the buyer's procedure, no

@@ -102,6 +102,13 @@ def _unmarked_question(sentence: str) -> bool:
     return not s.endswith("?") and bool(QUESTION_WORD.match(s)) and bool(SECOND_PERSON.search(s))
 
 
+_TITLE_LINE = re.compile(
+    r"(?:[A-Z][\w'’/&-]*|and|of|for|the|to|or|in)(?:\s+(?:[A-Z][\w'’/&-]*|and|of|"
+    r"for|the|to|or|in)){0,5}"
+)
+"""A short Title Case line without a final stop (``General Information``, ``Quotation
+Format``): after a capital-letter marker, a sub-heading, not content (``_Finder.content_item``)."""
+
 CONTENT_ITEM_WORDS = 30
 """Longest list item of instructions text read as required content (``_Finder.content_item``)."""
 
@@ -516,6 +523,8 @@ class _Finder:
         if re.fullmatch(r"\(?\d{1,2}[.)]", block.marker):
             return False
         text = block.text
+        if re.fullmatch(r"[A-Z]\.", block.marker) and _TITLE_LINE.fullmatch(text.strip()):
+            return False  # "A. General Information": a lettered sub-heading of Section L
         if STAGE_NAME.match(strip_inline_markdown(text).strip()):
             return False  # "Phase 1 – Technical Submission": a stage of the evaluation
         return 2 <= len(text.split()) <= CONTENT_ITEM_WORDS and not text.endswith(":")
@@ -1051,7 +1060,7 @@ def _strip_label(text: str, label: str | None) -> str:
     if label and text.startswith(label):
         text = text[len(label) :]
     elif label:
-        m = re.match(r"^\W*" + re.escape(label.rstrip(".:")) + r"[.:)]?", text)
+        m = re.match(r"^\W*" + re.escape(label.rstrip(".:")) + r"(?:[.:)]|(?!\w))", text)
         if m:
             text = text[m.end() :]
     return text.strip().lstrip("-\u2013\u2014:").strip()
