@@ -335,3 +335,25 @@ def test_a_lettered_title_in_section_l_is_no_content_item():
     rows = [(q.text, q.kind) for q in find_questions(doc)]
     assert ("General Information", "requirement") not in rows
     assert ("Signed cover letter", "requirement") in rows  # a listed content item
+
+
+def test_tailoring_items_are_no_content_and_contractor_should_continues():
+    doc = _doc(
+        "# RFQ\n\n## Section L - Instructions to Offerors\n\n"
+        "The following changes apply:\n\n"
+        "(a) Paragraph (e) entitled Multiple Offers is deleted in its entirety.\n\n"
+        "(b) Signed amendment acknowledgements\n\n"
+        "## Section L.2 Equipment\n\n"
+        "The Contractor shall submit a list of its mowers. Contractor should include the age "
+        "of each mower.\n"
+    )
+    rows = [(q.text, q.kind) for q in find_questions(doc)]
+    assert (
+        "Paragraph (e) entitled Multiple Offers is deleted in its entirety.",
+        "requirement",
+    ) not in rows
+    assert (
+        "The Contractor shall submit a list of its mowers. Contractor should include the age "
+        "of each mower.",
+        "requirement",
+    ) in rows

@@ -136,8 +136,10 @@ COUNTS = {
     # 123 (was 145): "ATTACHMENT A" / "ATTACHMENT P" repeated on an attachment's later pages
     # are its running label, no new section; "ATTACHMENT - E" numbers Attachment E; 207:
     # "A." ... "H." capital-letter items are list items, so the submittal list's questions
-    # and sub-factors are parts of their prompts (ask_patterns.LIST_MARKER)
-    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (123, 207),
+    # and sub-factors are parts of their prompts (ask_patterns.LIST_MARKER); 205: the
+    # addendum's "Paragraph (e) entitled ... is deleted" items tailor FAR 52.212-1, no
+    # content items (questions.AMENDS_THE_TEXT)
+    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (123, 205),
     "dla-scals-modernization-rfp-SP4709-26-R-0042.md": (48, 38),  # + "Limit: 25 pages"
     "franklin-dhhs-iecms-modernization-rfp.md": (73, 49),
     "hhs-acf-grants-platform-rfp-75ACF126R00031.md": (44, 47),

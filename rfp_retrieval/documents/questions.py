@@ -109,6 +109,21 @@ _TITLE_LINE = re.compile(
 """A short Title Case line without a final stop (``General Information``, ``Quotation
 Format``): after a capital-letter marker, a sub-heading, not content (``_Finder.content_item``)."""
 
+AMENDS_THE_TEXT = re.compile(
+    r"\b(?:paragraph|clause|provision|section)\s+\(?[\w.]{1,6}\)?\s+(?:entitled|titled)\b"
+    r"|\b(?:is|are)\s+(?:hereby\s+)?(?:deleted|tailored|amended|replaced|revised)\b",
+    re.I,
+)
+"""An item that tailors the document's own text (``Paragraph (e) entitled "Multiple Offers"
+is deleted in its entirety``, ``Paragraph (c) ... is tailored to read: ...``): how a provision
+reads now, no content of the proposal (``_Finder.content_item``)."""
+
+_CONTRACTOR_SHOULD = re.compile(r"^(?:the\s+)?contractor\s+should\b", re.I)
+"""``Contractor should include any special needs ...`` after ``The Contractor shall submit a list
+of equipment ...``: "should" with the singular contractor asks nothing by itself
+(``ask_patterns._CONTRACTOR``), so it says more about the ask before it
+(``_Finder.walk_sentences``)."""
+
 CONTENT_ITEM_WORDS = 30
 """Longest list item of instructions text read as required content (``_Finder.content_item``)."""
 
@@ -527,6 +542,8 @@ class _Finder:
             return False  # "A. General Information": a lettered sub-heading of Section L
         if STAGE_NAME.match(strip_inline_markdown(text).strip()):
             return False  # "Phase 1 – Technical Submission": a stage of the evaluation
+        if AMENDS_THE_TEXT.search(text):
+            return False  # "Paragraph (e) entitled ... is deleted": the provision tailored
         return 2 <= len(text.split()) <= CONTENT_ITEM_WORDS and not text.endswith(":")
 
     def parts_after(
@@ -689,6 +706,11 @@ class _Finder:
                     and current_kind == "question"
                     and self.kind_of(sentence, owner) == "question"
                 )
+                or current
+                and current_kind is not None
+                and not current[-1].rstrip().endswith(":")
+                and _CONTRACTOR_SHOULD.match(strip_inline_markdown(sentence).strip())
+                and self.kind_of(sentence, owner) is None
                 or current
                 and current_kind is not None
                 and not current[-1].rstrip().endswith(":")
