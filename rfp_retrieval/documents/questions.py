@@ -223,10 +223,11 @@ def find_questions(doc: RfpDocument) -> list[Question]:
     ``doc.section_path(section_key)``; ``kind`` is ``question`` | ``requirement`` |
     ``table-row`` | ``evaluation-criterion`` (an ask: ``ask_kinds.ASK_KINDS``) or a kind the
     proposal does not answer (``work-statement``, ``procurement-process``,
-    ``general-compliance``): ``ask_kinds.matrix_kind``, the compliance matrix's rule, so
-    every reader of the questions sees the matrix's kind; ``line`` is 1-based in
-    ``doc.text``; ``page`` is the PDF page (from ``doc.page_starts``) or None. Never raises
-    for an unusual document: an outline without asks gives ``[]``.
+    ``general-compliance``, ``standard-provision``): ``ask_kinds.matrix_kind``, the
+    compliance matrix's rule, so every reader of the questions sees the matrix's kind;
+    ``line`` is 1-based in ``doc.text``; ``page`` is the PDF page (from
+    ``doc.page_starts``) or None. Never raises for an unusual document: an outline without
+    asks gives ``[]``.
     """
     finder = _Finder(doc)
     found = finder.run()
