@@ -13,6 +13,8 @@ import pytest
 from rfp_retrieval.documents.ask_kinds import STANDARD_PROVISION
 from rfp_retrieval.documents.ask_patterns import (
     is_after_selection,
+    is_ask,
+    is_bare_lead_in,
     is_deliverable_delivery,
     is_general_compliance,
     is_procurement_process,
@@ -357,3 +359,17 @@ def test_tailoring_items_are_no_content_and_contractor_should_continues():
         "of each mower.",
         "requirement",
     ) in rows
+
+
+def test_interested_vendors_ask_and_be_specific_continues():
+    assert is_ask("Interested vendors shall identify their capabilities to meet the needs.")
+    assert is_bare_lead_in("The following information must be included in all proposals:")
+    doc = _doc(
+        "# RFI\n\n## III. Capabilities Statement\n\n"
+        "Interested vendors shall identify their capabilities to meet the needs below. "
+        "Be very specific when describing similar work.\n"
+    )
+    assert [q.text for q in find_questions(doc)] == [
+        "Interested vendors shall identify their capabilities to meet the needs below. "
+        "Be very specific when describing similar work."
+    ]

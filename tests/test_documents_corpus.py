@@ -119,7 +119,9 @@ COUNTS = {
     # 88: "Factor 5: Price/Cost Evaluation" (colon after the label) is read
     "tsa-itms-task-order-proposal-instructions.pdf": (88, 58),
     # 11: "Section 1 – Cover Letter" ... under "III." are its sub-sections (issue 13)
-    "tsa-oatss-sources-sought-rfi-70t04020i9nap6403.pdf": (11, 38),
+    # 39 (was 38): "Interested vendors should submit two available time slots ..." asks
+    # (ask_patterns._ACTORS reads "interested vendors"); "Be very specific ..." continues the ask
+    "tsa-oatss-sources-sought-rfi-70t04020i9nap6403.pdf": (11, 39),
     "ussocom-silent-knight-demo-draft-soo.pdf": (6, 3),
     "ustaxcourt-ef-cms-appendix-b-workflows.md": (18, 15),
     "ustaxcourt-ef-cms-evaluation-criteria.md": (16, 29),

@@ -635,10 +635,10 @@ EXPECTED = {
                 "work-statement",
                 "As part of the Acceptance Testing program, TSA must ensure t",
             ),
-            (
+            (  # "Interested vendors shall identify ..." asks for content (ask_patterns._ACTORS)
                 None,
                 "III. CONTRACTOR’S CAPABILITIES STATEMENT",
-                "requirement",
+                "question",
                 "Interested vendors shall identify their capabilities to meet",
             ),
             (

@@ -26,13 +26,14 @@ PROCEDURAL_VERBS = "submit|include|complete|attach|furnish|supply|certify|attest
 
 ASK_VERBS = f"{CONTENT_VERBS}|{PROCEDURAL_VERBS}"
 _ACTORS = (
-    r"(?:the\s+|each\s+|all\s+)?(?:offeror|offerors|quoter|quoters|vendor|vendors|"
+    r"(?:the\s+|each\s+|all\s+)?(?:interested\s+)?(?:offeror|offerors|quoter|quoters|vendor|vendors|"
     r"respondent|respondents|proposer|proposers|bidder|bidders|applicant|applicants|firm|firms|"
     r"offeror\(s\)|contractors|contractor\(s\)|"
     r"you|proposal|proposals|quote|quotation|response|responses|submission|narrative)"
     r"(?:['’]s)?"
 )
-"""Who an ask is addressed to: the bidder by any of its names, or the proposal itself."""
+"""Who an ask is addressed to: the bidder by any of its names (``Interested vendors shall
+identify ...`` in an RFI), or the proposal itself."""
 _CONTRACTOR = r"(?:the\s+|each\s+)?contractor"
 """One contractor as the subject of an ask: only with ``shall`` / ``must`` (Section L and an
 RFQ call the offeror "the Contractor": ``The Contractor shall describe ...``); "the
@@ -108,7 +109,7 @@ CONTINUATION = re.compile(
     r"^(?:if so|if yes|if not|if no|if applicable|where applicable|as applicable|include|"
     r"including|also|in addition|please also|and|or|this (?:should|must|shall)|the response "
     r"(?:should|must|shall)|responses? (?:should|must|shall)|be sure|at a minimum|"
-    r"to what extent)\b",
+    r"to what extent|be (?:very |as )?(?:specific|detailed|thorough|concise|brief|clear))\b",
     re.I,
 )
 _REQUIREMENT = re.compile(
@@ -848,6 +849,8 @@ _BARE_LEAD_IN = re.compile(
     r"(?:explain|include|address|contain|describe|cover|provide|consist of)\s*(?:at a minimum\s+)?"
     r"(?:the following)?(?:\s+(?:for|in)\s+(?:\w+\s+){0,5}?\w+)?\s*:$"
     r"|^the following\s+(?:[\w/-]+\s+){0,4}?(?:is|are)\s+required\b[^:.]{0,60}:$"
+    r"|^the following\s+(?:[\w/-]+\s+){0,4}?(?:must|shall|should)\s+be\s+(?:included|provided|"
+    r"submitted|addressed)\b[^:.]{0,60}:$"
     r"|^the following\s+(?:[\w/-]+\s+){0,6}?(?:listed below\s+)?(?:shall|will)\s+apply\b"
     r"[^:.]{0,60}[:.]$"
     r"|^[\w\s/-]{0,40}?\b(?:shall|must)\s+meet\s+the following\s+(?:[\w/-]+\s+){0,3}?"
@@ -860,8 +863,9 @@ def is_bare_lead_in(sentence: str) -> bool:
     """True for a lead-in that only announces the list below it and names nothing to answer of
     its own: ``At a minimum, provide:``, ``Each case study should include:``, ``The Staffing
     Plan must explain the following for the base and option periods:``, ``The following
-    introductory information is required on the first page of each section:``, ``Offerors
-    submitting a response must meet the following minimum qualifications.`` The caller keeps
+    introductory information is required on the first page of each section:``, ``The following
+    information must be included in all proposals:``, ``Offerors submitting a response must
+    meet the following minimum qualifications.`` The caller keeps
     it as context when the listed items are rows of their own (``matrix.matrix_rows``). A
     lead-in that names content (``The offeror shall submit a separate price quotation that
     includes the following:``) is no bare lead-in. Source: proposal practice of shredding to
