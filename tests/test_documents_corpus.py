@@ -59,7 +59,9 @@ COUNTS = {
     "18f-dos-talentmap-pws.md": (48, 52),
     "18f-dos-talentmap-rfq.md": (36, 45),  # part asks (PROPOSAL_PART_ASK)
     # 130 (was 128): "The contractor must submit a final invoice ..." (the matrix: work)
-    "18f-hhs-tdrs-base-award-with-pws.pdf": (53, 129),
+    # 141 (was 129): a list ends where the enclosing list goes on ("3)" after "a." ... "d.":
+    # questions.marker_style), so the next numbered paragraphs' asks are read
+    "18f-hhs-tdrs-base-award-with-pws.pdf": (53, 141),
     # 105: more asks from the issue-13 rules (inline "1) ...; 2) ..." lists split, more
     # instruction headings); sections unchanged
     # 97 / 101: an agency by its acronym is the buyer ("TTS shall provide for review ..."),
@@ -71,17 +73,22 @@ COUNTS = {
     "18f-usfs-epermit-api-soo-draft.docx": (9, 3),
     "18f-usfs-epermit-api-soo.md": (9, 3),
     "18f-usfs-epermit-api-technical-approach-template.md": (3, 15),
-    "alaska-dhss-aries-automated-renewals-rfp.md": (124, 118),  # + a stated page limit; part asks
+    # + a stated page limit; part asks; 105 (was 118): "General Legal Information" is clause
+    # text (its shall/must terms no asks), "Succinctly describe ... the following areas:"
+    # asks with its "Topic -- Describe ..." bullets as parts
+    "alaska-dhss-aries-automated-renewals-rfp.md": (124, 105),
     "alaska-dhss-aries-support-notice-of-intent-to-award.pdf": (3, 1),
     "alaska-dhss-aries-support-proposal-evaluation-form.pdf": (14, 1),
-    "alaska-dhss-aries-support-rfp-210000029.md": (121, 115),  # part asks (PROPOSAL_PART_ASK)
+    # part asks (PROPOSAL_PART_ASK); 102 (was 115): as the automated-renewals RFP above
+    "alaska-dhss-aries-support-rfp-210000029.md": (121, 102),
     "alaska-dhss-aries-support-rfp-checklist.pdf": (9, 11),
     "alaska-dhss-it-requirements-agile-acquisition.md": (95, 91),
     "alaska-doh-ies-milestone2-qap-sla.pdf": (13, 15),
     # exclusions: not asks; 150 (was 149): a proposal part as subject asks; 151: "... in
     # Submittal Form B. It should include the following:" is two sentences (a lettered part
     # ends a sentence, text.split_sentences), each its own ask
-    "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (126, 151),
+    # 130 (was 150): as the automated-renewals RFP above
+    "alaska-doh-ies-milestone2-rfp-2025-1600-0188.md": (126, 131),
     "alaska-doh-ies-milestone2-rfp-amendment-1.pdf": (6, 1),
     # 65: "Instructions for Preparation of Proposals" is Section L (section_kinds.INSTRUCTIONS)
     "disa-ebm-draft-rfp-hc1013-05-r-2001.pdf": (77, 64),
@@ -96,22 +103,31 @@ COUNTS = {
     # below:" is an ask whose a.-e. items are its parts (three fewer questions), "The letter
     # will indicate ..." and "The staffing plan should indicate ..." ask (PROPOSAL_PART_ASK)
     "fairfax-county-va-it-staff-augmentation-rfp-2000004198.pdf": (291, 181),
-    "george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf": (62, 186),  # part asks
+    # part asks; 197 (was 186): "b. Describe ..." after "a. ...:" and its nested "i." / "1."
+    # list is the next ask, no part of a. (questions.marker_style); 199: "A. ..." capital
+    # letters are list markers, so the SWaM form's two "If ..., complete Section A" asks read
+    "george-mason-univ-it-consulting-staff-aug-rfp-gmu-rb0607-25.pdf": (62, 199),
     # 50: the closing "Attachment 1: APPLICANT FORM" (a colon after the label) is read
     "hawaii-htdc-business-consultant-services-rfp-26-001.pdf": (50, 78),
     "kubernetes-third-party-security-audit-rfp-2018.md": (11, 7),
     "kubernetes-third-party-security-audit-rfp-decision-2019.md": (1, 0),
-    # 389: "Subfactor 1: Technical Approach" headings (colon after the label) in L and M
+    # 389: "Subfactor 1: Technical Approach" headings (colon after the label) in L and M;
     # 583 (was 582): "... Section M. This information shall be presented ..." and "...
-    # required as Exhibit A. The contractor shall establish ..." split into their sentences
-    "navy-niwc-atlantic-facilities-support-rfq-2020.pdf": (389, 583),
+    # required as Exhibit A. The contractor shall establish ..." split into their sentences;
+    # 580 (was 582): "All security barriers shall be furnished by the Government." is the
+    # buyer's obligation (ask_patterns._BY_BUYER), no line of the contractor's; 387 (was
+    # 389): "Exhibit A IAW of the Performance Work Statement" in the CLIN lines of the
+    # schedule repeats the open Exhibit A (a running label, outline._drop_running_heading_copies)
+    "navy-niwc-atlantic-facilities-support-rfq-2020.pdf": (387, 581),
     "osd-cape-future-analytics-rfi-hq003417rfabpa.pdf": (15, 7),
     "ostif-kubernetes-security-audit-rfp-2025.md": (19, 12),
     "protocol-labs-ipfs-rfp-001-brave-local-discovery.md": (11, 1),
     # 88: "Factor 5: Price/Cost Evaluation" (colon after the label) is read
     "tsa-itms-task-order-proposal-instructions.pdf": (88, 58),
     # 11: "Section 1 – Cover Letter" ... under "III." are its sub-sections (issue 13)
-    "tsa-oatss-sources-sought-rfi-70t04020i9nap6403.pdf": (11, 38),
+    # 39 (was 38): "Interested vendors should submit two available time slots ..." asks
+    # (ask_patterns._ACTORS reads "interested vendors"); "Be very specific ..." continues the ask
+    "tsa-oatss-sources-sought-rfi-70t04020i9nap6403.pdf": (11, 39),
     "ussocom-silent-knight-demo-draft-soo.pdf": (6, 3),
     "ustaxcourt-ef-cms-appendix-b-workflows.md": (18, 15),
     "ustaxcourt-ef-cms-evaluation-criteria.md": (16, 29),
@@ -121,8 +137,17 @@ COUNTS = {
     # 120: later attachments' "1. GENERAL" lists are no appendix sections, SF 1449 field rows
     # are no headings and a UCF part's running-header copies are dropped; 215: general
     # conditions and contract terms are clause text, not asks (issue 13); 145: "B.1 52.212-4
-    # CONTRACT TERMS ..." clause headings are sections (86 labelled: the rest over-split)
-    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (145, 218),
+    # CONTRACT TERMS ..." clause headings are sections (86 labelled: the rest over-split);
+    # 216 (was 218): "Water shall be furnished by the Government ..." and "The COTR shall
+    # advise the Contractor ..." are the buyer's obligations (ask_patterns._BY_BUYER, _BUYER);
+    # 217: "(b) Paragraph (c) ..." after "(A)" ... "(I)" ends that list (marker_style);
+    # 123 (was 145): "ATTACHMENT A" / "ATTACHMENT P" repeated on an attachment's later pages
+    # are its running label, no new section; "ATTACHMENT - E" numbers Attachment E; 207:
+    # "A." ... "H." capital-letter items are list items, so the submittal list's questions
+    # and sub-factors are parts of their prompts (ask_patterns.LIST_MARKER); 205: the
+    # addendum's "Paragraph (e) entitled ... is deleted" items tailor FAR 52.212-1, no
+    # content items (questions.AMENDS_THE_TEXT)
+    "va-nca-cemetery-maintenance-rfq-786-20-05.pdf": (123, 205),
     "dla-scals-modernization-rfp-SP4709-26-R-0042.md": (48, 38),  # + "Limit: 25 pages"
     "franklin-dhhs-iecms-modernization-rfp.md": (73, 49),
     "hhs-acf-grants-platform-rfp-75ACF126R00031.md": (44, 47),

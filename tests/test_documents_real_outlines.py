@@ -143,35 +143,38 @@ EXPECTED = {
                 "question",
                 "Proposals must confirm that the offeror will comply with all",
             ),
+            # "Succinctly describe your approach to the following areas ...:" asks
+            # (ask_patterns: "succinctly" like "briefly"); the five "Topic -- Describe ..."
+            # bullets are its parts, each a matrix row (tests/test_ask_precision_s16.py)
             (
                 None,
                 "Sec. 4.04 Project Management Approach",
                 "question",
-                "Project Coordination -- Describe how you will manage the nec",
+                "Succinctly describe your approach to the following areas of ",
             ),
             (
                 None,
-                "Sec. 4.04 Project Management Approach",
+                "Sec. 4.03 Technical Understanding and Approach",
                 "question",
-                "Risk Management -- Discuss how the identification, classific",
+                "Succinctly describe level of knowledge, technical expertise ",
             ),
             (
                 None,
-                "Sec. 4.04 Project Management Approach",
+                "Sec. 4.05 Approach to User Interface and User Experience Design",
                 "question",
-                "Issue Management -- Discuss how issues will be identified, a",
+                "Succinctly describe how you will perform user experience and",
             ),
             (
                 None,
-                "Sec. 4.04 Project Management Approach",
+                "Sec. 4.06 Staffing Approach",
                 "question",
-                "Testing -- Describe your philosophy of testing, and how you ",
+                "Provide a staffing approach that describes your understandin",
             ),
             (
                 None,
-                "Sec. 4.04 Project Management Approach",
-                "question",
-                "User Research Coordination -- Describe an overview of your r",
+                "Sec. 4.09 Cost Proposal",
+                "requirement",
+                "Offerors must complete the cost proposal template provided i",
             ),
             (
                 None,
@@ -632,10 +635,10 @@ EXPECTED = {
                 "work-statement",
                 "As part of the Acceptance Testing program, TSA must ensure t",
             ),
-            (
+            (  # "Interested vendors shall identify ..." asks for content (ask_patterns._ACTORS)
                 None,
                 "III. CONTRACTOR’S CAPABILITIES STATEMENT",
-                "requirement",
+                "question",
                 "Interested vendors shall identify their capabilities to meet",
             ),
             (

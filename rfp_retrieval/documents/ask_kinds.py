@@ -18,7 +18,9 @@ from dataclasses import replace
 from rfp_retrieval.documents.ask_patterns import (
     PROCEDURAL_ASK,
     is_administration_requirement,
+    is_after_selection,
     is_ask,
+    is_deliverable_delivery,
     is_general_compliance,
     is_impersonal_requirement,
     is_procurement_process,
@@ -44,10 +46,17 @@ GENERAL_COMPLIANCE = "general-compliance"
 "submit your quotation in accordance with the instructions of this RFQ"): kept in the matrix,
 not an ask of its own."""
 
+STANDARD_PROVISION = "standard-provision"
+"""The matrix kind of an ask or requirement in the standard text of a clause or provision
+reproduced in full (``SectionKinds.is_standard_provision``: "Submit signed and dated offers to
+the office specified ...", "The offeror shall list as foreign end products ..." under
+``52.212-3``): the regulation's wording, accepted by signing the offer; kept in the matrix,
+not an ask of its own (the addenda and the buyer's own sections carry the asks)."""
+
 ASK_KINDS = ("question", "requirement", "table-row", "evaluation-criterion")
 """Matrix kinds that are asks (what the proposal must respond to)."""
 
-NOT_ANSWERED = (WORK_STATEMENT, PROCUREMENT_PROCESS, GENERAL_COMPLIANCE)
+NOT_ANSWERED = (WORK_STATEMENT, PROCUREMENT_PROCESS, GENERAL_COMPLIANCE, STANDARD_PROVISION)
 """The other kinds ``matrix_kind`` gives a found sentence: kept as rows, not answered."""
 
 
@@ -56,11 +65,17 @@ def matrix_kind(doc: RfpDocument, kinds: SectionKinds, q: Question) -> str:
     ``table-row``, ``evaluation-criterion``: an ask), ``GENERAL_COMPLIANCE`` for a reminder
     to follow the document (``ask_patterns.is_general_compliance``), ``PROCUREMENT_PROCESS``
     for a requirement or evaluation statement about the buyer's own process
-    (``ask_patterns.is_procurement_process``), or ``WORK_STATEMENT`` for a requirement that
+    (``ask_patterns.is_procurement_process``), ``STANDARD_PROVISION`` for an ask or a
+    requirement in a clause's standard text reproduced in full
+    (``SectionKinds.is_standard_provision``), or ``WORK_STATEMENT`` for a requirement that
     binds the work or the contract after award (``_post_award``) and for a "the contractor
     will provide ..." sentence in statement-of-work text. Questions (``?``) and table rows
     keep their kind. Source: issue 13 (the ask list is what the proposal must answer)."""
     kind = q.kind
+    section = doc.section(q.section_key)
+    if kind in ("question", "requirement") and section is not None:
+        if kinds.is_standard_provision(section) and not q.text.rstrip().endswith("?"):
+            return STANDARD_PROVISION  # "Submit signed and dated offers ..." in FAR 52.212-1
     if kind in ("requirement", "evaluation-criterion") and is_procurement_process(q.text):
         return PROCUREMENT_PROCESS
     if kind in ("question", "requirement") and not q.parts and is_general_compliance(q.text):
@@ -134,14 +149,16 @@ def _contractor_work(doc: RfpDocument, kinds: SectionKinds, q: Question) -> bool
 
 def _post_award(doc: RfpDocument, kinds: SectionKinds, q: Question) -> bool:
     """A requirement row that binds the contractor after award: a contract-administration
-    obligation (invoices, payment, travel, substitutions) anywhere; any requirement under a
+    obligation (invoices, payment, travel, substitutions) or a duty of the firm selected for
+    award (``ask_patterns.is_after_selection``) anywhere; any requirement under a
     contract-term heading (``SectionKinds.is_contract_terms``); outside Section L/M and
     past-performance text (which call the offeror "the contractor" too), a contractor work
-    statement or a requirement naming no bidder and no part of the proposal
-    (``ask_patterns.is_impersonal_requirement``: the system, the data, the contract); or any
+    statement, a requirement naming no bidder and no part of the proposal
+    (``ask_patterns.is_impersonal_requirement``: the system, the data, the contract) or a
+    delivery of the work's deliverables (``ask_patterns.is_deliverable_delivery``); or any
     proposal-free obligation inside statement-of-work text."""
-    if is_administration_requirement(q.text):
-        return True
+    if is_administration_requirement(q.text) or is_after_selection(q.text):
+        return True  # invoices, substitutions; what the selected firm owes after award
     section = doc.section(q.section_key)
     if section is not None and kinds.is_contract_terms(section):
         return True  # INSURANCE, CHANGES, ORDER OF PRECEDENCE: terms of the awarded contract
@@ -153,6 +170,8 @@ def _post_award(doc: RfpDocument, kinds: SectionKinds, q: Question) -> bool:
         return False  # "The contractor must demonstrate ..." in Section L/M means the offeror
     if is_work_statement(q.text) or is_impersonal_requirement(q.text):
         return True
+    if is_deliverable_delivery(q.text):
+        return True  # "Code deliverables shall be submitted via pull requests"
     if section is None:
         return False
     return kinds.is_statement_of_work(section) and is_work_requirement(q.text)

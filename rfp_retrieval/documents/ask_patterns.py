@@ -26,13 +26,14 @@ PROCEDURAL_VERBS = "submit|include|complete|attach|furnish|supply|certify|attest
 
 ASK_VERBS = f"{CONTENT_VERBS}|{PROCEDURAL_VERBS}"
 _ACTORS = (
-    r"(?:the\s+|each\s+|all\s+)?(?:offeror|offerors|quoter|quoters|vendor|vendors|"
+    r"(?:the\s+|each\s+|all\s+)?(?:interested\s+)?(?:offeror|offerors|quoter|quoters|vendor|vendors|"
     r"respondent|respondents|proposer|proposers|bidder|bidders|applicant|applicants|firm|firms|"
     r"offeror\(s\)|contractors|contractor\(s\)|"
     r"you|proposal|proposals|quote|quotation|response|responses|submission|narrative)"
     r"(?:['’]s)?"
 )
-"""Who an ask is addressed to: the bidder by any of its names, or the proposal itself."""
+"""Who an ask is addressed to: the bidder by any of its names (``Interested vendors shall
+identify ...`` in an RFI), or the proposal itself."""
 _CONTRACTOR = r"(?:the\s+|each\s+)?contractor"
 """One contractor as the subject of an ask: only with ``shall`` / ``must`` (Section L and an
 RFQ call the offeror "the Contractor": ``The Contractor shall describe ...``); "the
@@ -49,7 +50,8 @@ def _ask_pattern(verbs: str) -> re.Pattern[str]:
         rf"|for (?:each|every)\s+(?:[\w-]+\s+){{1,3}}?(?=(?:please\s+)?(?:{verbs})\b))?"
         rf"(?:please\s+)?"
         rf"(?:(?:be|make) sure to\s+)?(?:also\s+|"
-        rf"briefly\s+|clearly\s+|fully\s+)?(?:{verbs})\b"
+        rf"briefly\s+|clearly\s+|fully\s+|succinctly\s+|concisely\s+|thoroughly\s+)?"
+        rf"(?:{verbs})\b"
         rf"|{_ACTORS}\s+(?:shall|must|should|will|is|are)\s+(?:be\s+)?(?:also\s+|briefly\s+|"
         rf"clearly\s+|asked to\s+|requested to\s+|required to\s+|expected to\s+|"
         rf"encouraged to\s+)*(?:{verbs})\b"
@@ -107,7 +109,7 @@ CONTINUATION = re.compile(
     r"^(?:if so|if yes|if not|if no|if applicable|where applicable|as applicable|include|"
     r"including|also|in addition|please also|and|or|this (?:should|must|shall)|the response "
     r"(?:should|must|shall)|responses? (?:should|must|shall)|be sure|at a minimum|"
-    r"to what extent)\b",
+    r"to what extent|be (?:very |as )?(?:specific|detailed|thorough|concise|brief|clear))\b",
     re.I,
 )
 _REQUIREMENT = re.compile(
@@ -152,13 +154,15 @@ _NOT_REQUIREMENT = re.compile(
     r"\bmeans\b|\bas used in\b|\bis defined as\b|\bshall be deemed\b|\bshall be construed\b|"
     r"\bshall (?:not )?be subject to\b|"
     r"\bshall mean\b|\bshall have the meaning\b|\bnothing in\b|\bshall be considered\b|"
+    r"\bshall not obligate\b|\bshall (?:result in|constitute|create) a binding\b|"
     r"^[^:.]{1,40}:\s*(?:relates|refers) to\b",
     re.I,
 )
 """A definition, a deeming rule or a legal effect: ``... means ...``, ``... shall be deemed /
 considered ...``, ``... shall not be subject to public disclosure`` (``Equipment specifications
-... shall be considered as minimal requirements``), a term defined by ``Senior Level: relates to
-very experienced ...``."""
+... shall be considered as minimal requirements``), what an act does in law (``Evaluation of
+options shall not obligate the Government ...``, ``A written notice of award ... shall result in
+a binding contract``), a term defined by ``Senior Level: relates to very experienced ...``."""
 EVALUATED = re.compile(
     r"\bwill (?:be )?(?:evaluated?|assess(?:ed)?|rated?|considered?|scored?|reviewed?)\b|"
     r"\b(?:evaluates|assesses)\b|\bwill evaluate\b|\bevaluation will\b|"
@@ -179,7 +183,7 @@ ANSWERED = re.compile(
 )
 LIST_MARKER = re.compile(
     r"^\s*(?P<m>[-*+•●○▪◦]|\(?(?:\d{1,2}|[a-z]|[ivx]{1,4}|[A-Z])\)|(?:\d{1,2}|[a-z]|[ivx]{1,4}|"
-    r"[IVX]{1,4})\.)\s+(?=\S)"
+    r"[IVX]{1,4}|[A-Z])\.)\s+(?=\S)"
 )
 REQUIREMENT_ID = re.compile(r"^\s*(?P<m>(?P<prefix>[A-Z]{1,4})-\d{2,4}(?:\.\d{1,3})*)\s+(?=[A-Z])")
 """A requirement ID opening a row of a requirements list flattened to text (``R-01 The
@@ -328,7 +332,7 @@ _BUYER = re.compile(
     r"^(?:[A-Z][^.?!:]{0,60}?(?:\s?[-\u2013\u2014]\s|:\s))?"
     r"(?:(?:upon|after|following|during|within|once|at|for|in|as|when|if)\b[^,]{0,90},\s*)?"
     rf"(?:{_BUYER_ACRONYM}|"
-    r"(?:the\s+)?(?:government|contracting officer|contracting specialist|CO|COR|KO|"
+    r"(?:the\s+)?(?:government|contracting officer|contracting specialist|CO|COR|COTR|KO|"
     r"contracting officer['’]s (?:technical )?representative|agency|county|state|department|"
     r"university|city|commonwealth|owner|purchaser|buyer|purchasing (?:agent|office|division)|"
     r"procurement officer|evaluation (?:team|panel|committee|board)|evaluators?)"
@@ -385,19 +389,58 @@ def is_requirement(sentence: str) -> bool:
         and (bool(_REQUIREMENT.search(s)) and not only_relative or format_or_lead_in)
         and not _NOT_REQUIREMENT.search(s)
         and not _BUYER.match(s.strip().lstrip("-–—•*").strip())
+        and not (modals == 1 and _BY_BUYER.search(s))
     )
+
+
+_BY_BUYER = re.compile(
+    r"\b(?:shall|will|must)\s+be\s+(?:furnished|provided|supplied|issued|paid)\s+by\s+the\s+(?:government|"
+    r"contracting officer|CO|COR|COTR|agency|county|state|city|owner)\b"
+    r"(?![^.;]*\bby\s+the\s+contractor\b)",
+    re.I,
+)
+"""The buyer named after a passive verb (``Water shall be furnished by the Government at no cost
+to the Contractor``): the buyer's own obligation to give something, as with the buyer as the
+subject (``_BUYER``); an approval by the buyer ("must be approved by the COR") still binds the
+contractor. Only when the sentence has no other ``shall`` / ``must`` (``is_requirement``)."""
 
 
 _PERFORMER = re.compile(
     r"^(?:[A-Z][^.?!:]{0,60}?(?:\s?[-\u2013\u2014]\s|:\s))?"  # "Transition - The Contractor ..."
-    r"(?:(?:upon|after|following|during|within|once|throughout|at|for|in|as|when|if)\b[^,]{0,90},\s*)?"
+    r"(?:(?:upon|after|following|during|within|once|throughout|at|for|in|as|when|if|under|on|"
+    r"prior to|before|while|unless)\b[^,]{0,90},\s*)?"
     r"(?:the\s+|each\s+|all\s+)?(?:contractor|contractors|vendor|awardee|awardees|service provider|"
     r"successful (?:offeror|bidder|vendor|quoter|contractor|proposer)|selected (?:offeror|"
-    r"vendor|contractor|proposer)|prime contractor|subcontractors?)(?:['’]s(?:\s+[\w-]+){1,3}?)?\s+"
+    r"vendor|contractor|proposer)|prime contractor|subcontractors?)(?:['’]s(?:\s+[\w-]+){1,3}?)?"
+    r"(?:\s+(?:personnel|employees|staff|workers|crews?))?"
+    r"(?:\s+(?:and|or)\s+(?:the\s+)?(?:contractor|his/her|his|her|its|their)(?:['’]s)?"
+    r"(?:\s+(?:personnel|employees|staff|representatives?|agents?|subcontractors?))?)?\s+"
     r"(?:shall|will|must|should|agrees|is responsible|are responsible|is required|are required|"
     r"may be required)\b",
     re.I,
 )
+"""The performer as the subject of a work statement: the contractor (awardee, service provider,
+successful offeror), its personnel (``Contractor personnel shall not operate ...``) or both
+(``The Contractor or his/her representative shall place ...``), after an optional run-in title
+and one leading clause (``Under this effort, the successful Contractor shall ...``)."""
+_BY_PERFORMER = re.compile(
+    r"\b(?:shall|will|must)\s+(?:not\s+)?(?:also\s+)?be\s+(?:\w+ly\s+)?(?:\w+(?:ed|en|wn|ne|lt)|"
+    r"borne)\s+(?:\w+\s+){0,2}?(?:by\s+the\s+(?:contractor|vendor|awardee|service provider)\b|"
+    r"at\s+(?:the\s+)?(?:contractor|vendor|awardee)['’]s\s+(?:own\s+|sole\s+)?(?:cost|expense)\b)"
+    r"|\b(?:shall|will|must)\s+be\s+[^.;]{0,60}?\band\s+\w+(?:ed|en|wn)\s+by\s+the\s+(?:contractor|"
+    r"vendor|awardee|service provider)\b"
+    r"|\b(?:is|are|shall be|will be)\s+the\s+(?:sole\s+)?responsibility\s+of\s+the\s+"
+    r"(?:contractor|vendor|awardee|service provider)\b",
+    re.I,
+)
+"""The performer named after a passive verb (``Appropriate safety equipment shall be furnished
+by the Contractor``, ``OSHA standards shall be observed by the Contractor``, ``repair costs
+shall be borne by the contractor``, ``Any turf damaged shall be restored at Contractor's cost``,
+``Removal of debris shall be the responsibility of the Contractor``): the same post-award work
+statement in the passive voice."""
+_LETTER_MARKER = re.compile(r"^[A-Z](?:\.\s+|\s\.\s*)(?=[A-Z])")
+"""A capital letter marking a paragraph of a specification (``C. The Contractor shall ...``,
+``B .It shall ...``): not a word of the sentence (``U.S.`` has no space after its dot)."""
 _ABOUT_THE_PROPOSAL = re.compile(
     r"\b(?:proposals?|quotes?|quotations?|offers?|bids?|submissions?|submittals?|submit(?:s|ted)?|"
     r"responses?|respond|RFP|RFQ|RFI|solicitation|volume|page limit|pages)\b",
@@ -424,9 +467,9 @@ def is_work_statement(sentence: str) -> bool:
     """
     s = strip_inline_markdown(sentence).strip().lstrip("-–—•*").strip()
     s = LEADING_LABEL.sub("", s, count=1)
-    s = LIST_MARKER.sub("", s, count=1)
+    s = _LETTER_MARKER.sub("", LIST_MARKER.sub("", s, count=1), count=1)
     return (
-        bool(_PERFORMER.match(s))
+        bool(_PERFORMER.match(s) or _BY_PERFORMER.search(s) and is_requirement(s))
         and not _ABOUT_THE_PROPOSAL.search(s)
         and not _QUALIFICATION.search(s)
     )
@@ -481,6 +524,42 @@ administration matter (submit, include, complete ...) is the awarded contract's,
 the wording is that of an ask (``is_administration_requirement``)."""
 
 
+_AFTER_SELECTION = re.compile(
+    r"^(?:if|when|once|after|upon)\b[^,;]{0,80}?\b(?:is|are|has been|have been)\s+"
+    r"(?:selected|chosen|awarded)\b(?!\s+(?:for|to)\s+(?:an?\s+)?(?:oral|interview|presentation|"
+    r"demonstration|discussions|competitive range|further|the next|phase|step)\b)"
+    r"|^(?:upon|after|following)\s+(?:the\s+)?(?:contract\s+)?award\b"
+    r"|\bwithin\s+\S+\s+(?:\(\d+\)\s+)?(?:working\s+|business\s+|calendar\s+)?days\s+"
+    r"(?:after|of|from)\s+(?:the\s+)?(?:(?:date\s+of\s+(?:the\s+)?)?(?:contract\s+)?award|"
+    r"notice of (?:intent|award)|(?:date\s+of\s+)?(?:the\s+)?[\w'’\\]+\s+request)\b",
+    re.I,
+)
+
+
+def is_after_selection(sentence: str) -> bool:
+    """A ``shall`` / ``must`` sentence that binds only the firm selected for award: conditioned
+    on the selection (``If a proposal with subcontractors is selected, the offeror must provide
+    ...``), opening with the award (``Upon award, the contractor shall ...``), or due a number
+    of days after the award or the buyer's later request (``... within five working days from
+    the date of the buyer's request``). Selection for an oral presentation or the competitive
+    range is a stage of the evaluation, not the award (``If selected for an oral presentation,
+    ...`` stays an ask), and so does anything also due with the offer (``_WITH_THE_OFFER``).
+    Source: compliance-matrix practice (the proposal answers what is due
+    with the offer; what the awardee owes after selection is a contract action)."""
+    s = strip_inline_markdown(sentence).strip().lstrip("-–—•*").strip()
+    s = LIST_MARKER.sub("", LEADING_LABEL.sub("", s, count=1), count=1)
+    return is_requirement(s) and bool(_AFTER_SELECTION.search(s)) and not _WITH_THE_OFFER.search(s)
+
+
+_WITH_THE_OFFER = re.compile(
+    r"\b(?:with|in)\s+(?:the|its|their|your|each)\s+(?:proposals?|offers?|quotes?|quotations?|bids?|"
+    r"responses?|submissions?)\b",
+    re.I,
+)
+"""Due with the offer (``... must be submitted with the proposal or within five days of the
+State's request``): an ask of the proposal, whatever later date it also allows."""
+
+
 def is_work_requirement(sentence: str) -> bool:
     """A ``shall`` / ``must`` sentence inside the statement of work that is a post-award
     obligation: nothing in it is about the proposal and it is no qualification the offeror
@@ -495,6 +574,30 @@ def is_work_requirement(sentence: str) -> bool:
         and not SECOND_PERSON.search(s)
         and not _BIDDER_WRITES.search(s)
     )
+
+
+def is_deliverable_delivery(sentence: str) -> bool:
+    """A ``shall`` / ``must`` sentence that hands over the work's deliverables or reports
+    (``_DELIVERABLE_SUBMITTED``) and names no proposal: a post-award delivery, though
+    "submitted" is also the proposal's word. The caller decides where it stands (outside
+    Section L/M: ``ask_kinds``). Source: compliance-matrix practice (the deliverables schedule
+    is traced to the SOW, not answered in the proposal)."""
+    s = strip_inline_markdown(sentence).strip().lstrip("-–—•*").strip()
+    s = LIST_MARKER.sub("", LEADING_LABEL.sub("", s, count=1), count=1)
+    return (
+        is_requirement(s) and bool(_DELIVERABLE_SUBMITTED.match(s)) and not _PROPOSAL_NOUN.search(s)
+    )
+
+
+_DELIVERABLE_SUBMITTED = re.compile(
+    r"^(?:(?:a|one)\s+cop(?:y|ies)\s+of\s+)?(?:the\s+|all\s+|any\s+|each\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:deliverables?|reports?)\s+(?:shall|must|will)\s+be\s+(?:submitted|delivered|uploaded)\b",
+    re.I,
+)
+"""The work's deliverables handed over (``Code deliverables shall be submitted via pull
+requests``, ``A copy of any document deliverables shall be submitted to the technical team``,
+``Monthly reports shall be submitted to the COR``): in statement-of-work text a post-award
+delivery, though "submitted" is also the proposal's word."""
 
 
 _BIDDER_WRITES = re.compile(
@@ -558,7 +661,8 @@ def is_procurement_process(sentence: str) -> bool:
     proposal holds: how offers are evaluated and awarded (``The Government will evaluate
     ...``, ``Proposals shall be evaluated ...``, ``No award shall be made ...``), questions and
     contact before award (``Questions shall be submitted to ...``, ``The offeror shall direct
-    all communications to ...``), when offers must arrive (``must be received no later
+    all communications to ...``), the factors "used to evaluate offers" (``_USED_TO_EVALUATE``),
+    a protest of the award (``_PROTEST``), when offers must arrive (``must be received no later
     than ...``), what a firm that does not bid must do (``_NO_BID``), the invitation to bid
     (``_INVITATION``), the consequence of
     failing an ask (``_CONSEQUENCE``) and the portal registration that reaches the documents
@@ -579,6 +683,8 @@ def is_procurement_process(sentence: str) -> bool:
         return True
     return bool(
         _PASSIVE_PROCESS.match(s)
+        or _USED_TO_EVALUATE.search(s)
+        or (_PROTEST.search(s) and not SECOND_PERSON.search(s))
         or _COMMUNICATION.search(s)
         or _RECEIPT_DEADLINE.search(s)
         or _NO_BID.search(s)
@@ -586,6 +692,22 @@ def is_procurement_process(sentence: str) -> bool:
         or _CONSEQUENCE.search(s)
         or _PORTAL_ACCESS.search(s)
     )
+
+
+_USED_TO_EVALUATE = re.compile(
+    r"\b(?:shall|will)\s+be\s+used\s+(?:by\s+the\s+\w+\s+)?(?:to|in)\s+(?:evaluat|assess|rat|scor)"
+    r"\w*\s+(?:the\s+|all\s+)?(?:offers|proposals|quotes|quotations|bids|responses)\b"
+    r"|^(?:[A-Z][^.?!:]{0,120}?:\s+)?(?:\w+\s+){0,2}?points?\s+(?:shall|will|may)\s+be\s+"
+    r"(?:given|awarded|assigned|deducted|added)\b",
+    re.I,
+)
+"""``The following factors shall be used to evaluate offers:``, ``Points shall be given to
+contractors of small disadvantaged business status``: the evaluation method (how the offer is
+scored, Section M)."""
+_PROTEST = re.compile(r"\b(?:protests?|protester|protestor|protesting)\b", re.I)
+"""A protest of the award (``If an offeror wishes to protest the award ...``, ``Include the
+name, address ... of the protester``): the remedy after award is the buyer's procedure, no
+line of the proposal; "your experience with bid protests" (second person) is an ask."""
 
 
 _CONSEQUENCE = re.compile(
@@ -678,7 +800,10 @@ volume keeps them; no content of its own."""
 
 
 _MEET_EVERYTHING = re.compile(
-    r"\b(?:shall|must|should|will)\s+(?:successfully\s+)?(?:meet|exceed|satisfy|comply with|"
+    r"\b(?:shall|must|should|will)\s+(?:be\s+)?(?:held\s+)?(?:responsible\s+for\s+and\s+)?"
+    r"governed\s+by\s+(?:all\s+)?(?:of\s+)?the\s+(?:\w+\s+){0,2}?(?:requirements|terms|"
+    r"provisions)\b(?:\s+(?:there\s?under|herein|of\s+(?:the|this)\s+\w+))?\s*\.?$"
+    r"|\b(?:shall|must|should|will)\s+(?:successfully\s+)?(?:meet|exceed|satisfy|comply with|"
     r"pass(?:\s+through)?)\s+(?:or exceed\s+)?(?:each|every|all)(?:\s+of\s+the)?\s+"
     r"(?:(?:solicitation|stated|RFP|RFQ|mandatory|evaluation)\s+)?(?:requirements|phases?|"
     r"factors|terms(?: and conditions)?|conditions)"
@@ -689,7 +814,9 @@ _MEET_EVERYTHING = re.compile(
 )
 """``Offerors must meet or exceed all solicitation requirements to be eligible for award.``,
 ``To be considered for award, offerors must successfully pass through each phase.``: the
-demand is the whole document (or all its phases), the lines are the specific asks."""
+demand is the whole document (or all its phases), the lines are the specific asks; so is
+``..., and the Contractor shall be responsible for and governed by all the requirements there
+under.`` (the general requirements bind every section of the specification)."""
 
 _QUALITY = (
     r"(?:clear(?:ly written)?|concise|specific|complete|accurate|autonomous|thorough|succinct|"
@@ -734,6 +861,8 @@ _BARE_LEAD_IN = re.compile(
     r"(?:explain|include|address|contain|describe|cover|provide|consist of)\s*(?:at a minimum\s+)?"
     r"(?:the following)?(?:\s+(?:for|in)\s+(?:\w+\s+){0,5}?\w+)?\s*:$"
     r"|^the following\s+(?:[\w/-]+\s+){0,4}?(?:is|are)\s+required\b[^:.]{0,60}:$"
+    r"|^the following\s+(?:[\w/-]+\s+){0,4}?(?:must|shall|should)\s+be\s+(?:included|provided|"
+    r"submitted|addressed)\b[^:.]{0,60}:$"
     r"|^the following\s+(?:[\w/-]+\s+){0,6}?(?:listed below\s+)?(?:shall|will)\s+apply\b"
     r"[^:.]{0,60}[:.]$"
     r"|^[\w\s/-]{0,40}?\b(?:shall|must)\s+meet\s+the following\s+(?:[\w/-]+\s+){0,3}?"
@@ -746,8 +875,9 @@ def is_bare_lead_in(sentence: str) -> bool:
     """True for a lead-in that only announces the list below it and names nothing to answer of
     its own: ``At a minimum, provide:``, ``Each case study should include:``, ``The Staffing
     Plan must explain the following for the base and option periods:``, ``The following
-    introductory information is required on the first page of each section:``, ``Offerors
-    submitting a response must meet the following minimum qualifications.`` The caller keeps
+    introductory information is required on the first page of each section:``, ``The following
+    information must be included in all proposals:``, ``Offerors submitting a response must
+    meet the following minimum qualifications.`` The caller keeps
     it as context when the listed items are rows of their own (``matrix.matrix_rows``). A
     lead-in that names content (``The offeror shall submit a separate price quotation that
     includes the following:``) is no bare lead-in. Source: proposal practice of shredding to
@@ -764,15 +894,29 @@ _TASK_IMPERATIVE = re.compile(
 )
 
 
+_WRITTEN_OBJECT = re.compile(
+    r"^(?:please\s+)?(?:provide|include|furnish|supply)\s+(?:(?:a|an|the|any|all|two|three|"
+    r"\d+|\(\d+\))\s+)?(?:[\w-]+\s+){0,2}?(?:examples?|descriptions?|details|explanations?|"
+    r"narratives?|summar(?:y|ies)|resumes?|résumés?|references?|samples?|evidence|copies|"
+    r"cop(?:y|ies) of|names|biograph(?:y|ies)|case studies|lists? of)\b",
+    re.I,
+)
+"""``Provide examples of ...``, ``Provide a description of ...``, ``Include resumes ...``: the
+object is writing the response holds, so the imperative asks for content even in statement-of-
+work text (``Provide on-going maintenance`` orders work)."""
+
+
 def is_task_imperative(sentence: str) -> bool:
     """An imperative that orders work (``Provide on-going maintenance of the service.``,
     ``Include single sign-on for all users.``) and says nothing about the proposal or "you":
     in statement-of-work text it is a task of the contract (the caller decides where the
-    sentence stands). Writing verbs (describe, explain, identify ...) are never tasks."""
+    sentence stands). Writing verbs (describe, explain, identify ...) are never tasks, nor is
+    an imperative whose object is writing (``_WRITTEN_OBJECT``: "Provide examples of ...")."""
     s = strip_inline_markdown(sentence).strip().lstrip("-–—•*").strip()
     s = LIST_MARKER.sub("", LEADING_LABEL.sub("", s, count=1), count=1)
     return (
         bool(_TASK_IMPERATIVE.match(s))
+        and not _WRITTEN_OBJECT.match(s)
         and not s.endswith("?")
         and not _ABOUT_THE_PROPOSAL.search(s)
         and not SECOND_PERSON.search(s)
@@ -831,7 +975,9 @@ __all__ = [
     "CONTENT_VERBS",
     "PROCEDURAL_VERBS",
     "is_administration_requirement",
+    "is_after_selection",
     "is_ask",
+    "is_deliverable_delivery",
     "is_bare_lead_in",
     "is_impersonal_requirement",
     "is_procurement_process",

@@ -25,7 +25,12 @@ from rfp_retrieval.documents.ask_kinds import (
     item_kind,
     matrix_kind,
 )
-from rfp_retrieval.documents.ask_patterns import CHOICE_LIST, is_bare_lead_in
+from rfp_retrieval.documents.ask_patterns import (
+    CHOICE_LIST,
+    is_ask,
+    is_bare_lead_in,
+    is_requirement,
+)
 from rfp_retrieval.documents.questions import find_questions
 from rfp_retrieval.documents.records import Question, RfpDocument
 from rfp_retrieval.documents.section_kinds import SectionKinds
@@ -134,6 +139,8 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
             letter = part_letter(k)
             if choice or _names_a_section(part, others):
                 part_kind = OPTION
+            elif k + 1 < len(q.parts) and is_nested_lead_in(part):
+                part_kind = LEAD_IN  # "Examples of considerations:" over the items below it
             else:
                 part_kind = item_kind(doc, kinds, q, part, kind)
             if part.rstrip().endswith(":") and CHOICE_LIST.search(part):
@@ -156,6 +163,29 @@ def matrix_rows(doc: RfpDocument, questions: list[Question] | None = None) -> li
 
 
 _OR_AT_END = re.compile(r"[,;]?\s*\b(?:or|and/or)[\s,;:]*$", re.I)
+
+
+NESTED_LEAD_IN_WORDS = 6
+"""Longest list item (in words) read as the title of a nested list (``is_nested_lead_in``)."""
+
+
+def is_nested_lead_in(part: str) -> bool:
+    """A short list item ending with ``:`` that asks and requires nothing by its own wording
+    (``Examples of considerations:``, ``Technical factors:``): the title of the nested list
+    the next items form, not a line of its own (the items are the asks). At most
+    ``NESTED_LEAD_IN_WORDS`` words. Source: proposal practice of shredding to the lowest
+    level (the stem of a list is its items' context)."""
+    text = _plain_item(part)
+    return (
+        text.endswith(":")
+        and len(text.split()) <= NESTED_LEAD_IN_WORDS
+        and not is_ask(text)
+        and not is_requirement(text)
+    )
+
+
+def _plain_item(part: str) -> str:
+    return strip_inline_markdown(part).strip()
 
 
 def is_disjunction(parts: list[str]) -> bool:

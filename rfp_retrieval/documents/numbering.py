@@ -158,6 +158,7 @@ NUMBERING_SCHEMES: tuple[NumberingScheme, ...] = (
         "appendix",
         re.compile(
             r"(?P<label>(?:APPENDIX|Appendix|ATTACHMENT|Attachment|EXHIBIT|Exhibit)\s+"
+            r"(?:[-\u2013\u2014]\s+)?"  # "ATTACHMENT - E": a dash typed between label and letter
             r"(?P<id>[A-Z]{1,2}(?:-\d{1,2})?|\d{1,2}))(?=\s*[:\-\u2013\u2014.]\s|\s*$|\s+[A-Z])"
         ),
         "appendix",

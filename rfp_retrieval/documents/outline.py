@@ -255,7 +255,14 @@ def _drop_running_heading_copies(
     must itself be at a page top (a running header is); an earlier mention of the same label
     inside a page (``ATTACHMENT A`` in a list of attachments) does not count. A UCF part
     (``SECTION A``) opens once: its first copy counts wherever it stands, and every later copy
-    with the same title is dropped wherever the text layer put it on the page."""
+    with the same title is dropped wherever the text layer put it on the page. A page-top
+    (or page-bottom) heading that repeats the number of the section still open at its depth
+    (``ATTACHMENT P``
+    atop each page of Attachment P, running on with that page's first line) is that
+    section's running label too, whatever its text (page bottom: among its last three
+    non-blank lines, a running footer); an attachment's label (the appendix family) wherever
+    the text layer put it: an attachment is labelled once, its label recurring inside it is
+    its running label."""
 
     def at_page_top(i: int) -> bool:
         page = page_of_line[i] if i < len(page_of_line) else None
@@ -266,11 +273,31 @@ def _drop_running_heading_copies(
             k -= 1
         return above < 3
 
+    def at_page_bottom(i: int) -> bool:
+        page = page_of_line[i] if i < len(page_of_line) else None
+        k, below = i + 1, 0
+        while k < len(lines) and k < len(page_of_line) and page_of_line[k] == page:
+            if lines[k].strip():
+                below += 1
+            k += 1
+        return below < 3
+
     seen: set[tuple[str, str]] = set()
-    kept = []
+    kept: list[HeadingCandidate] = []
+    open_at: dict[int, str] = {}  # depth -> the number of the section open at that depth
     for c in cands:
         key = ((c.number or "").strip().upper(), c.heading.strip().upper())
         top = at_page_top(c.line)
+        depth = c.depth() if c.number else 0
+        number = normalise_number(c.number) if c.number else ""
+        edge = top or at_page_bottom(c.line) or c.family == "appendix"
+        if edge and c.kind == "heading" and number and open_at.get(depth) == number:
+            # "ATTACHMENT P" at the top of the next page of Attachment P, whatever text the
+            # line runs on with: the running label of a continuation page, no new section
+            continue
+        if number:
+            open_at = {d: n for d, n in open_at.items() if d < depth}
+            open_at[depth] = number
         if key in seen and c.kind == "heading" and (top or _UCF_PART.fullmatch(key[0])):
             # a UCF part ("SECTION A") opens once: a later copy with the same title is its
             # running header wherever the text layer put it on the page

@@ -89,6 +89,42 @@ PLEASE_CONTINUATION = re.compile(r"^please\b", re.I)
 """A ``Please consider ...`` / ``Please note ...`` sentence right after a question, asking for
 nothing of its own, says what the answer to that question should weigh: it stays with it."""
 
+RUN_IN_TOPIC = re.compile(r"^[A-Z][^.?!:]{0,60}?\s(?:--|[-\u2013\u2014])\s+(?=[A-Z])")
+"""A list item that opens with a run-in topic and a dash (``Testing -- Describe your philosophy
+of testing ... Describe how you envision ...``): its questions are one compliance line, the
+topic's (``_Finder.walk_sentences``)."""
+
+
+def _unmarked_question(sentence: str) -> bool:
+    """A question to "you" written without its question mark (``How will you handle team
+    communication.``): it asks nothing by its own form, so it continues the question before
+    it (``_Finder.walk_sentences``)."""
+    s = strip_inline_markdown(sentence).strip()
+    return not s.endswith("?") and bool(QUESTION_WORD.match(s)) and bool(SECOND_PERSON.search(s))
+
+
+_TITLE_LINE = re.compile(
+    r"(?:[A-Z][\w'’/&-]*|and|of|for|the|to|or|in)(?:\s+(?:[A-Z][\w'’/&-]*|and|of|"
+    r"for|the|to|or|in)){0,5}"
+)
+"""A short Title Case line without a final stop (``General Information``, ``Quotation
+Format``): after a capital-letter marker, a sub-heading, not content (``_Finder.content_item``)."""
+
+AMENDS_THE_TEXT = re.compile(
+    r"\b(?:paragraph|clause|provision|section)\s+\(?[\w.]{1,6}\)?\s+(?:entitled|titled)\b"
+    r"|\b(?:is|are)\s+(?:hereby\s+)?(?:deleted|tailored|amended|replaced|revised)\b",
+    re.I,
+)
+"""An item that tailors the document's own text (``Paragraph (e) entitled "Multiple Offers"
+is deleted in its entirety``, ``Paragraph (c) ... is tailored to read: ...``): how a provision
+reads now, no content of the proposal (``_Finder.content_item``)."""
+
+_CONTRACTOR_SHOULD = re.compile(r"^(?:the\s+)?contractor\s+should\b", re.I)
+"""``Contractor should include any special needs ...`` after ``The Contractor shall submit a list
+of equipment ...``: "should" with the singular contractor asks nothing by itself
+(``ask_patterns._CONTRACTOR``), so it says more about the ask before it
+(``_Finder.walk_sentences``)."""
+
 CONTENT_ITEM_WORDS = 30
 """Longest list item of instructions text read as required content (``_Finder.content_item``)."""
 
@@ -188,10 +224,11 @@ def find_questions(doc: RfpDocument) -> list[Question]:
     ``doc.section_path(section_key)``; ``kind`` is ``question`` | ``requirement`` |
     ``table-row`` | ``evaluation-criterion`` (an ask: ``ask_kinds.ASK_KINDS``) or a kind the
     proposal does not answer (``work-statement``, ``procurement-process``,
-    ``general-compliance``): ``ask_kinds.matrix_kind``, the compliance matrix's rule, so
-    every reader of the questions sees the matrix's kind; ``line`` is 1-based in
-    ``doc.text``; ``page`` is the PDF page (from ``doc.page_starts``) or None. Never raises
-    for an unusual document: an outline without asks gives ``[]``.
+    ``general-compliance``, ``standard-provision``): ``ask_kinds.matrix_kind``, the
+    compliance matrix's rule, so every reader of the questions sees the matrix's kind;
+    ``line`` is 1-based in ``doc.text``; ``page`` is the PDF page (from
+    ``doc.page_starts``) or None. Never raises for an unusual document: an outline without
+    asks gives ``[]``.
     """
     finder = _Finder(doc)
     found = finder.run()
@@ -503,8 +540,12 @@ class _Finder:
         if re.fullmatch(r"\(?\d{1,2}[.)]", block.marker):
             return False
         text = block.text
+        if re.fullmatch(r"[A-Z]\.", block.marker) and _TITLE_LINE.fullmatch(text.strip()):
+            return False  # "A. General Information": a lettered sub-heading of Section L
         if STAGE_NAME.match(strip_inline_markdown(text).strip()):
             return False  # "Phase 1 – Technical Submission": a stage of the evaluation
+        if AMENDS_THE_TEXT.search(text):
+            return False  # "Paragraph (e) entitled ... is deleted": the provision tailored
         return 2 <= len(text.split()) <= CONTENT_ITEM_WORDS and not text.endswith(":")
 
     def parts_after(
@@ -520,11 +561,17 @@ class _Finder:
         parts: list[str] = []
         used = 0
         question = text.rstrip().endswith("?")
+        styles: set[str] = set()
         for block in rest:
             if block.kind != "item":
                 break
             if question and ("?" in block.text or is_ask(block.text)):
                 break  # the next checklist question, a sibling of the prompt
+            style = marker_style(block.marker, styles)
+            if styles and style is not None and style[0] not in styles and not style[1]:
+                break  # "(b)" after "(A)" ... "(I)": the outer list goes on
+            if style is not None:
+                styles.add(style[0])
             parts.append(block.text)
             used += 1
         return parts, used
@@ -637,6 +684,7 @@ class _Finder:
         if label:
             text = _strip_label(text, label)
         sentences = split_sentences(text)
+        one_topic = block.kind == "item" and bool(RUN_IN_TOPIC.match(text))
         last: Question | None = None
         current: list[str] = []
         current_kind: str | None = None
@@ -660,9 +708,17 @@ class _Finder:
                 and current_kind in ("question", "evaluation-criterion")
                 and (
                     CONTINUATION.match(sentence)
-                    or PLEASE_CONTINUATION.match(sentence)
+                    or (PLEASE_CONTINUATION.match(sentence) or _unmarked_question(sentence))
                     and self.kind_of(sentence, owner) is None
+                    or one_topic
+                    and current_kind == "question"
+                    and self.kind_of(sentence, owner) == "question"
                 )
+                or current
+                and current_kind is not None
+                and not current[-1].rstrip().endswith(":")
+                and _CONTRACTOR_SHOULD.match(strip_inline_markdown(sentence).strip())
+                and self.kind_of(sentence, owner) is None
                 or current
                 and current_kind is not None
                 and not current[-1].rstrip().endswith(":")
@@ -859,6 +915,34 @@ def part_label(marker: str | None) -> str | None:
     return m.group(1) if m else None
 
 
+def marker_style(marker: str | None, seen: set[str] = frozenset()) -> tuple[str, bool] | None:
+    """(style, first) of a list marker: the style is the numbering family with its punctuation
+    (``digit.``, ``(lower)``, ``(upper)``, ``roman)`` ...; ``(A)`` and ``G)`` share one) and
+    ``first`` says the marker is the first value of its family (``1``, ``a``, ``A``, ``i``: a
+    nested list starts there). A single ``i``/``v``/``x`` is a letter when letters of that
+    case are already in ``seen``. None for a bullet or no marker (no numbering). Read by
+    ``_Finder.parts_after``: an item of a style not seen yet that does not start its family
+    ends the list (the enclosing list goes on: ``(b)`` after ``(A)`` ... ``(I)``)."""
+    m = re.fullmatch(r"(\()?([0-9]{1,3}|[A-Za-z]{1,4})([.)])", (marker or "").strip())
+    if m is None:
+        return None
+    value, punct = m.group(2), ")" if m.group(1) or m.group(3) == ")" else "."
+    if value.isdigit():
+        family, first = "digit", value in ("0", "1")
+    else:
+        case = "lower" if value.islower() else "upper"
+        roman = re.fullmatch(r"[ivxlc]+|[IVXLC]+", value) is not None
+        if roman and len(value) == 1 and f"{case}{punct}" in seen:
+            roman = False  # "(i)" after "(h)": the ninth letter
+        if roman:
+            family, first = f"roman-{case}", value.lower() == "i"
+        elif len(value) == 1:
+            family, first = case, value.lower() == "a"
+        else:
+            return None  # "ab." is no list number
+    return f"{family}{punct}", first
+
+
 def _block_labels(blocks: list[_Block]) -> list[str | None]:
     """``part_label`` of each list-item block (the parts of ``_Finder.parts_after``)."""
     return [part_label(b.marker) for b in blocks]
@@ -1011,7 +1095,7 @@ def _strip_label(text: str, label: str | None) -> str:
     if label and text.startswith(label):
         text = text[len(label) :]
     elif label:
-        m = re.match(r"^\W*" + re.escape(label.rstrip(".:")) + r"[.:)]?", text)
+        m = re.match(r"^\W*" + re.escape(label.rstrip(".:")) + r"(?:[.:)]|(?!\w))", text)
         if m:
             text = text[m.end() :]
     return text.strip().lstrip("-\u2013\u2014:").strip()

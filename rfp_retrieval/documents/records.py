@@ -151,10 +151,10 @@ class Question:
     None; ``text`` is verbatim from the document; ``section_path`` lists the headings from the
     root to the enclosing section (as ``RfpDocument.section_path`` renders them);
     ``kind`` is ``question`` | ``requirement`` | ``table-row`` | ``evaluation-criterion`` (an
-    ask) or ``work-statement`` | ``procurement-process`` | ``general-compliance`` (kept, not
-    answered: ``ask_kinds.matrix_kind``); ``topic`` is the table column/row header or
-    questionnaire domain that gives a table row its implicit context; ``context`` holds the
-    paragraphs of the section before the question;
+    ask) or ``work-statement`` | ``procurement-process`` | ``general-compliance`` |
+    ``standard-provision`` (kept, not answered: ``ask_kinds.matrix_kind``); ``topic`` is the
+    table column/row header or questionnaire domain that gives a table row its implicit
+    context; ``context`` holds the paragraphs of the section before the question;
     ``references`` holds the keys of sections the question cross-references ("Section 2.2").
     ``parts`` are the list items of a compound ask (a prompt ending with ``:``) and
     ``part_labels`` their markers as the document numbers them (``1``, ``a``, ``iv``; None for

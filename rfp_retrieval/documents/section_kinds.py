@@ -152,11 +152,13 @@ whatever the heading says."""
 CLAUSES = re.compile(
     r"\bclauses?\b|\b52\.2\d\d-\d|\b252\.2\d\d-\d|terms and conditions|\bdefinitions?\b|"
     r"standard provisions|general provisions|contract provisions|\bFAR\b|\bDFARS\b|"
-    r"general conditions|special conditions|conditions of (?:the )?contract",
+    r"general conditions|special conditions|conditions of (?:the )?contract|"
+    r"\blegal (?:information|provisions|terms)\b",
     re.I,
 )
 """Clause / definition text, over ``numbered_path``: the general and special conditions a
-state or county solicitation appends are boilerplate the offeror accepts by signing."""
+state or county solicitation appends, and its "General Legal Information" (right of rejection,
+disclosure, tariffs), are boilerplate the offeror accepts by signing."""
 INSTRUCTIONS_PROVISION = re.compile(
     r"\b(?:\d{1,2})?52\.2\d\d-\d+\b[^/]*"
     r"\b(?:instructions to (?:offerors|bidders|quoters|proposers)|evaluation\b)",
@@ -168,6 +170,10 @@ INSTRUCTIONS_PROVISION = re.compile(
 a clause, its text is Section L or M (what the offer must show), so it is not clause text for
 the question finder. Read on the outermost heading naming a clause number
 (``SectionKinds.is_clauses``)."""
+CLAUSE_AT_START = re.compile(rf"^\(?(?:{CLAUSE_NUMBER.pattern})")
+"""A heading that opens with a clause or provision number (``52.212-1 INSTRUCTIONS TO
+OFFERORS``, ``852.233-70 PROTEST CONTENT.``): the clause reproduced in full text
+(``SectionKinds.is_standard_provision``)."""
 CONTRACT_TERM_HEADING = re.compile(
     r"^(?:contract (?:period|term)(?: and renewals?)?|renewals?|insurance(?: requirements)?|"
     r"(?:contract )?administration|authorities and delegations|"
@@ -308,6 +314,26 @@ class SectionKinds:
         if nearest and INSTRUCTIONS_PROVISION.search(nearest):
             return False
         return bool(CLAUSES.search(path))
+
+    def is_standard_provision(self, section: Section) -> bool:
+        """The standard text of a clause or provision reproduced in full: the nearest numbered
+        section at or above ``section`` has a heading that opens with a clause number
+        (``numbering.CLAUSE_NUMBER``: ``D.1 52.212-1 INSTRUCTIONS TO OFFERORS-COMMERCIAL
+        ITEMS (JAN 2004)``, ``D.3 52.212-3 OFFEROR REPRESENTATIONS ...``), and it is not
+        evaluation text (the evaluation provision's factors are the buyer's own fill-in,
+        Section M). The buyer's tailoring sits under headings of its own (``D.1.1 ADDENDUM TO
+        FAR 52.212-1``, ``D.1.3 SUBMITTAL REQUIREMENTS``): not standard text. Source: proposal
+        practice (the regulation's own wording is accepted by signing the offer, one line of
+        the matrix names it; the addenda are shredded)."""
+        if section.level <= 0 or self.is_evaluation(section):
+            return False
+        numbered = next(
+            (n for n in self.doc.ancestors(section) if n.number and n.kind != "paragraph"), None
+        )
+        if numbered is None or numbered.level <= 0:
+            return False
+        heading = strip_inline_markdown(numbered.heading or "").strip()
+        return bool(CLAUSE_AT_START.match(heading))
 
     def is_contract_terms(self, section: Section) -> bool:
         """At or under a heading that names a contract term (``CONTRACT_TERM_HEADING``): its
