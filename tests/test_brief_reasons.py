@@ -876,3 +876,30 @@ def test_a_rule_on_the_set_no_pick_meets_is_a_check_and_an_unknown_fact_is_unkno
         "at least one reference for a local customer (a rule on the set of references, not a "
         "filter on each): the brief checks the picks"
     )
+
+
+def test_tokens_are_remembered_per_text_and_per_word_with_the_same_values():
+    from rfp_retrieval.report import reasons
+    from rfp_retrieval.rewrite.terms import index_tokens
+
+    text = "Parallel payroll testing; parallel payroll cutover for 12 counties"
+    reasons._tokens.cache_clear()
+    reasons._word_stem.cache_clear()
+    first = reasons._tokens(text)
+    assert first == (
+        ("parallel", "Parallel"),
+        ("payrol", "payroll"),
+        ("test", "testing"),
+        ("", ","),
+        ("parallel", "parallel"),
+        ("payrol", "payroll"),
+        ("cutov", "cutover"),
+        ("", "for"),
+        ("", "12"),
+        ("counti", "counties"),
+        ("", ","),
+    )
+    assert reasons._tokens(text) is first  # the second reader of this text gets it back
+    assert reasons._tokens.cache_info().hits == 1
+    assert reasons._word_stem.cache_info().hits == 1  # "payroll" again ("Parallel" differs)
+    assert all(reasons._word_stem(w) == tuple(index_tokens(w)) for _, w in first)
