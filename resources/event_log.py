@@ -43,7 +43,23 @@ class PooledSqliteEventLogStorage(SqliteEventLogStorage):
 
     def __init__(self, base_dir: str, inst_data: Any = None) -> None:
         self._engines: dict[str, Engine] = {}
+        self._tables: set[str] = set()
         super().__init__(base_dir, inst_data)
+
+    def has_table(self, table_name: str) -> bool:
+        """Whether the index shard has ``table_name``, a yes remembered for the process.
+
+        Dagster asks before most statements (every ``has_dynamic_partition``: ~140 times an
+        ``rfp_job`` run), each time through a new engine and connection; a table is never
+        dropped while the instance is in use, so a yes stays true. A no is asked again (a
+        ``dagster instance migrate`` in another process may add the table).
+        """
+        if table_name in self._tables:
+            return True
+        found = super().has_table(table_name)
+        if found:
+            self._tables.add(table_name)
+        return found
 
     def _engine(self, shard: str) -> Engine:
         engine = self._engines.get(shard)

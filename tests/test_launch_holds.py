@@ -93,3 +93,19 @@ def test_a_new_shard_file_is_in_wal_mode_before_dagster_creates_its_tables(tmp_p
         assert con.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
     finally:
         con.close()
+
+
+def test_the_pooled_event_log_asks_sqlite_once_for_a_table_it_has(tmp_path, monkeypatch):
+    storage = PooledSqliteEventLogStorage(str(tmp_path))
+    asked: list[str] = []
+    stock = SqliteEventLogStorage.has_table
+
+    def counted(self, table_name):
+        asked.append(table_name)
+        return stock(self, table_name)
+
+    monkeypatch.setattr(SqliteEventLogStorage, "has_table", counted)
+    assert [storage.has_table("dynamic_partitions") for _ in range(3)] == [True, True, True]
+    assert [storage.has_table("no_such_table") for _ in range(2)] == [False, False]
+    assert asked == ["dynamic_partitions", "no_such_table", "no_such_table"]
+    storage.dispose()
