@@ -911,3 +911,30 @@ def test_a_pick_with_no_topical_reason_is_flagged_and_a_vague_outcome_is_not_quo
         '"Self-service adoption rose to 35% of requests" (shares self, service, adoption, '
         "requests with the RFP's scope)."
     )
+
+
+def test_tokens_are_remembered_per_text_and_per_word_with_the_same_values():
+    from rfp_retrieval.report import reasons
+    from rfp_retrieval.rewrite.terms import index_tokens
+
+    text = "Parallel payroll testing; parallel payroll cutover for 12 counties"
+    reasons._tokens.cache_clear()
+    reasons._word_stem.cache_clear()
+    first = reasons._tokens(text)
+    assert first == (
+        ("parallel", "Parallel"),
+        ("payrol", "payroll"),
+        ("test", "testing"),
+        ("", ","),
+        ("parallel", "parallel"),
+        ("payrol", "payroll"),
+        ("cutov", "cutover"),
+        ("", "for"),
+        ("", "12"),
+        ("counti", "counties"),
+        ("", ","),
+    )
+    assert reasons._tokens(text) is first  # the second reader of this text gets it back
+    assert reasons._tokens.cache_info().hits == 1
+    assert reasons._word_stem.cache_info().hits == 1  # "payroll" again ("Parallel" differs)
+    assert all(reasons._word_stem(w) == tuple(index_tokens(w)) for _, w in first)

@@ -109,3 +109,24 @@ def test_ctrl_c_while_the_helper_encodes_stops_the_helper_and_goes_on_up(
     assert remote._process is None
     assert helper.wait(timeout=5) == -9  # killed at once, not left to finish its encode
     assert remote._local is None  # no fallback: the model was not loaded in process
+
+
+def test_the_helper_ends_without_the_interpreters_teardown_when_its_pipe_closes(tmp_path):
+    """Closing the pipe ends the helper at once (``os._exit``): no atexit handler, no module
+    teardown of torch and the model (0.2-0.3 s), exit status 0."""
+    code = (
+        "import atexit, sys; atexit.register(lambda: sys.stderr.write('teardown ran\\n')); "
+        f"sys.argv = ['encoder_process', {str(tmp_path / 'no-model')!r}]; "
+        "from rfp_retrieval.retrieval.encoder_process import main; main()"
+    )
+    helper = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    _out, err = helper.communicate(b"", timeout=60)  # EOF at once: the command is done
+    assert helper.returncode == 0
+    assert b"teardown ran" not in err
+    assert b"Traceback" not in err

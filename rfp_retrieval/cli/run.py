@@ -38,6 +38,7 @@ from rfp_retrieval.cli.shapes import (
     run_references,
     run_scope_query,
 )
+from rfp_retrieval.heap import long_lived
 from rfp_retrieval.inbox import structure_warning
 from rfp_retrieval.settings import CONFIG_ENV, CONFIG_FILE, SettingsError
 from rfp_retrieval.storage.writer_lock import releases_store_locks
@@ -106,8 +107,9 @@ def run(
             from rfp_retrieval.retrieval.embedding import preload
 
             preload(settings.model_location())  # torch + model load in a helper process
-        launch = import_launcher(folder)
-        launcher = launch.Launcher(settings, launch.dagster_home(folder, config))
+        with long_lived():  # Dagster and the code location: kept until exit, never collected
+            launch = import_launcher(folder)
+            launcher = launch.Launcher(settings, launch.dagster_home(folder, config))
     except KeyboardInterrupt:  # before any run: typer would exit 130 without a word
         console.print(STARTUP_INTERRUPTED, highlight=False)
         raise typer.Exit(130) from None
