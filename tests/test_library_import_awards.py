@@ -320,6 +320,7 @@ def test_cli_import_awards_and_library_both_forms(award_dir, tmp_path):
         "file": str(out / "AW-15DDHQ22F00000686.md"),
         "written": True,
         "source": f"{award_dir / SAMPLE_A} row 1",
+        "defects": [],
     }
     # a second import keeps the files (a writer may have started on them)
     again = json.loads(
@@ -370,3 +371,54 @@ def test_column_names_match_whatever_their_case_and_unread_columns_are_said(tmp_
     assert f"columns not read in {export}: Award-ID note, Contracting Officer" in " ".join(
         out.output.split()
     )
+
+
+def test_implausible_award_amounts_leave_the_value_unknown_with_a_defect(tmp_path):
+    """Break-it: an award amount of 1e29 stopped the whole import with a decimal traceback;
+    1e309 (a JSON float overflow) and "inf" rejected the record, 5e11 was drafted as a
+    $500 billion contract. Rule: ``money.PLAUSIBLE_VALUE_LIMIT_USD``, the library's own."""
+    lines = tmp_path / "awards.jsonl"
+    base = {"awarding_sub_agency": "Department of Energy", "start_date": "2020-01-01"}
+    records = [
+        (1e29, None),
+        ("inf", None),
+        (None, None),  # written as the JSON number 1e309 below: Python reads it as infinity
+        (5e11, 2_000_000),
+        (5_000_000, 9_000_000),
+    ]
+    text = []
+    for k, (obligated, ceiling) in enumerate(records):
+        row = dict(base, award_id=f"DE00000{k}", award_amount=obligated)
+        if ceiling is not None:
+            row["total_base_and_all_options_value"] = ceiling
+        text.append(json.dumps(row).replace("null", "1e309"))
+    lines.write_text("\n".join(text) + "\n", encoding="utf-8")
+    result = awards.import_awards([lines])
+    assert result.rejected == []
+    got = {e.id: (e.contract.value.min, e.contract.value.max, e.defects) for e, _ in result.drafts}
+    assert got == {
+        "AW-DE000000": (None, None, ["implausible-value (obligated amount 1e+29)"]),
+        "AW-DE000001": (None, None, ["implausible-value (obligated amount inf)"]),
+        "AW-DE000002": (None, None, ["implausible-value (obligated amount inf)"]),
+        # one implausible amount makes the whole value unknown (as money.checked_value)
+        "AW-DE000003": (None, None, ["implausible-value (obligated amount 500000000000.0)"]),
+        "AW-DE000004": (5_000_000, 9_000_000, []),
+    }
+    out = tmp_path / "drafts"
+    res = CliRunner().invoke(app, ["library", "import-awards", str(lines), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    said = " ".join(res.output.split())
+    assert f"AW-DE000000 ({lines} row 1): implausible-value (obligated amount 1e+29)" in said
+    body = (out / "AW-DE000000.md").read_text(encoding="utf-8")
+    assert (
+        "- Obligated (USD): unknown (the record says 1e+29, above $100,000,000,000: check the "
+        "award and write the value)" in body
+    )
+    (entry,) = [e for e in load_library(out).entries if e.id == "AW-DE000000"]
+    assert (entry.contract.value.min, entry.contract.value.max) == (None, None)
+    res = CliRunner().invoke(
+        app, ["library", "import-awards", str(lines), "--out", str(out), "--json"]
+    )
+    flagged = {d["id"]: d["defects"] for d in json.loads(res.stdout)["drafts"] if d["defects"]}
+    assert flagged["AW-DE000003"] == ["implausible-value (obligated amount 500000000000.0)"]
+    assert len(flagged) == 4

@@ -103,10 +103,17 @@ with its file and row.
 
     result = import_awards(files)
     drafts = write_drafts(result, out, overwrite=overwrite)
+    defects = {entry.id: entry.defects for entry, _ in result.drafts}
     payload = {
         "out": str(out),
         "drafts": [
-            {"id": d.id, "file": str(d.path), "written": d.written, "source": d.source}
+            {
+                "id": d.id,
+                "file": str(d.path),
+                "written": d.written,
+                "source": d.source,
+                "defects": defects.get(d.id, []),
+            }
             for d in drafts
         ],
         "duplicates": [
@@ -140,6 +147,10 @@ with its file and row.
                     f"(kept {duplicate.kept_file} row {duplicate.kept_row})"
                 )
             )
+        for draft in drafts:
+            if defects.get(draft.id):
+                shown = "; ".join(defects[draft.id])
+                console.print(Text(f"  {draft.id} ({draft.source}): {shown}", "yellow"))
         for rejected in result.rejected:
             console.print(Text(f"  rejected: {rejected.reason}", "red"))
         for file, unread in result.unread_columns.items():

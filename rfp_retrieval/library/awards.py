@@ -38,7 +38,9 @@ draft has none, its front matter says ``status: needs write-up`` with the fields
 its body has a ``## Needs write-up`` section that ingest keeps in the entry's narrative
 (``needs_write_up`` tells a loaded draft apart). A record that cannot be read (no PIID, an
 amount or date that is not one, a JSON line that does not parse) is returned as a
-``RejectedRow`` with its file, row and reason; a PIID seen twice keeps the first record and
+``RejectedRow`` with its file, row and reason; an amount that reads but is no contract's
+worth (above ``money.PLAUSIBLE_VALUE_LIMIT_USD``, or infinite) leaves the draft's value
+unknown with an ``implausible-value`` defect; a PIID seen twice keeps the first record and
 reports the others (``AwardImport.duplicates``).
 
 Row numbers: a CSV's first record is row 2 (the header is row 1, as ``library.ingest``); a JSONL
@@ -62,7 +64,7 @@ from typing import Any
 import yaml
 
 from rfp_retrieval import agencies
-from rfp_retrieval.library import vocab
+from rfp_retrieval.library import money, vocab
 from rfp_retrieval.library.records import (
     Contract,
     ContractValue,
@@ -207,6 +209,9 @@ class AwardRecord:
     psc: str | None = None
     last_date_to_order: str | None = None
     mod_number: str | None = None
+    implausible_amounts: tuple[str, ...] = ()
+    """Amounts the record gives that are no contract's worth (``money.is_plausible_amount``:
+    above $100B, or infinite), as ``"<field> <text>"``; the record's amount is None."""
 
     @property
     def contract_number(self) -> str:
@@ -242,6 +247,17 @@ class _Unreadable(ValueError):
     """A record field that is not what its column says (message names the field)."""
 
 
+class ImplausibleAmount(ValueError):
+    """An award amount that reads but is no contract's worth (``money.is_plausible_amount``);
+    ``written`` is the amount as the record gives it."""
+
+    def __init__(self, name: str, written: str) -> None:
+        super().__init__(
+            f"{name} {written} is above ${money.PLAUSIBLE_VALUE_LIMIT_USD:,}: read as unknown"
+        )
+        self.written = written
+
+
 # ------------------------------------------------------------------------------- field rules
 def _text(value: Any) -> str | None:
     if value is None:
@@ -270,7 +286,10 @@ def award_amount(value: Any, name: str) -> int | None:
     """A dollar amount of an award export in whole USD (half up), None when empty.
 
     Accepts numbers and plain decimal strings with an optional ``$`` and thousands commas
-    (``"16015794.63"`` -> 16015795). Raises ``ValueError`` naming ``name`` otherwise.
+    (``"16015794.63"`` -> 16015795). Raises ``ImplausibleAmount`` for an amount that reads but
+    is no contract's worth (``1e29``, ``"inf"``, a JSON ``1e309``, ``5e11``: above
+    ``money.PLAUSIBLE_VALUE_LIMIT_USD``, break-it: ``1e29`` stopped the import with a
+    traceback), and ``ValueError`` naming ``name`` for anything else that is not an amount.
     """
     if value is None:
         return None
@@ -283,8 +302,10 @@ def award_amount(value: Any, name: str) -> int | None:
         amount = Decimal(text)
     except InvalidOperation as error:
         raise _Unreadable(f"{name} {value!r} is not a dollar amount") from error
-    if not amount.is_finite():
+    if amount.is_nan():
         raise _Unreadable(f"{name} {value!r} is not a dollar amount")
+    if not money.is_plausible_amount(amount):
+        raise ImplausibleAmount(name, str(value).strip())
     return int(amount.quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
@@ -408,7 +429,11 @@ def contract_value(record: AwardRecord) -> ContractValue:
     obligations leave out every order placed under it): both are unknown. A negative amount
     (more de-obligated than obligated, as real FPDS records show) is not what the contract is
     worth: unknown too (the library rejects a negative value, ``money.check_usd_amount_text``).
+    An implausible amount (``record.implausible_amounts``) makes the whole value unknown, as
+    ``money.checked_value`` does for a library cell.
     """
+    if record.implausible_amounts:
+        return ContractValue(None, None)
     ceiling = record.ceiling if record.ceiling and record.ceiling > 0 else None
     obligated = record.obligated
     if (obligated == 0 and is_idv(record)) or (obligated is not None and obligated < 0):
@@ -450,10 +475,20 @@ def _named_column(raw: dict[str, Any], name: str) -> tuple[str | None, Any]:
     return None, None
 
 
-def _amount(raw: dict[str, Any], name: str, label: str, modification: bool) -> int | None:
+def _amount(
+    raw: dict[str, Any], name: str, label: str, modification: bool, implausible: list[str]
+) -> int | None:
+    """Field ``name``'s amount (``award_amount``); an implausible one is None and its
+    ``"<label> <text>"`` goes to ``implausible``."""
     column, value = _named_column(raw, name)
-    amount = award_amount(value, label)
-    if modification and column in TRANSACTION_AMOUNT_COLUMNS:
+    change = modification and column in TRANSACTION_AMOUNT_COLUMNS
+    try:
+        amount = award_amount(value, label)
+    except ImplausibleAmount as error:
+        if not change:
+            implausible.append(f"{label} {error.written}")
+        return None
+    if change:
         return None  # a modification's change, not the contract's value
     return amount
 
@@ -496,6 +531,9 @@ def record_from_row(raw: dict[str, Any], file: str, row: int) -> AwardRecord:
     ):
         if code and code not in codes:
             codes.append(code)
+    implausible: list[str] = []
+    obligated = _amount(raw, "obligated", "obligated amount", modification, implausible)
+    ceiling = _amount(raw, "ceiling", "ceiling (base and all options)", modification, implausible)
     return AwardRecord(
         file=file,
         row=row,
@@ -504,8 +542,8 @@ def record_from_row(raw: dict[str, Any], file: str, row: int) -> AwardRecord:
         sub_agency=sub,
         department=department,
         agency_codes=tuple(codes),
-        obligated=_amount(raw, "obligated", "obligated amount", modification),
-        ceiling=_amount(raw, "ceiling", "ceiling (base and all options)", modification),
+        obligated=obligated,
+        ceiling=ceiling,
         start_date=award_date(_column(raw, "start"), "start date"),
         end_date=award_date(_column(raw, "end"), "end date"),
         award_type=_strip_code(_text(_column(raw, "award_type")))[0],
@@ -515,6 +553,7 @@ def record_from_row(raw: dict[str, Any], file: str, row: int) -> AwardRecord:
         psc=_code_of(_text(_column(raw, "psc"))),
         last_date_to_order=award_date(_column(raw, "last_date_to_order"), "last date to order"),
         mod_number=mod_number,
+        implausible_amounts=tuple(implausible),
     )
 
 
@@ -626,8 +665,11 @@ def _title(record: AwardRecord) -> str:
 
 
 def draft_entry(record: AwardRecord) -> PastPerformanceEntry:
-    """The library entry an award record gives (rules: module docstring); no write-up fields."""
+    """The library entry an award record gives (rules: module docstring); no write-up fields.
+    An implausible amount leaves the value unknown with an ``implausible-value (<field>
+    <text>)`` defect (``money.implausible_value_defect``)."""
     vehicle_type, vehicle_name, defects = vehicle(record)
+    defects = defects + [money.implausible_value_defect(a) for a in record.implausible_amounts]
     return PastPerformanceEntry(
         id=draft_id(record.contract_number),
         title=_title(record),
@@ -692,8 +734,8 @@ def writeup_text(entry: PastPerformanceEntry, record: AwardRecord) -> str:
         ("Parent IDV", record.parent_idv),
         ("Agency", " / ".join(t for t in (record.department, record.sub_agency) if t) or None),
         ("Recipient", record.recipient),
-        ("Obligated (USD)", _usd(record.obligated, record)),
-        ("Ceiling (USD)", _usd(record.ceiling, record)),
+        ("Obligated (USD)", _usd(record.obligated, record, "obligated amount")),
+        ("Ceiling (USD)", _usd(record.ceiling, record, "ceiling (base and all options)")),
         ("Last date to order", record.last_date_to_order),
         ("NAICS", record.naics),
         ("PSC", record.psc),
@@ -713,9 +755,15 @@ def writeup_text(entry: PastPerformanceEntry, record: AwardRecord) -> str:
     return f"---\n{dumped}---\n\n{body}"
 
 
-def _usd(amount: int | None, record: AwardRecord) -> str | None:
+def _usd(amount: int | None, record: AwardRecord, label: str) -> str | None:
     if amount is not None:
         return f"{amount:,}"
+    for written in record.implausible_amounts:
+        if written.startswith(f"{label} "):
+            return (
+                f"unknown (the record says {written[len(label) + 1 :]}, above "
+                f"${money.PLAUSIBLE_VALUE_LIMIT_USD:,}: check the award and write the value)"
+            )
     if record.mod_number not in (None, "0"):
         return "unknown (the record is a modification: its amounts are changes)"
     return None
