@@ -151,10 +151,42 @@ def test_pages_past_the_ocr_cap_are_left_unread_and_the_warning_says_how_to_read
 
 
 @pytest.mark.parametrize(
-    ("value", "cap"), [(None, 100), ("", 100), ("7", 7), ("0", None), ("lots", 100)]
+    ("value", "cap"), [(None, 100), ("", 100), ("7", 7), (" 12 ", 12), ("0", None)]
 )
 def test_the_ocr_page_cap_setting(monkeypatch, value, cap):
     monkeypatch.delenv("RFP_RETRIEVAL_OCR_MAX_PAGES", raising=False)
     if value is not None:
         monkeypatch.setenv("RFP_RETRIEVAL_OCR_MAX_PAGES", value)
     assert ocr.ocr_page_cap() == cap
+
+
+@pytest.mark.parametrize("value", ["lots", "-5", "2.5", "1e3", "٣"])
+def test_a_bad_ocr_page_cap_is_an_error_naming_the_variable(monkeypatch, tmp_path, value):
+    """Break-it: ``RFP_RETRIEVAL_OCR_MAX_PAGES=lots`` (or ``-5``) was read as the default cap
+    without a word; now the library call raises and every RFP-reading command exits 2 with the
+    variable, the value and what it accepts, before any file is read."""
+    from typer.testing import CliRunner
+
+    from rfp_retrieval.cli import app
+
+    monkeypatch.setenv("RFP_RETRIEVAL_OCR_MAX_PAGES", value)
+    expected = (
+        f"RFP_RETRIEVAL_OCR_MAX_PAGES={value!r} is not a page count: set a whole number of "
+        "pages (0 for no cap; unset, the cap is 100)"
+    )
+    with pytest.raises(ocr.OcrSettingError) as raised:
+        ocr.ocr_page_cap()
+    assert str(raised.value) == expected
+    rfp = tmp_path / "rfp.md"
+    rfp.write_text("# 1. Scope\n\nThe Offeror shall describe its approach.\n", encoding="utf-8")
+    runner = CliRunner()
+    for args in (
+        ["parse", str(rfp)],
+        ["matrix", str(rfp), "--out", str(tmp_path / "m.csv")],
+        ["run", "--db", str(tmp_path / "x.duckdb"), str(rfp)],
+    ):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2, (args, res.output)
+        assert res.exception is None or isinstance(res.exception, SystemExit)
+        assert f"Settings error: {expected}" in " ".join(res.output.split()), args
+    assert not (tmp_path / "m.csv").exists() and not (tmp_path / "x.duckdb").exists()

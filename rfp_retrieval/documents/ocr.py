@@ -33,12 +33,29 @@ stay pages without text and the reader's warning says why (``pdf_reader``)."""
 OCR_MAX_PAGES_ENV = "RFP_RETRIEVAL_OCR_MAX_PAGES"
 
 
+class OcrSettingError(ValueError):
+    """An OCR environment variable holds a value it does not accept (the message names the
+    variable, the value and what it accepts)."""
+
+
 def ocr_page_cap() -> int | None:
-    """The OCR page cap: ``$RFP_RETRIEVAL_OCR_MAX_PAGES`` when it is a whole number (0: no
-    cap, returned as None), else ``MAX_OCR_PAGES``."""
+    """The OCR page cap: ``$RFP_RETRIEVAL_OCR_MAX_PAGES`` (0: no cap, returned as None), or
+    ``MAX_OCR_PAGES`` when it is unset or empty.
+
+    Raises:
+        OcrSettingError: the variable is set to anything but a whole number of pages
+            (``lots``, ``-5``, ``2.5``): break-it, such a value was silently read as the
+            default cap, so a user who meant "no cap" never knew pages were left unread.
+    """
     raw = os.environ.get(OCR_MAX_PAGES_ENV, "").strip()
-    cap = int(raw) if raw.isdigit() else MAX_OCR_PAGES
-    return cap or None
+    if not raw:
+        return MAX_OCR_PAGES
+    if not (raw.isascii() and raw.isdigit()):
+        raise OcrSettingError(
+            f"{OCR_MAX_PAGES_ENV}={raw!r} is not a page count: set a whole number of pages "
+            f"(0 for no cap; unset, the cap is {MAX_OCR_PAGES})"
+        )
+    return int(raw) or None
 
 
 MAX_OCR_PIXELS = 40_000_000
