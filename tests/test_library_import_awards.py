@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -422,3 +423,38 @@ def test_implausible_award_amounts_leave_the_value_unknown_with_a_defect(tmp_pat
     flagged = {d["id"]: d["defects"] for d in json.loads(res.stdout)["drafts"] if d["defects"]}
     assert flagged["AW-DE000003"] == ["implausible-value (obligated amount 500000000000.0)"]
     assert len(flagged) == 4
+
+
+def test_piids_that_lose_characters_in_an_id_never_share_a_draft(tmp_path):
+    """Break-it: ``AB/12``, ``AB 12`` and ``AB12`` all became ``AW-AB12``: the second and third
+    were reported as duplicate PIIDs and never drafted; a 200-character PIID gave a file name
+    longer than most file systems allow."""
+    long_piid = "X" * 200
+    export = tmp_path / "awards.csv"
+    export.write_text(
+        "piid,obligated_amount\nAB12,1\nAB/12,2\nAB 12,3\nÅB12,4\n///,5\n"
+        f"{long_piid},6\n{long_piid}Y,7\nAB12,8\n",
+        encoding="utf-8",
+    )
+    result = awards.import_awards([export])
+    ids = [e.id for e, _ in result.drafts]
+    assert ids[0] == "AW-AB12"  # a PIID an id holds as is keeps its plain id
+    assert len(set(ids)) == len(ids) == 7
+    assert [(d.piid, d.row, d.kept_row) for d in result.duplicates] == [("AB12", 9, 2)]
+    suffixed = ids[1:]
+    assert all(re.fullmatch(r"AW-(?:[A-Za-z0-9._-]+-)?[0-9a-f]{8}", i) for i in suffixed), ids
+    assert [i.rsplit("-", 1)[0] for i in suffixed] == [
+        "AW-AB12",
+        "AW-AB12",
+        "AW-B12",
+        "AW",
+        "AW-" + "X" * 80,
+        "AW-" + "X" * 80,
+    ]
+    assert awards.draft_id("AB/12") == ids[1]  # stable: the same PIID, the same file
+    awards.write_drafts(result, tmp_path / "drafts")
+    loaded = load_library(tmp_path / "drafts")
+    assert loaded.rejected == []
+    assert sorted(e.contract.number for e in loaded.entries) == sorted(
+        ["AB12", "AB/12", "AB 12", "ÅB12", "///", long_piid, long_piid + "Y"]
+    )

@@ -14,7 +14,8 @@ Each award becomes a ``PastPerformanceEntry`` draft (``draft_entry``) and a Mark
 in the library's own format (``writeup_text``: YAML front matter as ``library.writeups`` reads
 it, then a body). The mapping:
 
-- id ``AW-<PIID>`` (stable: importing the same award again gives the same file), contract
+- id ``AW-<PIID>`` (stable: importing the same award again gives the same file; a PIID that
+  loses characters in an id, or is very long, gets a hash suffix: ``draft_id``), contract
   number = PIID (a legacy short order PIID ``0003`` is written under its parent IDV:
   ``TCC15HQB0007 / 0003``), role ``prime`` (a prime award's recipient is the prime);
 - customer: the agency resolved by ``agencies.resolve_agency`` (name, acronym); its type by the
@@ -53,6 +54,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import functools
+import hashlib
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -649,10 +651,25 @@ def read_award_file(
 
 
 # ------------------------------------------------------------------------------------ drafts
+DRAFT_ID_PIID_CHARS = 80
+"""Most characters of a PIID kept in a draft id (and its file name, ``<id>.md``); a longer one
+is cut and given a hash suffix (``draft_id``)."""
+
+
 def draft_id(contract_number: str) -> str:
     """The draft entry id of an award: ``AW-<PIID>`` (``AW-<parent>-<PIID>`` for a short order
-    PIID; characters an id cannot hold dropped)."""
-    return "AW-" + re.sub(r"[^A-Za-z0-9._-]", "", contract_number.replace(" / ", "-"))
+    PIID). A PIID that loses characters an id cannot hold (slashes, spaces, accents: ``AB/12``,
+    ``AB 12``, ``ÅB12``) or is longer than ``DRAFT_ID_PIID_CHARS`` keeps what is left, cut to
+    that length, plus ``-`` and 8 hex digits of the PIID's SHA-256, so two PIIDs never share a
+    draft id, a file, or a duplicate report (break-it: ``AB/12`` was reported as a duplicate
+    of ``AB12`` and dropped). The same PIID always gives the same id."""
+    spelled = contract_number.replace(" / ", "-")
+    kept = re.sub(r"[^A-Za-z0-9._-]", "", spelled)
+    if kept == spelled and len(kept) <= DRAFT_ID_PIID_CHARS:
+        return "AW-" + kept
+    digest = hashlib.sha256(contract_number.encode("utf-8")).hexdigest()[:8]
+    cut = kept[:DRAFT_ID_PIID_CHARS].rstrip("._-")
+    return f"AW-{cut}-{digest}" if cut else f"AW-{digest}"
 
 
 def _title(record: AwardRecord) -> str:
