@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 
 # Zero-width and invisible formatting characters seen in Google-Docs and Word exports, and NUL.
 ZERO_WIDTH = dict.fromkeys(
@@ -27,6 +28,24 @@ def normalise_line(line: str) -> str:
     line = _SPACE_LIKE.sub(" ", line)
     line = _MULTI_SPACE.sub(" ", line)
     return line.rstrip()
+
+
+def shown_text(text: str) -> str:
+    """``text`` as one line safe to show in a brief or a page: control characters (category
+    Cc; tabs and line breaks become spaces), format characters (Cf: the bidirectional
+    overrides and isolates U+202A..U+202E, U+2066..U+2069, marks U+200E/U+200F/U+061C, zero
+    widths) and line/paragraph separators removed, runs of spaces collapsed. Rule: a
+    right-to-left override in a typed reason reverses the rest of the line as shown (a
+    "Trojan Source" style spoof), and a control character can garble a terminal or a page.
+    """
+    kept = []
+    for ch in text:
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Zl", "Zp"):
+            kept.append(" " if ch.isspace() else "")
+        elif category != "Cf":
+            kept.append(ch)
+    return " ".join("".join(kept).split())
 
 
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")

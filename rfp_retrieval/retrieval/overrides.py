@@ -33,6 +33,7 @@ import numpy as np
 import polars as pl
 import yaml
 
+from rfp_retrieval.documents.text import shown_text
 from rfp_retrieval.library.cells import entry_id_key, library_id
 from rfp_retrieval.library.writeups import lenient_yaml_load
 from rfp_retrieval.retrieval.config import RankingConfig
@@ -427,6 +428,14 @@ def _one_override(
             f"needs {', '.join(OVERRIDE_FIELDS)}"
         )
     fields = {f: _text(item, f, path, number) for f in ("replace", "with", "by", "reason")}
+    for f in ("by", "reason"):  # shown in the brief: no bidi overrides or control characters
+        fields[f] = shown_text(fields[f])
+    blank = [f for f in ("by", "reason") if not fields[f]]
+    if blank:
+        raise OverrideError(
+            f"{path}: override {number}: {' and '.join(blank)} holds only invisible or control "
+            "characters; write it out"
+        )
     for f in ("replace", "with"):  # the library's spelling: pp-175 is PP-175
         fields[f] = library_id(fields[f], known_ids)
     unknown = [fields[f] for f in ("replace", "with") if fields[f] not in known_ids]
@@ -827,7 +836,7 @@ def set_override(
             unreadable (the message says what to fix; the file is left unchanged).
     """
     path = Path(path)
-    by, reason, with_id = by.strip(), reason.strip(), with_id.strip()
+    by, reason, with_id = shown_text(by), shown_text(reason), with_id.strip()
     if not reason:
         raise OverrideError("give a reason: it goes into the brief and the golden set")
     if not by:
