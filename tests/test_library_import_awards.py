@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import csv
+import errno
 import json
+import os
 import re
 from pathlib import Path
 
@@ -458,3 +460,59 @@ def test_piids_that_lose_characters_in_an_id_never_share_a_draft(tmp_path):
     assert sorted(e.contract.number for e in loaded.entries) == sorted(
         ["AB12", "AB/12", "AB 12", "ÅB12", "///", long_piid, long_piid + "Y"]
     )
+
+
+def test_an_unwritable_drafts_folder_is_named_with_exit_2_and_no_traceback(
+    award_dir, tmp_path, monkeypatch
+):
+    """Break-it: ``--out`` naming a file, a folder under a file or a read-only folder (or a
+    disk filling up mid-way) ended the import with a traceback."""
+    export = award_dir / SAMPLE_A
+    runner = CliRunner()
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("x", encoding="utf-8")
+    for out, said in (
+        (a_file, f"{a_file}: is a file, not a folder; pass --out a folder for the draft"),
+        (a_file / "drafts", f"{a_file / 'drafts'}: cannot create the drafts folder (Not a"),
+    ):
+        res = runner.invoke(app, ["library", "import-awards", str(export), "--out", str(out)])
+        assert res.exit_code == 2, res.output
+        assert not isinstance(res.exception, Exception) or isinstance(res.exception, SystemExit)
+        assert said in " ".join(res.output.split())
+    if os.geteuid() != 0:  # root writes a read-only folder anyway
+        locked = tmp_path / "locked"
+        locked.mkdir()
+        locked.chmod(0o555)
+        try:
+            res = runner.invoke(
+                app, ["library", "import-awards", str(export), "--out", str(locked)]
+            )
+        finally:
+            locked.chmod(0o755)
+        assert res.exit_code == 2
+        assert f"{locked}: cannot write the draft" in " ".join(res.output.split())
+    # the disk fills up at the third draft: two whole drafts, no partial file, exit 2
+    real_write = Path.write_text
+    calls = []
+
+    def filling(self, *args, **kwargs):
+        calls.append(self)
+        if len(calls) == 3:
+            real_write(self, "half a dra", encoding="utf-8")
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", filling)
+    out = tmp_path / "drafts"
+    res = runner.invoke(app, ["library", "import-awards", str(export), "--out", str(out)])
+    monkeypatch.undo()
+    assert res.exit_code == 2
+    assert (
+        f"{out}: cannot write the draft AW-SPE7M024V3029.md (No space left on device); 2 of 99 "
+        "drafts were written before it; pass --out a folder you can write"
+    ) in " ".join(res.output.split())
+    assert sorted(p.name for p in out.iterdir()) == [
+        "AW-15DDHQ22F00000686.md",
+        "AW-SPE4A524P8929.md",
+    ]
+    assert len(load_library(out).entries) == 2

@@ -94,15 +94,19 @@ def import_awards_command(
 ) -> None:
     """Draft library write-ups (one per award, marked "needs write-up") from award records.
 
-    Exits 1 when no record could be imported, else 0; every unreadable record is listed \
-with its file and row.
+    Exits 1 when no record could be imported, 2 when the --out folder cannot be written, else \
+0; every unreadable record is listed with its file and row.
     """
     from rich.text import Text
 
-    from rfp_retrieval.library.awards import import_awards, write_drafts
+    from rfp_retrieval.library.awards import DraftFolderError, import_awards, write_drafts
 
     result = import_awards(files)
-    drafts = write_drafts(result, out, overwrite=overwrite)
+    try:
+        drafts = write_drafts(result, out, overwrite=overwrite)
+    except DraftFolderError as exc:
+        console.print(Text(str(exc), "red"))
+        raise typer.Exit(2) from exc
     defects = {entry.id: entry.defects for entry, _ in result.drafts}
     payload = {
         "out": str(out),

@@ -833,19 +833,58 @@ class WrittenDraft:
     source: str
 
 
+class DraftFolderError(ValueError):
+    """The drafts folder cannot be created or written (the message names it and the reason)."""
+
+
 def write_drafts(
     result: AwardImport, out: Path | str, overwrite: bool = False
 ) -> list[WrittenDraft]:
     """Write one ``<id>.md`` per draft into ``out`` (created). An existing file is kept (a
-    writer may have started on it) unless ``overwrite``."""
+    writer may have started on it) unless ``overwrite``. Each file is written to
+    ``.<id>.md.partial`` and renamed into place, so a failed write never leaves a truncated
+    draft that a later import would keep as a writer's file.
+
+    Raises:
+        DraftFolderError: ``out`` cannot be created (a file of that name, a read-only disk,
+            no permission) or a draft cannot be written in it; the message names the folder,
+            the reason and how many drafts were written before (break-it: a traceback).
+    """
     folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
+    if folder.exists() and not folder.is_dir():
+        raise DraftFolderError(
+            f"{folder}: is a file, not a folder; pass --out a folder for the draft write-ups"
+        )
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DraftFolderError(
+            f"{folder}: cannot create the drafts folder ({_os_reason(exc)}); pass --out a "
+            "folder you can write"
+        ) from exc
     written: list[WrittenDraft] = []
     for entry, record in result.drafts:
         path = folder / f"{entry.id}.md"
         if path.exists() and not overwrite:
             written.append(WrittenDraft(entry.id, path, False, entry.source))
             continue
-        path.write_text(writeup_text(entry, record), encoding="utf-8")
+        partial = path.with_name(f".{path.name}.partial")
+        try:
+            partial.write_text(writeup_text(entry, record), encoding="utf-8")
+            partial.replace(path)
+        except OSError as exc:
+            done = sum(w.written for w in written)
+            raise DraftFolderError(
+                f"{folder}: cannot write the draft {path.name} ({_os_reason(exc)}); "
+                f"{done} of {len(result.drafts)} drafts were written before it; pass --out a "
+                "folder you can write"
+            ) from exc
+        finally:
+            partial.unlink(missing_ok=True)
         written.append(WrittenDraft(entry.id, path, True, entry.source))
     return written
+
+
+def _os_reason(exc: OSError) -> str:
+    """An OS error's reason without the path the message already names."""
+    return exc.strerror or type(exc).__name__
