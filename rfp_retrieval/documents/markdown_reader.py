@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import re
 
-from rfp_retrieval.documents.text import normalise_line
+from rfp_retrieval.documents.text import HTML_TAG, normalise_line
 
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _HTML_TABLE = re.compile(r"<table\b.*?</table>", re.S | re.I)
@@ -25,7 +25,7 @@ def _html_table_to_rows(match: re.Match[str]) -> str:
     out = []
     for row in rows:
         cells = re.findall(r"<t[dh]\b[^>]*>(.*?)</t[dh]>", row, flags=re.S | re.I)
-        texts = [re.sub(r"<[^>]+>", " ", c) for c in cells]
+        texts = [HTML_TAG.sub(" ", c) for c in cells]
         texts = [re.sub(r"\s+", " ", t).strip() for t in texts]
         out.append("| " + " | ".join(texts) + " |")
     return "\n" + "\n".join(out) + "\n"

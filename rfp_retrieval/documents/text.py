@@ -50,14 +50,27 @@ def shown_text(text: str) -> str:
 
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _MD_EMPHASIS = re.compile(r"(\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|`)")
-_HTML_TAG = re.compile(r"<[^>]{1,200}>")
+HTML_TAG = re.compile(
+    r"<!--.*?-->"
+    r"|<(?:/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]{0,200}?)?\s*/?|![A-Za-z\[][^<>]{0,200}?)>",
+    re.S,
+)
+"""An HTML tag as CommonMark reads one: ``<`` then a tag name (a letter first: ``<p>``,
+``</td>``, ``<br/>``, ``<span class="x">``), a comment, or ``<!`` (a declaration). A ``<``
+followed by a space or a digit is a sign, never a tag (break-it: "latency < 200 ms and uptime
+> 99.9%" and "<30 seconds ... >95%" were cut as one tag, losing the service levels between
+them)."""
+AUTOLINK = re.compile(r"<((?:https?|ftp|mailto):[^<>\s]+|[^<>\s@]+@[^<>\s@]+\.[^<>\s@]+)>", re.I)
+"""A CommonMark autolink, ``<https://sam.gov>`` or ``<contracting@agency.gov>``: shown as its
+address without the brackets (it was cut as a tag, losing where proposals go)."""
 _MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!$|<>])")
 
 
 def strip_inline_markdown(text: str) -> str:
     """``text`` without emphasis markers, links (their label is kept), HTML tags and escapes."""
     text = _MD_LINK.sub(r"\1", text)
-    text = _HTML_TAG.sub(" ", text)
+    text = AUTOLINK.sub(r"\1", text)
+    text = HTML_TAG.sub(" ", text)
     text = _MD_EMPHASIS.sub("", text)
     text = _MD_ESCAPE.sub(r"\1", text)
     text = html.unescape(text)
