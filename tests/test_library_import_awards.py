@@ -521,3 +521,22 @@ def test_an_unwritable_drafts_folder_is_named_with_exit_2_and_no_traceback(
         "AW-SPE4A524P8929.md",
     ]
     assert len(load_library(out).entries) == 2
+
+
+@pytest.mark.parametrize(
+    ("written", "iso"),
+    [
+        ("2020-09-30T00:00:00Z", "2020-09-30"),
+        ("2021-09-30T00:00:00-04:00", "2021-09-30"),
+        ("2021-09-30 13:45:00+0000", "2021-09-30"),
+        ("2020-09-30 00:00:00", "2020-09-30"),
+    ],
+)
+def test_an_iso_date_time_with_its_utc_offset_reads_as_its_date(written, iso):
+    """Break-it: an API export's ``2020-09-30T00:00:00Z`` rejected the whole record."""
+    assert awards.award_date(written, "start date") == iso
+
+
+def test_a_date_time_with_something_else_after_it_is_still_refused():
+    with pytest.raises(ValueError, match="start date '2020-09-30T00:00:00 EST' is not a date"):
+        awards.award_date("2020-09-30T00:00:00 EST", "start date")

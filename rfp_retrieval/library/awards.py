@@ -312,7 +312,9 @@ def award_amount(value: Any, name: str) -> int | None:
 
 
 def award_date(value: Any, name: str) -> str | None:
-    """An ISO date from ``2023-05-31``, ``2020-09-30 00:00:00`` or ``9/8/2016``; None if empty.
+    """An ISO date from ``2023-05-31``, ``2020-09-30 00:00:00``, ``2020-09-30T00:00:00Z``
+    (a UTC offset such as ``-04:00`` too: the date as written is kept) or ``9/8/2016``; None
+    if empty.
 
     Raises ``ValueError`` naming ``name`` for anything else (or an impossible date).
     """
@@ -320,7 +322,10 @@ def award_date(value: Any, name: str) -> str | None:
     if text is None:
         return None
     try:
-        match = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})(?:[ T][0-9:.]+)?", text)
+        # a time after the date, with its UTC offset or Z (ISO 8601, as API exports write it)
+        match = re.fullmatch(
+            r"(\d{4})-(\d{2})-(\d{2})(?:[ T][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?", text, re.I
+        )
         if match:
             return dt.date(*map(int, match.groups())).isoformat()
         match = re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", text)
