@@ -190,3 +190,42 @@ def test_a_bad_ocr_page_cap_is_an_error_naming_the_variable(monkeypatch, tmp_pat
         assert res.exception is None or isinstance(res.exception, SystemExit)
         assert f"Settings error: {expected}" in " ".join(res.output.split()), args
     assert not (tmp_path / "m.csv").exists() and not (tmp_path / "x.duckdb").exists()
+
+
+@pytest.mark.skipif(ocr.tesseract_path() is None, reason="tesseract is not installed")
+def test_a_language_pack_tesseract_lacks_is_an_error_naming_it(monkeypatch, tmp_path):
+    """Break-it: ``RFP_RETRIEVAL_OCR_LANG=fra`` without the French pack failed every page in
+    Tesseract and the PDF was reported as one on which "OCR found no text"."""
+    from typer.testing import CliRunner
+
+    from rfp_retrieval.cli import app
+
+    installed = ocr.installed_languages(ocr.tesseract_path())
+    assert "eng" in installed
+    for value in ("eng", " eng ", "+".join(sorted(installed))):
+        monkeypatch.setenv("RFP_RETRIEVAL_OCR_LANG", value)
+        assert ocr.ocr_language() == value.strip()
+    missing = "zzz"
+    assert missing not in installed
+    monkeypatch.setenv("RFP_RETRIEVAL_OCR_LANG", f"eng+{missing}")
+    expected = (
+        f"RFP_RETRIEVAL_OCR_LANG='eng+{missing}': no Tesseract language pack {missing} is "
+        f"installed (installed: {', '.join(sorted(installed))}); install it (Debian/Ubuntu: "
+        f"apt-get install tesseract-ocr-{missing}) or unset the variable"
+    )
+    with pytest.raises(ocr.OcrSettingError) as raised:
+        ocr.ocr_language()
+    assert str(raised.value) == expected
+    with pytest.raises(ocr.OcrSettingError):  # the reader says so too, not "no text found"
+        load_document(_scanned_pages(tmp_path / "scanned.pdf", 1))
+    rfp = tmp_path / "rfp.md"
+    rfp.write_text("# 1. Scope\n\nThe Offeror shall describe its approach.\n", encoding="utf-8")
+    res = CliRunner().invoke(app, ["parse", str(rfp)])
+    assert res.exit_code == 2
+    assert "".join(f"Settings error: {expected}".split()) in "".join(res.output.split())
+
+
+def test_without_tesseract_the_language_setting_is_not_checked(monkeypatch):
+    monkeypatch.setattr(ocr, "tesseract_path", lambda: None)
+    monkeypatch.setenv("RFP_RETRIEVAL_OCR_LANG", "zzz")
+    assert ocr.ocr_language() == "zzz"  # nothing is OCR'd; the reader says pages have no text

@@ -133,13 +133,15 @@ def check_store_reachable(settings: Settings) -> None:
 
 def check_environment() -> None:
     """Exit 2 with the message when a variable read outside the settings holds a value it does
-    not accept (``RFP_RETRIEVAL_OCR_MAX_PAGES=lots``: ``ocr.ocr_page_cap``), before any file
-    is read. Every command that reads RFPs calls it (through ``load_cli_settings`` or itself).
+    not accept (``RFP_RETRIEVAL_OCR_MAX_PAGES=lots``: ``ocr.ocr_page_cap``; a language pack
+    Tesseract lacks in ``RFP_RETRIEVAL_OCR_LANG``: ``ocr.ocr_language``), before any file is
+    read. Every command that reads RFPs calls it (through ``load_cli_settings`` or itself).
     """
-    from rfp_retrieval.documents.ocr import OcrSettingError, ocr_page_cap
+    from rfp_retrieval.documents.ocr import OcrSettingError, ocr_language, ocr_page_cap
 
     try:
         ocr_page_cap()
+        ocr_language()
     except OcrSettingError as exc:
         settings_failed(exc)
 
