@@ -30,22 +30,32 @@ def normalise_line(line: str) -> str:
     return line.rstrip()
 
 
-def shown_text(text: str) -> str:
-    """``text`` as one line safe to show in a brief or a page: control characters (category
-    Cc; tabs and line breaks become spaces), format characters (Cf: the bidirectional
-    overrides and isolates U+202A..U+202E, U+2066..U+2069, marks U+200E/U+200F/U+061C, zero
-    widths) and line/paragraph separators removed, runs of spaces collapsed. Rule: a
-    right-to-left override in a typed reason reverses the rest of the line as shown (a
-    "Trojan Source" style spoof), and a control character can garble a terminal or a page.
+def without_controls(text: str) -> str:
+    """``text`` without the characters a reader cannot see but a display obeys: control
+    characters (category Cc) other than tab and line breaks, and format characters (Cf: the
+    bidirectional overrides and isolates U+202A..U+202E, U+2066..U+2069, marks U+200E/U+200F/
+    U+061C, zero widths, a byte-order mark); line and paragraph separators (U+2028/U+2029)
+    become line breaks. Rule: a right-to-left override reverses the rest of the line as shown
+    (a "Trojan Source" style spoof), and a control character can garble a terminal or a page.
     """
+    if text.isascii() and text.isprintable():
+        return text
     kept = []
     for ch in text:
         category = unicodedata.category(ch)
-        if category in ("Cc", "Zl", "Zp"):
-            kept.append(" " if ch.isspace() else "")
+        if category in ("Zl", "Zp"):
+            kept.append("\n")
+        elif category == "Cc":
+            kept.append(ch if ch in "\t\n\r" else "")
         elif category != "Cf":
             kept.append(ch)
-    return " ".join("".join(kept).split())
+    return "".join(kept)
+
+
+def shown_text(text: str) -> str:
+    """``text`` as one line safe to show in a brief or a page: ``without_controls``, then tabs
+    and line breaks as spaces and runs of spaces collapsed."""
+    return " ".join(without_controls(text).split())
 
 
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
