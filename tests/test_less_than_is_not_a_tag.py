@@ -54,3 +54,15 @@ def test_service_levels_with_signs_are_read_whole_from_markdown(tmp_path: Path):
         "The Offeror shall keep latency < 200 ms and uptime > 99.9% at all sites.",
         "Describe how you keep response < 4 hours and availability > 99.9%.",
     ]
+
+
+def test_bidi_controls_in_an_rfp_line_are_removed(tmp_path: Path):
+    """Break-it: an ask holding U+202E was shown reversed in the brief and the matrix."""
+    path = tmp_path / "rfp.md"
+    path.write_text(
+        "# RFP\n\n## 1. Scope\n\n"
+        "The Offeror shall \u202eebircsed\u202c its \u2066staffing\u2069 plan.\n",
+        encoding="utf-8",
+    )
+    asks = [q.text for q in find_questions(load_document(path))]
+    assert asks == ["The Offeror shall ebircsed its staffing plan."]

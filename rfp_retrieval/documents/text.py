@@ -11,9 +11,15 @@ import html
 import re
 import unicodedata
 
-# Zero-width and invisible formatting characters seen in Google-Docs and Word exports, and NUL.
+# Zero-width and invisible formatting characters seen in Google-Docs and Word exports, NUL,
+# and the bidirectional embeddings, overrides and isolates (U+202A..U+202E, U+2066..U+2069,
+# U+061C): an RFP line holding U+202E was shown reversed in the brief and the matrix.
 ZERO_WIDTH = dict.fromkeys(
-    map(ord, "\x00\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\ufeff\u00ad")
+    map(
+        ord,
+        "\x00\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\ufeff\u00ad"
+        "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u061c",
+    )
 )
 _SPACE_LIKE = re.compile(r"[\t\u00a0\u2000-\u200a\u202f\u205f\u3000]")
 _MULTI_SPACE = re.compile(r"(?<=\S) {2,}")
