@@ -39,3 +39,25 @@ def test_spreadsheet_and_write_up_text_lose_invisible_controls(tmp_path):
     assert by_id["PP-7"].narrative == "Built the portal."
     assert by_id["PP-8"].title == "Claims Hub"
     assert by_id["PP-8"].narrative == "We built the claims hub.\n\nIt went live in 2022."
+
+
+def test_answer_blocks_and_qa_rows_lose_invisible_controls(tmp_path):
+    """The answer library's passages are quoted in the brief too."""
+    from rfp_retrieval.answers.ingest import load_answer_library
+
+    (tmp_path / "AB-1.md").write_text(
+        '---\nid: AB-1\ntitle: "Help \u202eksed\u202c"\ntopic: support\n---\n\n'
+        "We staff the \u2066help desk\u2069 around the clock.\x07\n\nTier 2 in 4 hours.\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "past.csv").write_text(
+        'Question,Answer\n"Describe\u200b your QA.","We test \u202eevery\u202c release."\n',
+        encoding="utf-8",
+    )
+    library = load_answer_library(tmp_path)
+    assert library.rejected == []
+    by_title = {b.title: b.body for b in library.blocks}
+    assert by_title == {
+        "Help ksed": "We staff the help desk around the clock.\n\nTier 2 in 4 hours.",
+        "Describe your QA.": "We test every release.",
+    }
