@@ -8,6 +8,7 @@ import errno
 import json
 import os
 import re
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -540,3 +541,60 @@ def test_an_iso_date_time_with_its_utc_offset_reads_as_its_date(written, iso):
 def test_a_date_time_with_something_else_after_it_is_still_refused():
     with pytest.raises(ValueError, match="start date '2020-09-30T00:00:00 EST' is not a date"):
         awards.award_date("2020-09-30T00:00:00 EST", "start date")
+
+
+def test_an_excel_export_reads_and_a_folder_zip_or_xls_says_what_to_pass(tmp_path):
+    """Break-it: an award export saved from Excel as .xlsx was "cannot be read as CSV/JSONL:
+    'utf-8' codec can't decode byte"; a folder or the ZIP USAspending downloads come in was
+    "no such file" or a decode error."""
+    import datetime as dt
+
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["PIID", "Obligated Amount", "Effective Date", "Current Completion Date"])
+    sheet.append(["DE0001", 1250000.0, dt.datetime(2021, 3, 1), dt.datetime(2023, 2, 28)])
+    sheet.append([None, None, None, None])
+    sheet.append(["DE0002", "about a million", None, None])
+    sheet.append(["DE0003", 5, None, None, "stray"])
+    workbook = tmp_path / "awards.xlsx"
+    book.save(workbook)
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    download = tmp_path / "download.zip"
+    with zipfile.ZipFile(download, "w") as archive:
+        archive.writestr("awards.csv", "piid\nX1\n")
+    old = tmp_path / "awards.xls"
+    old.write_bytes(b"\xd0\xcf\x11\xe0 an old workbook")
+    broken = tmp_path / "broken.xlsx"
+    broken.write_text("not a workbook", encoding="utf-8")
+    result = awards.import_awards([workbook, folder, download, old, broken])
+    [(entry, record)] = result.drafts
+    assert (entry.id, record.obligated, record.start_date, record.end_date, record.row) == (
+        "AW-DE0001",
+        1_250_000,
+        "2021-03-01",
+        "2023-02-28",
+        2,
+    )
+    assert [(r.row, r.reason) for r in result.rejected] == [
+        (4, f"{workbook} row 4: obligated amount 'about a million' is not a dollar amount"),
+        (5, f"{workbook} row 5: 1 more cells than the header has columns"),
+        (None, f"{folder}: is a folder; pass the export files in it (e.g. {folder / '*.csv'})"),
+        (
+            1,
+            f"{download} row 1: a ZIP archive (as USAspending downloads come): unzip it and "
+            "import the CSV files in it; nothing in the file was imported",
+        ),
+        (
+            1,
+            f"{old} row 1: an old Excel .xls workbook: save it as CSV (or .xlsx) and import "
+            "that; nothing in the file was imported",
+        ),
+        (
+            1,
+            f"{broken} row 1: cannot be read as an Excel workbook (BadZipFile: File is not a "
+            "zip file); save it from Excel again as .xlsx or CSV",
+        ),
+    ]

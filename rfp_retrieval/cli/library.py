@@ -83,7 +83,9 @@ def library_command(
 
 @library_app.command("import-awards")
 def import_awards_command(
-    files: list[Path] = typer.Argument(..., help="USAspending / FPDS award exports (CSV, JSONL)."),
+    files: list[Path] = typer.Argument(
+        ..., help="USAspending / FPDS award exports (CSV, JSONL, XLSX)."
+    ),
     out: Path = typer.Option(
         Path("award-drafts"), "--out", help="Folder for the draft write-ups (created)."
     ),

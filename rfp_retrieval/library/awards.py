@@ -8,7 +8,9 @@ JSONL (``award_id``, ``generated_internal_id`` holding the parent IDV, ``awardin
 ``current_completion_date``) and the legacy USAspending contracts CSV (``piid``, ``idvpiid``,
 ``maj_agency_cat``, ``contractingofficeagencyid``, ``dollarsobligated``,
 ``baseandalloptionsvalue``, ``effectivedate``, ``currentcompletiondate``). Column names are
-looked up in ``AWARD_COLUMNS`` (first name present wins), so any export with those names reads.
+looked up in ``AWARD_COLUMNS`` (first name present wins), so any export with those names reads,
+as CSV, JSONL/JSON or an Excel ``.xlsx`` (its first sheet); a folder, a ZIP download, an old
+``.xls`` is rejected saying what to pass instead (``NOT_AN_EXPORT``).
 
 Each award becomes a ``PastPerformanceEntry`` draft (``draft_entry``) and a Markdown write-up
 in the library's own format (``writeup_text``: YAML front matter as ``library.writeups`` reads
@@ -584,9 +586,64 @@ def _json_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str | N
             yield number, None, "not a JSON object of field: value"
 
 
+def _xlsx_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
+    """The first sheet of an Excel export (an award CSV opened and saved in Excel): row 1 the
+    header, row N the sheet's row N; cells as their saved values (dates as date-times)."""
+    from openpyxl import load_workbook
+
+    try:
+        book = load_workbook(path, read_only=True, data_only=True)
+    except Exception as error:  # openpyxl raises BadZipFile, KeyError, InvalidFileException...
+        yield (
+            1,
+            None,
+            f"cannot be read as an Excel workbook ({type(error).__name__}: {error}); save it "
+            "from Excel again as .xlsx or CSV",
+        )
+        return
+    try:
+        rows = book.worksheets[0].iter_rows(values_only=True)
+        header = [str(c).strip() if c is not None else "" for c in next(rows, ())]
+        while header and not header[-1]:  # a sheet's rows are as wide as its widest row
+            header.pop()
+        if not _has_column(set(header), "piid"):
+            yield 1, None, _NO_PIID_COLUMN
+            return
+        for number, cells in enumerate(rows, start=2):
+            if all(c is None or str(c).strip() == "" for c in cells):
+                continue
+            extra = [c for c in cells[len(header) :] if c is not None and str(c).strip()]
+            if extra:
+                yield number, None, f"{len(extra)} more cells than the header has columns"
+                continue
+            yield number, {h: c for h, c in zip(header, cells, strict=False) if h}, None
+    finally:
+        book.close()
+
+
+_NO_PIID_COLUMN = (
+    f"no PIID column (expected one of {', '.join(AWARD_COLUMNS['piid'])}): "
+    "not an award export this command reads; nothing in the file was imported"
+)
+NOT_AN_EXPORT = {
+    ".xls": "an old Excel .xls workbook: save it as CSV (or .xlsx) and import that",
+    ".zip": "a ZIP archive (as USAspending downloads come): unzip it and import the CSV "
+    "files in it",
+    ".gz": "a compressed file: decompress it and import the CSV or JSONL file",
+}
+"""Files an award export may arrive as that are not read, by suffix, with what to do."""
+
+
 def _rows(path: Path, file: str) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
     """(row, raw record or None, reason when unreadable) for each record of a file."""
-    if path.suffix.lower() == ".json":
+    suffix = path.suffix.lower()
+    if suffix in NOT_AN_EXPORT:
+        yield 1, None, f"{NOT_AN_EXPORT[suffix]}; nothing in the file was imported"
+        return
+    if suffix in {".xlsx", ".xlsm"}:
+        yield from _xlsx_rows(path)
+        return
+    if suffix == ".json":
         yield from _json_rows(path)
         return
     if path.suffix.lower() in {".jsonl", ".ndjson"}:
@@ -608,12 +665,7 @@ def _rows(path: Path, file: str) -> Iterator[tuple[int, dict[str, Any] | None, s
         reader = csv.DictReader(handle)
         columns = set(reader.fieldnames or [])
         if not _has_column(columns, "piid"):
-            yield (
-                1,
-                None,
-                f"no PIID column (expected one of {', '.join(AWARD_COLUMNS['piid'])}): "
-                "not an award export this command reads; nothing in the file was imported",
-            )
+            yield 1, None, _NO_PIID_COLUMN
             return
         previous_line = 1
         for raw in reader:
@@ -634,6 +686,13 @@ def read_award_file(
     """
     path = Path(path)
     file = str(path)
+    if path.is_dir():
+        yield RejectedRow(
+            file=file,
+            row=None,
+            reason=f"{file}: is a folder; pass the export files in it (e.g. {path / '*.csv'})",
+        )
+        return
     if not path.is_file():
         yield RejectedRow(file=file, row=None, reason=f"{file}: no such file")
         return
