@@ -31,11 +31,23 @@ def _html_table_to_rows(match: re.Match[str]) -> str:
     return "\n" + "\n".join(out) + "\n"
 
 
+_HTML_HEADING = re.compile(r"<h([1-6])\b[^>]*>(.*?)</h\1\s*>", re.S | re.I)
+
+
+def _html_heading_to_atx(match: re.Match[str]) -> str:
+    """``<h2>3. Evaluation</h2>`` as the ATX heading ``## 3. Evaluation`` on its own line."""
+    inner = " ".join(HTML_TAG.sub(" ", match.group(2)).split())
+    return f"\n{'#' * int(match.group(1))} {inner}\n" if inner else "\n"
+
+
 def clean_markdown(raw_lines: list[str]) -> list[str]:
-    """Markdown lines with comments removed, HTML tables turned into pipe rows, escapes undone."""
+    """Markdown lines with comments removed, HTML tables turned into pipe rows, HTML headings
+    into ``#`` headings (break-it: ``<h2>3. Evaluation</h2>`` was left out of the outline and
+    its text joined the paragraph before), escapes undone."""
     text = "\n".join(raw_lines)
     text = _HTML_COMMENT.sub("", text)
     text = _HTML_TABLE.sub(_html_table_to_rows, text)
+    text = _HTML_HEADING.sub(_html_heading_to_atx, text)
     # a line break inside a pipe-table cell stays inside its row
     text = re.sub(
         r"(?m)^(\s*\|.*)$",

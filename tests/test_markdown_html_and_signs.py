@@ -1,7 +1,7 @@
-"""Break-it: "<" and ">" written as signs in a service level ("latency < 200 ms and uptime >
-99.9%", "&lt; 4 hours") were cut out with everything between them as if an HTML tag, and an
-autolink (``<contracting@agency.gov>``) lost its address. Only a real tag is removed
-(``documents.text.HTML_TAG``)."""
+"""Markdown with HTML in it, and signs that are not HTML. Break-it: "<" and ">" written as
+signs in a service level ("latency < 200 ms and uptime > 99.9%", "&lt; 4 hours") were cut out
+with everything between them as if an HTML tag, and an autolink (``<contracting@agency.gov>``)
+lost its address. Only a real tag is removed (``documents.text.HTML_TAG``)."""
 
 from __future__ import annotations
 
@@ -66,3 +66,30 @@ def test_bidi_controls_in_an_rfp_line_are_removed(tmp_path: Path):
     )
     asks = [q.text for q in find_questions(load_document(path))]
     assert asks == ["The Offeror shall ebircsed its staffing plan."]
+
+
+def test_html_headings_in_markdown_open_sections(tmp_path: Path):
+    """Break-it: ``<h2>2. Instructions to Offerors</h2>`` in a Markdown RFP (pasted from a web
+    page) was left out of the outline, so its asks sat under the section before."""
+    path = tmp_path / "rfp.md"
+    path.write_text(
+        "# RFP\n\n## 1. Scope\n\nThe contractor shall host the platform.\n\n"
+        "<h2>2. Instructions to Offerors</h2>\n\n"
+        "<p>The Offeror shall describe its migration approach.</p>\n\n"
+        '<h3 id="limits">2.1 Page <em>Limits</em></h3>\n\n'
+        "Proposals shall not exceed 20 pages.\n\n<H2>3. Evaluation</H2>\n\n"
+        "Proposals will be evaluated on technical approach.\n",
+        encoding="utf-8",
+    )
+    doc = load_document(path)
+    assert [(s.number, s.heading, s.level) for s in doc.sections if s.number] == [
+        ("1.", "Scope", 1),  # outline levels, as the Markdown "##" heading beside them
+        ("2.", "Instructions to Offerors", 1),
+        ("2.1", "Page Limits", 2),
+        ("3.", "Evaluation", 1),
+    ]
+    sections = {q.text: q.section_path[-1] for q in find_questions(doc)}
+    assert sections["The Offeror shall describe its migration approach."] == (
+        "2. Instructions to Offerors"
+    )
+    assert sections["Proposals shall not exceed 20 pages."] == "2.1 Page Limits"
