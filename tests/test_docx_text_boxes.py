@@ -103,3 +103,47 @@ def test_text_in_text_boxes_is_read_once_after_its_anchor(tmp_path: Path):
     ):
         assert ask in asks, asks
     assert [s.number for s in doc.sections if s.number] == ["1.", "2."]
+
+
+def test_custom_xml_blocks_and_runs_are_read(tmp_path: Path):
+    """Break-it: a template that tags its requirements with custom XML (``w:customXml`` around
+    a paragraph, a table cell's paragraph or a run) lost them."""
+    import docx
+    from docx.oxml import parse_xml
+
+    w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+    document = docx.Document()
+    document.add_heading("1. Scope", 1)
+    body = document.element.body
+    body.insert(
+        len(body) - 1,
+        parse_xml(
+            f'<w:customXml {w} w:element="req"><w:p><w:r><w:t>The Offeror shall describe its '
+            "staffing plan.</w:t></w:r></w:p></w:customXml>"
+        ),
+    )
+    inline = document.add_paragraph("")
+    inline._p.append(
+        parse_xml(
+            f'<w:customXml {w} w:element="q"><w:r><w:t>Describe your QA process.</w:t></w:r>'
+            "</w:customXml>"
+        )
+    )
+    table = document.add_table(rows=1, cols=2)
+    table.cell(0, 0).text = "1.1"
+    cell = table.cell(0, 1)._tc
+    cell.append(
+        parse_xml(
+            f'<w:customXml {w} w:element="q"><w:p><w:r><w:t>Explain your security approach.'
+            "</w:t></w:r></w:p></w:customXml>"
+        )
+    )
+    path = tmp_path / "tagged.docx"
+    document.save(path)
+    doc = load_document(path)
+    for text in (
+        "The Offeror shall describe its staffing plan.",
+        "Describe your QA process.",
+        "| 1.1 | Explain your security approach. |",
+    ):
+        assert text in doc.text.splitlines(), doc.text

@@ -15,7 +15,8 @@ from rfp_retrieval.documents.records import DocumentError
 
 
 def _iter_block_items(parent) -> Iterator[object]:
-    """Paragraphs and tables of a python-docx body in document order (content controls too)."""
+    """Paragraphs and tables of a python-docx body in document order (content controls and
+    custom XML blocks too)."""
     from docx.oxml.ns import qn
     from docx.table import Table
     from docx.text.paragraph import Paragraph
@@ -34,6 +35,9 @@ def _walk(child, parent, qn, paragraph_cls, table_cls) -> Iterator[object]:
         if content is not None:
             for sub in content.iterchildren():
                 yield from _walk(sub, parent, qn, paragraph_cls, table_cls)
+    elif child.tag == qn("w:customXml"):  # a template's tagged block (break-it: text lost)
+        for sub in child.iterchildren():
+            yield from _walk(sub, parent, qn, paragraph_cls, table_cls)
 
 
 # The runs of a paragraph as it reads with every tracked change accepted: inserted
@@ -43,6 +47,7 @@ def _walk(child, parent, qn, paragraph_cls, table_cls) -> Iterator[object]:
 _ACCEPTED_RUNS = (
     "w:r | w:hyperlink | w:ins/w:r | w:ins/w:hyperlink | w:moveTo/w:r | w:smartTag/w:r"
     " | w:fldSimple/w:r | w:sdt/w:sdtContent/w:r | w:ins/w:smartTag/w:r"
+    " | w:customXml/w:r | w:customXml/w:hyperlink | w:customXml/w:ins/w:r | w:ins/w:customXml/w:r"
 )
 
 
@@ -70,6 +75,8 @@ def _cell_text(cell, qn) -> str:
             content = child.find(qn("w:sdtContent"))
             if content is not None:
                 children[:0] = list(content.iterchildren())
+        elif child.tag == qn("w:customXml"):
+            children[:0] = list(child.iterchildren())
     return "\n".join(parts)
 
 
