@@ -147,3 +147,18 @@ def test_custom_xml_blocks_and_runs_are_read(tmp_path: Path):
         "| 1.1 | Explain your security approach. |",
     ):
         assert text in doc.text.splitlines(), doc.text
+
+
+def test_a_text_box_in_a_table_cell_is_read_in_that_cell(tmp_path: Path):
+    import docx
+
+    document = docx.Document()
+    document.add_heading("1. Questions", 1)
+    table = document.add_table(rows=1, cols=2)
+    table.cell(0, 0).text = "1.1"
+    anchor = table.cell(0, 1).paragraphs[0]
+    anchor._p.append(_box_run(_paragraphs(["Describe your escalation process."])))
+    path = tmp_path / "boxed-cell.docx"
+    document.save(path)
+    doc = load_document(path)
+    assert "| 1.1 | Describe your escalation process. |" in doc.text.splitlines(), doc.text

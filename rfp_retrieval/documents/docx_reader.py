@@ -68,6 +68,8 @@ def _cell_text(cell, qn) -> str:
         child = children.pop(0)
         if child.tag == qn("w:p"):
             parts.append(_paragraph_text(child))
+            for box in _text_boxes(child, qn):  # a text box in the cell: read in the cell
+                children[:0] = list(box.iterchildren())
         elif child.tag == qn("w:tbl"):
             rows = _table_rows(Table(child, cell), qn)
             parts.extend(" ".join(row) for row in rows if any(row))
