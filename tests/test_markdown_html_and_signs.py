@@ -93,3 +93,40 @@ def test_html_headings_in_markdown_open_sections(tmp_path: Path):
         "2. Instructions to Offerors"
     )
     assert sections["Proposals shall not exceed 20 pages."] == "2.1 Page Limits"
+
+
+def test_yaml_front_matter_is_plain_text_not_a_heading(tmp_path: Path):
+    """Break-it: a Markdown RFP starting with YAML front matter (``---`` / ``date: ...`` /
+    ``---``) got its last field as a setext heading in the outline."""
+    import datetime as dt
+
+    path = tmp_path / "rfp.md"
+    path.write_text(
+        '---\ntitle: "RFP 99 Help Desk"\nsolicitation: 70RTAC-26-R-0001\nissue date: '
+        "2026-03-01\n---\n\n# RFP 99 Help Desk\n\n## 1. Scope\n\n"
+        "The Offeror shall describe its help desk approach.\n",
+        encoding="utf-8",
+    )
+    doc = load_document(path)
+    assert [s.heading for s in doc.sections] == ["RFP 99 Help Desk", "Scope"]
+    lines = [line for line in doc.text.splitlines() if line.strip()]
+    assert lines[:3] == [
+        'title: "RFP 99 Help Desk"',
+        "solicitation: 70RTAC-26-R-0001",
+        "issue date: 2026-03-01",
+    ]
+    assert doc.issue_date == dt.date(2026, 3, 1)
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        "---\n\nThe Offeror shall describe its approach.\n\n---\n",  # rules, not front matter
+        "---\njust a sentence, not YAML: [unclosed\n---\n",
+    ],
+)
+def test_a_rule_at_the_top_is_left_as_markdown(tmp_path: Path, start):
+    path = tmp_path / "rfp.md"
+    path.write_text(start + "\n# RFP\n\n## 1. Scope\n\nDescribe your plan.\n", encoding="utf-8")
+    doc = load_document(path)
+    assert "Describe your plan." in [q.text for q in find_questions(doc)]
