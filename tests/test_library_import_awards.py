@@ -598,3 +598,24 @@ def test_an_excel_export_reads_and_a_folder_zip_or_xls_says_what_to_pass(tmp_pat
             "zip file); save it from Excel again as .xlsx or CSV",
         ),
     ]
+
+
+@pytest.mark.parametrize("sep", [";", "\t", "|"])
+def test_a_semicolon_tab_or_bar_separated_export_reads_like_the_csv(tmp_path, sep):
+    """Break-it: a CSV saved by Excel in a comma-decimal locale (semicolons) or a TSV export
+    was rejected whole as "no PIID column": its header read as one column."""
+    export = tmp_path / "awards.csv"
+    rows = [
+        ["piid", "department_name", "obligated_amount", "effective_date"],
+        ["W91QUZ22F0210", "DEPT OF THE ARMY, THE", "100.00", "2022-02-01"],
+    ]
+    export.write_text("\n".join(sep.join(r) for r in rows) + "\n", encoding="utf-8")
+    result = awards.import_awards([export])
+    assert result.rejected == []
+    [(entry, record)] = result.drafts
+    assert (record.piid, record.department, record.obligated, record.start_date) == (
+        "W91QUZ22F0210",
+        "DEPT OF THE ARMY, THE",
+        100,
+        "2022-02-01",
+    )

@@ -634,6 +634,23 @@ NOT_AN_EXPORT = {
 """Files an award export may arrive as that are not read, by suffix, with what to do."""
 
 
+CSV_DELIMITERS = (",", ";", "\t", "|")
+"""Separators an award export's header may use: a comma (USAspending, FPDS), a semicolon (a
+CSV saved by Excel in a locale whose decimal mark is a comma), a tab (a TSV or "text"
+export), a bar."""
+
+
+def _delimiter(handle: Any) -> str:
+    """The separator of a CSV file (the one of ``CSV_DELIMITERS`` its header line holds most
+    often; a comma when it holds none), the file rewound (break-it: a semicolon export was
+    "no PIID column", its whole header read as one column)."""
+    header = handle.readline()
+    handle.seek(0)
+    counts = {d: header.count(d) for d in CSV_DELIMITERS}
+    best = max(CSV_DELIMITERS, key=lambda d: counts[d])
+    return best if counts[best] else ","
+
+
 def _rows(path: Path, file: str) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
     """(row, raw record or None, reason when unreadable) for each record of a file."""
     suffix = path.suffix.lower()
@@ -662,7 +679,7 @@ def _rows(path: Path, file: str) -> Iterator[tuple[int, dict[str, Any] | None, s
                 yield number, raw, None
         return
     with path.open(encoding="utf-8-sig", newline="") as handle:
-        reader = csv.DictReader(handle)
+        reader = csv.DictReader(handle, delimiter=_delimiter(handle))
         columns = set(reader.fieldnames or [])
         if not _has_column(columns, "piid"):
             yield 1, None, _NO_PIID_COLUMN
