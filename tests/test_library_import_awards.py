@@ -619,3 +619,19 @@ def test_a_semicolon_tab_or_bar_separated_export_reads_like_the_csv(tmp_path, se
         100,
         "2022-02-01",
     )
+
+
+@pytest.mark.parametrize(
+    ("written", "amount"),
+    [("1,250,000.50", 1_250_001), ("$1,250,000", 1_250_000), ("-1,000", -1000), ("999", 999)],
+)
+def test_thousands_commas_read(written, amount):
+    assert awards.award_amount(written, "obligated amount") == amount
+
+
+@pytest.mark.parametrize("written", ["1250000,50", "1.250.000,50", "12,5", "1,25,000"])
+def test_a_comma_that_groups_no_thousands_is_refused_not_read_100_times_larger(written):
+    """Break-it: a semicolon export from a comma-decimal locale wrote 1250000,50; the commas
+    were dropped and the contract read as $125,000,050."""
+    with pytest.raises(ValueError, match="has a comma that is not a thousands separator"):
+        awards.award_amount(written, "obligated amount")

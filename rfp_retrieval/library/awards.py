@@ -286,11 +286,17 @@ def _code_of(text: str | None) -> str | None:
     return code or name
 
 
+_THOUSANDS = re.compile(r"[-+]?\d{1,3}(?:,\d{3})+(?:\.\d*)?")
+"""An amount whose commas group thousands (``1,250,000.50``); any other comma is refused."""
+
+
 def award_amount(value: Any, name: str) -> int | None:
     """A dollar amount of an award export in whole USD (half up), None when empty.
 
     Accepts numbers and plain decimal strings with an optional ``$`` and thousands commas
-    (``"16015794.63"`` -> 16015795). Raises ``ImplausibleAmount`` for an amount that reads but
+    (``"16015794.63"`` -> 16015795; a comma that groups no thousands, ``"1250000,50"``, is a
+    decimal comma or a typo and is refused, never read as 125000050: break-it). Raises
+    ``ImplausibleAmount`` for an amount that reads but
     is no contract's worth (``1e29``, ``"inf"``, a JSON ``1e309``, ``5e11``: above
     ``money.PLAUSIBLE_VALUE_LIMIT_USD``, break-it: ``1e29`` stopped the import with a
     traceback), and ``ValueError`` naming ``name`` for anything else that is not an amount.
@@ -299,7 +305,13 @@ def award_amount(value: Any, name: str) -> int | None:
         return None
     if isinstance(value, bool):
         raise _Unreadable(f"{name} {value!r} is not a dollar amount")
-    text = str(value).strip().replace("$", "").replace(",", "")
+    text = str(value).strip().replace("$", "")
+    if "," in text and not _THOUSANDS.fullmatch(text):
+        raise _Unreadable(
+            f"{name} {value!r} has a comma that is not a thousands separator (a decimal "
+            "comma?): write the amount with a decimal point, e.g. 1250000.50"
+        )
+    text = text.replace(",", "")
     if not text:
         return None
     try:
