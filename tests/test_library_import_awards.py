@@ -623,7 +623,13 @@ def test_a_semicolon_tab_or_bar_separated_export_reads_like_the_csv(tmp_path, se
 
 @pytest.mark.parametrize(
     ("written", "amount"),
-    [("1,250,000.50", 1_250_001), ("$1,250,000", 1_250_000), ("-1,000", -1000), ("999", 999)],
+    [
+        ("1,250,000.50", 1_250_001),
+        ("$1,250,000", 1_250_000),
+        ("$ 1,250,000 ", 1_250_000),
+        ("-1,000", -1000),
+        ("999", 999),
+    ],
 )
 def test_thousands_commas_read(written, amount):
     assert awards.award_amount(written, "obligated amount") == amount

@@ -305,7 +305,7 @@ def award_amount(value: Any, name: str) -> int | None:
         return None
     if isinstance(value, bool):
         raise _Unreadable(f"{name} {value!r} is not a dollar amount")
-    text = str(value).strip().replace("$", "")
+    text = str(value).replace("$", "").strip()
     if "," in text and not _THOUSANDS.fullmatch(text):
         raise _Unreadable(
             f"{name} {value!r} has a comma that is not a thousands separator (a decimal "
