@@ -75,3 +75,27 @@ def test_the_review_page_writes_the_reason_clean(tmp_path):
     assert "\u202e" not in path.read_text(encoding="utf-8")
     with pytest.raises(OverrideError, match="give a reason"):
         set_override(path, ["PP-1", "PP-5", "PP-3"], "PP-5", "PP-4", "Dana", "\u202e", KNOWN)
+
+
+def test_an_override_file_that_cannot_be_written_is_an_override_error(tmp_path, monkeypatch):
+    """Break-it: a read-only overrides folder (or a full disk) raised a bare OSError out of
+    the review page's form handler; the page now says "Nothing changed: ..."."""
+    import errno
+    from pathlib import Path
+
+    path = tmp_path / "rfp-a.yaml"
+    set_override(path, ["PP-1", "PP-2", "PP-3"], "PP-2", "PP-5", "Dana", "First", KNOWN)
+    before = path.read_bytes()
+
+    def full(self, *args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", full)
+    with pytest.raises(OverrideError) as raised:
+        set_override(path, ["PP-1", "PP-5", "PP-3"], "PP-3", "PP-4", "Dana", "Second", KNOWN)
+    assert str(raised.value) == (
+        f"cannot write the override file {path} (No space left on device); set overrides_dir "
+        "to a folder you can write (the file is unchanged)"
+    )
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rfp-a.yaml"]

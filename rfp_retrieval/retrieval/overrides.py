@@ -832,8 +832,9 @@ def set_override(
 
     Raises:
         OverrideError: empty ``by`` or ``reason``, ``replace_id`` not a current pick,
-            ``with_id`` not in the library or already a pick, or the existing file is
-            unreadable (the message says what to fix; the file is left unchanged).
+            ``with_id`` not in the library or already a pick, the existing file is
+            unreadable, or the file cannot be written (the message says what to fix; the file
+            is left unchanged).
     """
     path = Path(path)
     by, reason, with_id = shown_text(by), shown_text(reason), with_id.strip()
@@ -892,10 +893,18 @@ def set_override(
             for o in kept
         ]
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.partial")
-    partial.write_text(
-        yaml.safe_dump(document, sort_keys=False, allow_unicode=True), encoding="utf-8"
-    )
-    partial.replace(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_text(
+            yaml.safe_dump(document, sort_keys=False, allow_unicode=True), encoding="utf-8"
+        )
+        partial.replace(path)
+    except OSError as exc:  # a read-only overrides folder, a full disk (break-it: a 500)
+        raise OverrideError(
+            f"cannot write the override file {path} ({exc.strerror or type(exc).__name__}); "
+            "set overrides_dir to a folder you can write (the file is unchanged)"
+        ) from exc
+    finally:
+        partial.unlink(missing_ok=True)
     return kept
