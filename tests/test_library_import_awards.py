@@ -641,3 +641,11 @@ def test_a_comma_that_groups_no_thousands_is_refused_not_read_100_times_larger(w
     were dropped and the contract read as $125,000,050."""
     with pytest.raises(ValueError, match="has a comma that is not a thousands separator"):
         awards.award_amount(written, "obligated amount")
+
+
+def test_a_piid_in_lower_case_is_the_same_award():
+    """Break-it: ``ab12`` and ``AB12`` gave AW-ab12.md and AW-AB12.md, one file on a
+    case-insensitive disk (the second import said it was "kept as it was")."""
+    assert awards.draft_id("ab12") == awards.draft_id("AB12") == "AW-AB12"
+    assert awards.draft_id("ab/12") == awards.draft_id("AB/12")
+    assert awards.draft_id("ab/12") != awards.draft_id("AB12")

@@ -755,12 +755,15 @@ def draft_id(contract_number: str) -> str:
     ``AB 12``, ``ÅB12``) or is longer than ``DRAFT_ID_PIID_CHARS`` keeps what is left, cut to
     that length, plus ``-`` and 8 hex digits of the PIID's SHA-256, so two PIIDs never share a
     draft id, a file, or a duplicate report (break-it: ``AB/12`` was reported as a duplicate
-    of ``AB12`` and dropped). The same PIID always gives the same id."""
-    spelled = contract_number.replace(" / ", "-")
-    kept = re.sub(r"[^A-Za-z0-9._-]", "", spelled)
+    of ``AB12`` and dropped). The same PIID always gives the same id, whatever its case: FPDS
+    writes PIIDs in upper case, so ``ab12`` is the award ``AB12`` (a duplicate), never a
+    second file ``AW-ab12.md`` that a case-insensitive disk (macOS, Windows) would take for
+    ``AW-AB12.md``."""
+    spelled = contract_number.replace(" / ", "-").upper()
+    kept = re.sub(r"[^A-Z0-9._-]", "", spelled)
     if kept == spelled and len(kept) <= DRAFT_ID_PIID_CHARS:
         return "AW-" + kept
-    digest = hashlib.sha256(contract_number.encode("utf-8")).hexdigest()[:8]
+    digest = hashlib.sha256(contract_number.upper().encode("utf-8")).hexdigest()[:8]
     cut = kept[:DRAFT_ID_PIID_CHARS].rstrip("._-")
     return f"AW-{cut}-{digest}" if cut else f"AW-{digest}"
 
