@@ -31,6 +31,11 @@ class InitError(ValueError):
     """The target folder cannot be used (it already holds a config, or is a file)."""
 
 
+class InitFolderError(InitError):
+    """The target folder cannot be created or written (read-only, no permission, a file in
+    the way, a full disk); the message names the folder and the reason."""
+
+
 def config_text(repo_dir: Path) -> str:
     """The commented ``rfp-retrieval.yaml`` ``init`` writes (every setting, one comment each).
 
@@ -57,8 +62,10 @@ def init_project(folder: Path, sample_dir: Path) -> list[Path]:
     (copy of ``sample_dir/answers``), overrides/, golden/, var/ and ``rfp-retrieval.yaml``.
 
     Returns the created paths. Raises InitError when ``folder`` is a file or already holds
-    ``rfp-retrieval.yaml`` (nothing is overwritten), FileNotFoundError when the sample data is
-    missing from ``sample_dir``.
+    ``rfp-retrieval.yaml`` (nothing is overwritten), ``InitFolderError`` when it cannot be
+    created or written (break-it: a traceback; a sample folder is copied beside its place and
+    renamed, so a failed copy never leaves a half library that a second ``init`` would keep),
+    FileNotFoundError when the sample data is missing from ``sample_dir``.
     """
     folder = Path(folder).expanduser().resolve()
     config = folder / CONFIG_FILE
@@ -71,18 +78,36 @@ def init_project(folder: Path, sample_dir: Path) -> list[Path]:
     for part in ("library", "answers"):
         if not (sample_dir / part).is_dir():
             raise FileNotFoundError(f"{sample_dir / part} is missing: reinstall rfp-retrieval")
-    folder.mkdir(parents=True, exist_ok=True)
-    created = []
-    for part in ("library", "answers"):
-        target = folder / part
-        if not target.exists():
-            shutil.copytree(sample_dir / part, target)
-            created.append(target)
-    for part in ("inbox", "overrides", "golden", "var"):
-        target = folder / part
-        if not target.exists():
-            target.mkdir()
-            created.append(target)
-    config.write_text(config_text(Path(sample_dir).resolve().parent), encoding="utf-8")
+    created: list[Path] = []
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for part in ("library", "answers"):
+            target = folder / part
+            if not target.exists():
+                partial = folder / f".{part}.partial"
+                shutil.rmtree(partial, ignore_errors=True)
+                try:
+                    shutil.copytree(sample_dir / part, partial)
+                    partial.rename(target)
+                finally:
+                    shutil.rmtree(partial, ignore_errors=True)
+                created.append(target)
+        for part in ("inbox", "overrides", "golden", "var"):
+            target = folder / part
+            if not target.exists():
+                target.mkdir()
+                created.append(target)
+        config.write_text(config_text(Path(sample_dir).resolve().parent), encoding="utf-8")
+    except OSError as exc:  # shutil.Error (an OSError) lists (source, target, reason)s
+        failed = exc.args[0] if isinstance(exc, shutil.Error) and exc.args else None
+        if isinstance(failed, list) and failed and len(failed[0]) == 3:
+            reason = f"{failed[0][2]}; {len(failed)} file(s) not copied"
+        else:
+            reason = exc.strerror or str(exc) or type(exc).__name__
+        made = f"; made before it: {', '.join(p.name for p in created)}" if created else ""
+        raise InitFolderError(
+            f"{folder}: cannot create the project folder ({reason}){made}; give a folder you "
+            "can write"
+        ) from exc
     created.append(config)
     return created

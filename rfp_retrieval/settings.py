@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -550,18 +551,30 @@ def prepare_output_folders(settings: Settings) -> None:
     ``output_dir`` (both absolute paths), when missing.
 
     Raises:
-        SettingsError: a folder cannot be created or is a file; names the setting, the path
-            and the reason, so a run fails at once, before any RFP is read (not after the
-            work, in its last step).
+        SettingsError: a folder cannot be created, is a file, or cannot be written in (a
+            read-only project folder: a scratch file is made and removed to find out); names
+            the setting, the path and the reason, so a run fails at once, before any RFP is
+            read (not after the work, in its last step).
     """
     for name, folder in (("db_path", settings.db_path.parent), ("output_dir", settings.output_dir)):
+        fix = (
+            f"set {name} in rfp-retrieval.yaml / RFP_RETRIEVAL_{name.upper()} to a folder you "
+            "can write"
+        )
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             reason = exc.strerror or type(exc).__name__
             raise SettingsError(
-                f"{name}: cannot create the folder {folder} ({reason}); set {name} in "
-                f"rfp-retrieval.yaml / RFP_RETRIEVAL_{name.upper()} to a folder you can write"
+                f"{name}: cannot create the folder {folder} ({reason}); {fix}"
+            ) from exc
+        try:  # an existing read-only folder (a read-only project copy): said now, not at the end
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        except OSError as exc:
+            reason = exc.strerror or type(exc).__name__
+            raise SettingsError(
+                f"{name}: cannot write in the folder {folder} ({reason}); {fix}"
             ) from exc
 
 

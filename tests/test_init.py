@@ -92,3 +92,48 @@ def test_missing_explicit_config_says_how_to_create_one(tmp_path, monkeypatch):
     result = runner.invoke(app, ["run", "--config", str(tmp_path / "nope.yaml")])
     assert result.exit_code == 2
     assert "rfp-retrieval init DIR" in result.output
+
+
+def test_init_into_a_folder_it_cannot_write_exits_2_naming_it_and_leaves_no_half_library(
+    tmp_path, monkeypatch
+):
+    """Break-it: ``init`` under a file, into a read-only folder or onto a full disk ended with a
+    traceback, and a copy that failed half-way left a half ``library/`` that the next ``init``
+    kept as the team's."""
+    import errno
+    import shutil
+
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("x", encoding="utf-8")
+    res = runner.invoke(app, ["init", str(a_file / "proposals")])
+    assert res.exit_code == 2
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+    said = "".join(res.output.split())  # Rich wraps a long path anywhere
+    assert (
+        "".join(
+            f"{a_file / 'proposals'}: cannot create the project folder (Not a directory); give "
+            "a folder you can write".split()
+        )
+        in said
+    )
+    real_copy = shutil.copyfile  # what copytree's copy2 calls per file
+    copied = []
+
+    def filling(src, dst, **kwargs):
+        copied.append(src)
+        if len(copied) == 5:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_copy(src, dst, **kwargs)
+
+    folder = tmp_path / "proposals"
+    monkeypatch.setattr(shutil, "copyfile", filling)
+    res = runner.invoke(app, ["init", str(folder)])
+    monkeypatch.undo()
+    assert res.exit_code == 2
+    said = "".join(res.output.split())
+    assert "".join(f"{folder}: cannot create the project folder (".split()) in said
+    assert "Nospaceleftondevice;1file(s)notcopied);giveafolderyoucanwrite" in said
+    assert sorted(p.name for p in folder.iterdir()) == []  # no library, no .library.partial
+    res = runner.invoke(app, ["init", str(folder)])  # room again: a whole project folder
+    assert res.exit_code == 0, res.output
+    assert len(list((folder / "library" / "writeups").glob("*.md"))) == 30

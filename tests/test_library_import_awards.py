@@ -4,7 +4,11 @@
 from __future__ import annotations
 
 import csv
+import errno
 import json
+import os
+import re
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -24,6 +28,11 @@ TOP100 = "usaspending_fy2016_contracts_over_1m_top100_per_psc.csv"
 @pytest.fixture(scope="module")
 def award_dir(shared_data: Path) -> Path:
     return shared_data / "awards"
+
+
+def _flat(text: str) -> str:
+    """``text`` without whitespace: Rich wraps a long path anywhere in a message."""
+    return "".join(text.split())
 
 
 def _draft(result: awards.AwardImport, piid: str):
@@ -320,6 +329,7 @@ def test_cli_import_awards_and_library_both_forms(award_dir, tmp_path):
         "file": str(out / "AW-15DDHQ22F00000686.md"),
         "written": True,
         "source": f"{award_dir / SAMPLE_A} row 1",
+        "defects": [],
     }
     # a second import keeps the files (a writer may have started on them)
     again = json.loads(
@@ -370,3 +380,272 @@ def test_column_names_match_whatever_their_case_and_unread_columns_are_said(tmp_
     assert f"columns not read in {export}: Award-ID note, Contracting Officer" in " ".join(
         out.output.split()
     )
+
+
+def test_implausible_award_amounts_leave_the_value_unknown_with_a_defect(tmp_path):
+    """Break-it: an award amount of 1e29 stopped the whole import with a decimal traceback;
+    1e309 (a JSON float overflow) and "inf" rejected the record, 5e11 was drafted as a
+    $500 billion contract. Rule: ``money.PLAUSIBLE_VALUE_LIMIT_USD``, the library's own."""
+    lines = tmp_path / "awards.jsonl"
+    base = {"awarding_sub_agency": "Department of Energy", "start_date": "2020-01-01"}
+    records = [
+        (1e29, None),
+        ("inf", None),
+        (None, None),  # written as the JSON number 1e309 below: Python reads it as infinity
+        (5e11, 2_000_000),
+        (5_000_000, 9_000_000),
+    ]
+    text = []
+    for k, (obligated, ceiling) in enumerate(records):
+        row = dict(base, award_id=f"DE00000{k}", award_amount=obligated)
+        if ceiling is not None:
+            row["total_base_and_all_options_value"] = ceiling
+        text.append(json.dumps(row).replace("null", "1e309"))
+    lines.write_text("\n".join(text) + "\n", encoding="utf-8")
+    result = awards.import_awards([lines])
+    assert result.rejected == []
+    got = {e.id: (e.contract.value.min, e.contract.value.max, e.defects) for e, _ in result.drafts}
+    assert got == {
+        "AW-DE000000": (None, None, ["implausible-value (obligated amount 1e+29)"]),
+        "AW-DE000001": (None, None, ["implausible-value (obligated amount inf)"]),
+        "AW-DE000002": (None, None, ["implausible-value (obligated amount inf)"]),
+        # one implausible amount makes the whole value unknown (as money.checked_value)
+        "AW-DE000003": (None, None, ["implausible-value (obligated amount 500000000000.0)"]),
+        "AW-DE000004": (5_000_000, 9_000_000, []),
+    }
+    out = tmp_path / "drafts"
+    res = CliRunner().invoke(app, ["library", "import-awards", str(lines), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    said = _flat(res.output)
+    assert _flat(f"AW-DE000000 ({lines} row 1): implausible-value (obligated amount 1e+29)") in said
+    body = (out / "AW-DE000000.md").read_text(encoding="utf-8")
+    assert (
+        "- Obligated (USD): unknown (the record says 1e+29, above $100,000,000,000: check the "
+        "award and write the value)" in body
+    )
+    (entry,) = [e for e in load_library(out).entries if e.id == "AW-DE000000"]
+    assert (entry.contract.value.min, entry.contract.value.max) == (None, None)
+    res = CliRunner().invoke(
+        app, ["library", "import-awards", str(lines), "--out", str(out), "--json"]
+    )
+    flagged = {d["id"]: d["defects"] for d in json.loads(res.stdout)["drafts"] if d["defects"]}
+    assert flagged["AW-DE000003"] == ["implausible-value (obligated amount 500000000000.0)"]
+    assert len(flagged) == 4
+
+
+def test_piids_that_lose_characters_in_an_id_never_share_a_draft(tmp_path):
+    """Break-it: ``AB/12``, ``AB 12`` and ``AB12`` all became ``AW-AB12``: the second and third
+    were reported as duplicate PIIDs and never drafted; a 200-character PIID gave a file name
+    longer than most file systems allow."""
+    long_piid = "X" * 200
+    export = tmp_path / "awards.csv"
+    export.write_text(
+        "piid,obligated_amount\nAB12,1\nAB/12,2\nAB 12,3\nÅB12,4\n///,5\n"
+        f"{long_piid},6\n{long_piid}Y,7\nAB12,8\n",
+        encoding="utf-8",
+    )
+    result = awards.import_awards([export])
+    ids = [e.id for e, _ in result.drafts]
+    assert ids[0] == "AW-AB12"  # a PIID an id holds as is keeps its plain id
+    assert len(set(ids)) == len(ids) == 7
+    assert [(d.piid, d.row, d.kept_row) for d in result.duplicates] == [("AB12", 9, 2)]
+    suffixed = ids[1:]
+    assert all(re.fullmatch(r"AW-(?:[A-Za-z0-9._-]+-)?[0-9a-f]{8}", i) for i in suffixed), ids
+    assert [i.rsplit("-", 1)[0] for i in suffixed] == [
+        "AW-AB12",
+        "AW-AB12",
+        "AW-B12",
+        "AW",
+        "AW-" + "X" * 80,
+        "AW-" + "X" * 80,
+    ]
+    assert awards.draft_id("AB/12") == ids[1]  # stable: the same PIID, the same file
+    awards.write_drafts(result, tmp_path / "drafts")
+    loaded = load_library(tmp_path / "drafts")
+    assert loaded.rejected == []
+    assert sorted(e.contract.number for e in loaded.entries) == sorted(
+        ["AB12", "AB/12", "AB 12", "ÅB12", "///", long_piid, long_piid + "Y"]
+    )
+
+
+def test_an_unwritable_drafts_folder_is_named_with_exit_2_and_no_traceback(
+    award_dir, tmp_path, monkeypatch
+):
+    """Break-it: ``--out`` naming a file, a folder under a file or a read-only folder (or a
+    disk filling up mid-way) ended the import with a traceback."""
+    export = award_dir / SAMPLE_A
+    runner = CliRunner()
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("x", encoding="utf-8")
+    for out, said in (
+        (a_file, f"{a_file}: is a file, not a folder; pass --out a folder for the draft"),
+        (a_file / "drafts", f"{a_file / 'drafts'}: cannot create the drafts folder (Not a"),
+    ):
+        res = runner.invoke(app, ["library", "import-awards", str(export), "--out", str(out)])
+        assert res.exit_code == 2, res.output
+        assert not isinstance(res.exception, Exception) or isinstance(res.exception, SystemExit)
+        assert _flat(said) in _flat(res.output)
+    if os.geteuid() != 0:  # root writes a read-only folder anyway
+        locked = tmp_path / "locked"
+        locked.mkdir()
+        locked.chmod(0o555)
+        try:
+            res = runner.invoke(
+                app, ["library", "import-awards", str(export), "--out", str(locked)]
+            )
+        finally:
+            locked.chmod(0o755)
+        assert res.exit_code == 2
+        assert _flat(f"{locked}: cannot write the draft") in _flat(res.output)
+    # the disk fills up at the third draft: two whole drafts, no partial file, exit 2
+    real_write = Path.write_text
+    calls = []
+
+    def filling(self, *args, **kwargs):
+        calls.append(self)
+        if len(calls) == 3:
+            real_write(self, "half a dra", encoding="utf-8")
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", filling)
+    out = tmp_path / "drafts"
+    res = runner.invoke(app, ["library", "import-awards", str(export), "--out", str(out)])
+    monkeypatch.undo()
+    assert res.exit_code == 2
+    assert _flat(
+        f"{out}: cannot write the draft AW-SPE7M024V3029.md (No space left on device); 2 of 99 "
+        "drafts were written before it; pass --out a folder you can write"
+    ) in _flat(res.output)
+    assert sorted(p.name for p in out.iterdir()) == [
+        "AW-15DDHQ22F00000686.md",
+        "AW-SPE4A524P8929.md",
+    ]
+    assert len(load_library(out).entries) == 2
+
+
+@pytest.mark.parametrize(
+    ("written", "iso"),
+    [
+        ("2020-09-30T00:00:00Z", "2020-09-30"),
+        ("2021-09-30T00:00:00-04:00", "2021-09-30"),
+        ("2021-09-30 13:45:00+0000", "2021-09-30"),
+        ("2020-09-30 00:00:00", "2020-09-30"),
+    ],
+)
+def test_an_iso_date_time_with_its_utc_offset_reads_as_its_date(written, iso):
+    """Break-it: an API export's ``2020-09-30T00:00:00Z`` rejected the whole record."""
+    assert awards.award_date(written, "start date") == iso
+
+
+def test_a_date_time_with_something_else_after_it_is_still_refused():
+    with pytest.raises(ValueError, match="start date '2020-09-30T00:00:00 EST' is not a date"):
+        awards.award_date("2020-09-30T00:00:00 EST", "start date")
+
+
+def test_an_excel_export_reads_and_a_folder_zip_or_xls_says_what_to_pass(tmp_path):
+    """Break-it: an award export saved from Excel as .xlsx was "cannot be read as CSV/JSONL:
+    'utf-8' codec can't decode byte"; a folder or the ZIP USAspending downloads come in was
+    "no such file" or a decode error."""
+    import datetime as dt
+
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["PIID", "Obligated Amount", "Effective Date", "Current Completion Date"])
+    sheet.append(["DE0001", 1250000.0, dt.datetime(2021, 3, 1), dt.datetime(2023, 2, 28)])
+    sheet.append([None, None, None, None])
+    sheet.append(["DE0002", "about a million", None, None])
+    sheet.append(["DE0003", 5, None, None, "stray"])
+    workbook = tmp_path / "awards.xlsx"
+    book.save(workbook)
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    download = tmp_path / "download.zip"
+    with zipfile.ZipFile(download, "w") as archive:
+        archive.writestr("awards.csv", "piid\nX1\n")
+    old = tmp_path / "awards.xls"
+    old.write_bytes(b"\xd0\xcf\x11\xe0 an old workbook")
+    broken = tmp_path / "broken.xlsx"
+    broken.write_text("not a workbook", encoding="utf-8")
+    result = awards.import_awards([workbook, folder, download, old, broken])
+    [(entry, record)] = result.drafts
+    assert (entry.id, record.obligated, record.start_date, record.end_date, record.row) == (
+        "AW-DE0001",
+        1_250_000,
+        "2021-03-01",
+        "2023-02-28",
+        2,
+    )
+    assert [(r.row, r.reason) for r in result.rejected] == [
+        (4, f"{workbook} row 4: obligated amount 'about a million' is not a dollar amount"),
+        (5, f"{workbook} row 5: 1 more cells than the header has columns"),
+        (None, f"{folder}: is a folder; pass the export files in it (e.g. {folder / '*.csv'})"),
+        (
+            1,
+            f"{download} row 1: a ZIP archive (as USAspending downloads come): unzip it and "
+            "import the CSV files in it; nothing in the file was imported",
+        ),
+        (
+            1,
+            f"{old} row 1: an old Excel .xls workbook: save it as CSV (or .xlsx) and import "
+            "that; nothing in the file was imported",
+        ),
+        (
+            1,
+            f"{broken} row 1: cannot be read as an Excel workbook (BadZipFile: File is not a "
+            "zip file); save it from Excel again as .xlsx or CSV",
+        ),
+    ]
+
+
+@pytest.mark.parametrize("sep", [";", "\t", "|"])
+def test_a_semicolon_tab_or_bar_separated_export_reads_like_the_csv(tmp_path, sep):
+    """Break-it: a CSV saved by Excel in a comma-decimal locale (semicolons) or a TSV export
+    was rejected whole as "no PIID column": its header read as one column."""
+    export = tmp_path / "awards.csv"
+    rows = [
+        ["piid", "department_name", "obligated_amount", "effective_date"],
+        ["W91QUZ22F0210", "DEPT OF THE ARMY, THE", "100.00", "2022-02-01"],
+    ]
+    export.write_text("\n".join(sep.join(r) for r in rows) + "\n", encoding="utf-8")
+    result = awards.import_awards([export])
+    assert result.rejected == []
+    [(entry, record)] = result.drafts
+    assert (record.piid, record.department, record.obligated, record.start_date) == (
+        "W91QUZ22F0210",
+        "DEPT OF THE ARMY, THE",
+        100,
+        "2022-02-01",
+    )
+
+
+@pytest.mark.parametrize(
+    ("written", "amount"),
+    [
+        ("1,250,000.50", 1_250_001),
+        ("$1,250,000", 1_250_000),
+        ("$ 1,250,000 ", 1_250_000),
+        ("-1,000", -1000),
+        ("999", 999),
+    ],
+)
+def test_thousands_commas_read(written, amount):
+    assert awards.award_amount(written, "obligated amount") == amount
+
+
+@pytest.mark.parametrize("written", ["1250000,50", "1.250.000,50", "12,5", "1,25,000"])
+def test_a_comma_that_groups_no_thousands_is_refused_not_read_100_times_larger(written):
+    """Break-it: a semicolon export from a comma-decimal locale wrote 1250000,50; the commas
+    were dropped and the contract read as $125,000,050."""
+    with pytest.raises(ValueError, match="has a comma that is not a thousands separator"):
+        awards.award_amount(written, "obligated amount")
+
+
+def test_a_piid_in_lower_case_is_the_same_award():
+    """Break-it: ``ab12`` and ``AB12`` gave AW-ab12.md and AW-AB12.md, one file on a
+    case-insensitive disk (the second import said it was "kept as it was")."""
+    assert awards.draft_id("ab12") == awards.draft_id("AB12") == "AW-AB12"
+    assert awards.draft_id("ab/12") == awards.draft_id("AB/12")
+    assert awards.draft_id("ab/12") != awards.draft_id("AB12")

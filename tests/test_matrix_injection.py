@@ -61,3 +61,36 @@ def test_csv_cells_starting_with_a_formula_sign_get_a_leading_quote(tmp_path: Pa
     assert lines[2][1:4] == ["'-1", "RFP > 3 Questions", "'+1 describe your staffing plan."]
     assert lines[3][2:4] == ["'@RFP", "Describe your hosting environment."]
     assert lines[1][6:8] == ["4", "12"]
+
+
+def test_an_interrupted_csv_export_keeps_the_previous_matrix_and_leaves_no_half_file(
+    tmp_path: Path, monkeypatch
+):
+    """Break-it: Ctrl-C (or a full disk) in the middle of a CSV export left a truncated
+    compliance_matrix.csv in place of the whole one; it is now written to
+    ``.<name>.partial`` and renamed into place, as the workbook is."""
+    from rfp_retrieval.documents import matrix
+
+    out = write_matrix(ROWS, tmp_path / "m.csv")
+    whole = out.read_bytes()
+    calls = []
+
+    def interrupted(value: object) -> object:
+        calls.append(value)
+        if len(calls) > 15:  # in the second row
+            raise KeyboardInterrupt
+        return value
+
+    monkeypatch.setattr(matrix, "csv_safe", interrupted)
+    try:
+        write_matrix(ROWS[:1] * 50, out)
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("the export was not interrupted")
+    assert out.read_bytes() == whole
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.csv"]
+    monkeypatch.undo()
+    write_matrix(ROWS[:1], out)
+    with out.open(encoding="utf-8-sig", newline="") as fh:
+        assert len(list(csv.reader(fh))) == 2

@@ -151,10 +151,81 @@ def test_pages_past_the_ocr_cap_are_left_unread_and_the_warning_says_how_to_read
 
 
 @pytest.mark.parametrize(
-    ("value", "cap"), [(None, 100), ("", 100), ("7", 7), ("0", None), ("lots", 100)]
+    ("value", "cap"), [(None, 100), ("", 100), ("7", 7), (" 12 ", 12), ("0", None)]
 )
 def test_the_ocr_page_cap_setting(monkeypatch, value, cap):
     monkeypatch.delenv("RFP_RETRIEVAL_OCR_MAX_PAGES", raising=False)
     if value is not None:
         monkeypatch.setenv("RFP_RETRIEVAL_OCR_MAX_PAGES", value)
     assert ocr.ocr_page_cap() == cap
+
+
+@pytest.mark.parametrize("value", ["lots", "-5", "2.5", "1e3", "٣"])
+def test_a_bad_ocr_page_cap_is_an_error_naming_the_variable(monkeypatch, tmp_path, value):
+    """Break-it: ``RFP_RETRIEVAL_OCR_MAX_PAGES=lots`` (or ``-5``) was read as the default cap
+    without a word; now the library call raises and every RFP-reading command exits 2 with the
+    variable, the value and what it accepts, before any file is read."""
+    from typer.testing import CliRunner
+
+    from rfp_retrieval.cli import app
+
+    monkeypatch.setenv("RFP_RETRIEVAL_OCR_MAX_PAGES", value)
+    expected = (
+        f"RFP_RETRIEVAL_OCR_MAX_PAGES={value!r} is not a page count: set a whole number of "
+        "pages (0 for no cap; unset, the cap is 100)"
+    )
+    with pytest.raises(ocr.OcrSettingError) as raised:
+        ocr.ocr_page_cap()
+    assert str(raised.value) == expected
+    rfp = tmp_path / "rfp.md"
+    rfp.write_text("# 1. Scope\n\nThe Offeror shall describe its approach.\n", encoding="utf-8")
+    runner = CliRunner()
+    for args in (
+        ["parse", str(rfp)],
+        ["matrix", str(rfp), "--out", str(tmp_path / "m.csv")],
+        ["run", "--db", str(tmp_path / "x.duckdb"), str(rfp)],
+    ):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2, (args, res.output)
+        assert res.exception is None or isinstance(res.exception, SystemExit)
+        assert f"Settings error: {expected}" in " ".join(res.output.split()), args
+    assert not (tmp_path / "m.csv").exists() and not (tmp_path / "x.duckdb").exists()
+
+
+@pytest.mark.skipif(ocr.tesseract_path() is None, reason="tesseract is not installed")
+def test_a_language_pack_tesseract_lacks_is_an_error_naming_it(monkeypatch, tmp_path):
+    """Break-it: ``RFP_RETRIEVAL_OCR_LANG=fra`` without the French pack failed every page in
+    Tesseract and the PDF was reported as one on which "OCR found no text"."""
+    from typer.testing import CliRunner
+
+    from rfp_retrieval.cli import app
+
+    installed = ocr.installed_languages(ocr.tesseract_path())
+    assert "eng" in installed
+    for value in ("eng", " eng ", "+".join(sorted(installed))):
+        monkeypatch.setenv("RFP_RETRIEVAL_OCR_LANG", value)
+        assert ocr.ocr_language() == value.strip()
+    missing = "zzz"
+    assert missing not in installed
+    monkeypatch.setenv("RFP_RETRIEVAL_OCR_LANG", f"eng+{missing}")
+    expected = (
+        f"RFP_RETRIEVAL_OCR_LANG='eng+{missing}': no Tesseract language pack {missing} is "
+        f"installed (installed: {', '.join(sorted(installed))}); install it (Debian/Ubuntu: "
+        f"apt-get install tesseract-ocr-{missing}) or unset the variable"
+    )
+    with pytest.raises(ocr.OcrSettingError) as raised:
+        ocr.ocr_language()
+    assert str(raised.value) == expected
+    with pytest.raises(ocr.OcrSettingError):  # the reader says so too, not "no text found"
+        load_document(_scanned_pages(tmp_path / "scanned.pdf", 1))
+    rfp = tmp_path / "rfp.md"
+    rfp.write_text("# 1. Scope\n\nThe Offeror shall describe its approach.\n", encoding="utf-8")
+    res = CliRunner().invoke(app, ["parse", str(rfp)])
+    assert res.exit_code == 2
+    assert "".join(f"Settings error: {expected}".split()) in "".join(res.output.split())
+
+
+def test_without_tesseract_the_language_setting_is_not_checked(monkeypatch):
+    monkeypatch.setattr(ocr, "tesseract_path", lambda: None)
+    monkeypatch.setenv("RFP_RETRIEVAL_OCR_LANG", "zzz")
+    assert ocr.ocr_language() == "zzz"  # nothing is OCR'd; the reader says pages have no text

@@ -48,3 +48,34 @@ def test_missing_folders_are_created(project):
     settings = load_settings(project)
     prepare_output_folders(settings)
     assert (project / "var" / "new").is_dir() and (project / "out" / "briefs").is_dir()
+
+
+def test_an_existing_folder_the_run_cannot_write_in_is_a_settings_error(project, monkeypatch):
+    """Break-it: a read-only project folder (a copy from a read-only share) passed the check
+    (its folders exist) and every RFP failed in its last step. Root writes anywhere, so the
+    refusal is simulated where the probe file is made."""
+    import os
+    import tempfile
+
+    (project / "rfp-retrieval.yaml").write_text(
+        "db_path: var/store.duckdb\noutput_dir: out\n", encoding="utf-8"
+    )
+    (project / "out").mkdir()
+    real = tempfile.TemporaryFile
+
+    def read_only(*args, dir=None, **kwargs):  # noqa: A002 -- tempfile's own name
+        if dir is not None and os.path.samefile(dir, project / "out"):
+            raise PermissionError(13, "Permission denied")
+        return real(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", read_only)
+    with pytest.raises(SettingsError) as info:
+        prepare_output_folders(load_settings(project))
+    assert str(info.value) == (
+        f"output_dir: cannot write in the folder {project / 'out'} (Permission denied); set "
+        "output_dir in rfp-retrieval.yaml / RFP_RETRIEVAL_OUTPUT_DIR to a folder you can write"
+    )
+    result = CliRunner().invoke(app, ["run", "--config", str(project / "rfp-retrieval.yaml")])
+    assert result.exit_code == 2
+    assert "cannotwriteinthefolder" in "".join(result.output.split())
+    assert list((project / "out").iterdir()) == [] and list((project / "var").iterdir()) == []

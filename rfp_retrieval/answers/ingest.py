@@ -40,6 +40,7 @@ from rfp_retrieval.answers.records import (
     AnswerLibrary,
     RejectedBlock,
 )
+from rfp_retrieval.documents.text import shown_text, without_controls
 from rfp_retrieval.library.files import MARKDOWN_SUFFIXES, library_files
 from rfp_retrieval.library.writeups import lenient_yaml_load
 
@@ -121,7 +122,7 @@ def read_markdown_block(path: Path) -> AnswerBlock:
     if not block_id:
         raise _Rejected("front matter has no id; add 'id: AB-###'")
     title = _clean(meta.get("title"))
-    body = _strip_title_heading(match.group(2), title)
+    body = _strip_title_heading(without_controls(match.group(2)), title)
     block = AnswerBlock(
         id=block_id,
         title=title or block_id,
@@ -260,9 +261,10 @@ def _strip_title_heading(body: str, title: str) -> str:
 
 
 def _clean(value: Any) -> str:
+    """A field or cell as one line, invisible controls removed (``shown_text``)."""
     if value is None:
         return ""
-    return " ".join(str(value).split())
+    return shown_text(str(value))
 
 
 def _tags(value: Any) -> list[str]:

@@ -131,13 +131,31 @@ def check_store_reachable(settings: Settings) -> None:
         )
 
 
+def check_environment() -> None:
+    """Exit 2 with the message when a variable read outside the settings holds a value it does
+    not accept (``RFP_RETRIEVAL_OCR_MAX_PAGES=lots``: ``ocr.ocr_page_cap``; a language pack
+    Tesseract lacks in ``RFP_RETRIEVAL_OCR_LANG``: ``ocr.ocr_language``), before any file is
+    read. Every command that reads RFPs calls it (through ``load_cli_settings`` or itself).
+    """
+    from rfp_retrieval.documents.ocr import OcrSettingError, ocr_language, ocr_page_cap
+
+    try:
+        ocr_page_cap()
+        ocr_language()
+    except OcrSettingError as exc:
+        settings_failed(exc)
+
+
 def load_cli_settings(
     folder: Path, config: Path | None = None, overrides: dict[str, Any] | None = None
 ) -> Settings:
     """``load_settings`` for the project ``folder``, with the ``--config`` file (already
     checked by ``config_file``) and the commands' flags as ``overrides``; exits 2 with the
-    message on a bad setting, or when ``store: postgres`` names a URL variable that is unset."""
+    message on a bad setting, or when ``store: postgres`` names a URL variable that is unset
+    (and on a bad OCR variable: ``check_environment``)."""
     from rfp_retrieval.settings import SettingsError, load_settings
+
+    check_environment()
 
     try:
         settings = load_settings(folder, overrides, config_file=config)

@@ -12,6 +12,7 @@ from rich.markup import escape
 from rfp_retrieval.cli.app import (
     ConfigOption,
     ProjectOption,
+    check_environment,
     config_file,
     console,
     eval_app,
@@ -208,6 +209,7 @@ a reader would list for it; the figures compare them with what `rfp-retrieval pa
 
     if not truth.is_file():
         raise typer.BadParameter(f"{truth}: no such truth file", param_hint="--truth")
+    check_environment()
     try:
         docs = load_truth(truth)
     except ParseTruthError as exc:

@@ -19,12 +19,15 @@ def init(
     folder: Path = typer.Argument(..., help="The project folder to create (new or empty)."),
 ) -> None:
     """Create a working project folder: inbox, library, answers, overrides and a config."""
-    from rfp_retrieval.project_folder import InitError, init_project
+    from rfp_retrieval.project_folder import InitError, InitFolderError, init_project
     from rfp_retrieval.retrieval.overrides import EXAMPLE_FILE_NAME, EXAMPLE_OVERRIDE_FILE
 
     sample = CHECKOUT / "sample"
     try:
         created = init_project(folder, sample)
+    except InitFolderError as exc:  # a setup error, as an unwritable output folder of `run`
+        console.print(f"[red]{escape(str(exc))}[/red]")
+        raise typer.Exit(2) from exc
     except (InitError, FileNotFoundError) as exc:
         console.print(f"[red]{escape(str(exc))}[/red]")
         raise typer.Exit(1) from exc

@@ -83,7 +83,9 @@ def library_command(
 
 @library_app.command("import-awards")
 def import_awards_command(
-    files: list[Path] = typer.Argument(..., help="USAspending / FPDS award exports (CSV, JSONL)."),
+    files: list[Path] = typer.Argument(
+        ..., help="USAspending / FPDS award exports (CSV, JSONL, XLSX)."
+    ),
     out: Path = typer.Option(
         Path("award-drafts"), "--out", help="Folder for the draft write-ups (created)."
     ),
@@ -94,19 +96,30 @@ def import_awards_command(
 ) -> None:
     """Draft library write-ups (one per award, marked "needs write-up") from award records.
 
-    Exits 1 when no record could be imported, else 0; every unreadable record is listed \
-with its file and row.
+    Exits 1 when no record could be imported, 2 when the --out folder cannot be written, else \
+0; every unreadable record is listed with its file and row.
     """
     from rich.text import Text
 
-    from rfp_retrieval.library.awards import import_awards, write_drafts
+    from rfp_retrieval.library.awards import DraftFolderError, import_awards, write_drafts
 
     result = import_awards(files)
-    drafts = write_drafts(result, out, overwrite=overwrite)
+    try:
+        drafts = write_drafts(result, out, overwrite=overwrite)
+    except DraftFolderError as exc:
+        console.print(Text(str(exc), "red"))
+        raise typer.Exit(2) from exc
+    defects = {entry.id: entry.defects for entry, _ in result.drafts}
     payload = {
         "out": str(out),
         "drafts": [
-            {"id": d.id, "file": str(d.path), "written": d.written, "source": d.source}
+            {
+                "id": d.id,
+                "file": str(d.path),
+                "written": d.written,
+                "source": d.source,
+                "defects": defects.get(d.id, []),
+            }
             for d in drafts
         ],
         "duplicates": [
@@ -140,6 +153,10 @@ with its file and row.
                     f"(kept {duplicate.kept_file} row {duplicate.kept_row})"
                 )
             )
+        for draft in drafts:
+            if defects.get(draft.id):
+                shown = "; ".join(defects[draft.id])
+                console.print(Text(f"  {draft.id} ({draft.source}): {shown}", "yellow"))
         for rejected in result.rejected:
             console.print(Text(f"  rejected: {rejected.reason}", "red"))
         for file, unread in result.unread_columns.items():

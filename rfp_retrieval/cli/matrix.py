@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from rich.text import Text
 
-from rfp_retrieval.cli.app import app, console
+from rfp_retrieval.cli.app import app, check_environment, console
 
 
 @app.command()
@@ -27,6 +27,7 @@ def matrix(
             f"{out}: the folder {out.parent} does not exist; create it or give another path",
             param_hint="--out",
         )
+    check_environment()
     try:
         doc = load_document(rfp_file)
     except DocumentError as exc:

@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from rfp_retrieval.cli.app import app, console
+from rfp_retrieval.cli.app import app, check_environment, console
 from rfp_retrieval.cli.shapes import print_json
 
 
@@ -33,6 +33,7 @@ def parse(
     from rfp_retrieval.scope import as_of_for, read_scope
     from rfp_retrieval.scope.section_lm import find_pp_requirements
 
+    check_environment()
     try:
         doc = load_document(rfp_file)
     except DocumentError as exc:

@@ -1,6 +1,7 @@
 """A Word .docx body as Markdown-flavoured lines: ``#`` headings from Word heading styles,
 Word's automatic numbers rebuilt (``docx_numbering``), bold-only paragraphs as ``**text**``,
-tables as rows of cells joined with `` | ``."""
+tables as rows of cells joined with `` | ``, text boxes read after the paragraph that anchors
+them."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from rfp_retrieval.documents.records import DocumentError
 
 
 def _iter_block_items(parent) -> Iterator[object]:
-    """Paragraphs and tables of a python-docx body in document order (content controls too)."""
+    """Paragraphs and tables of a python-docx body in document order (content controls and
+    custom XML blocks too)."""
     from docx.oxml.ns import qn
     from docx.table import Table
     from docx.text.paragraph import Paragraph
@@ -33,6 +35,9 @@ def _walk(child, parent, qn, paragraph_cls, table_cls) -> Iterator[object]:
         if content is not None:
             for sub in content.iterchildren():
                 yield from _walk(sub, parent, qn, paragraph_cls, table_cls)
+    elif child.tag == qn("w:customXml"):  # a template's tagged block (break-it: text lost)
+        for sub in child.iterchildren():
+            yield from _walk(sub, parent, qn, paragraph_cls, table_cls)
 
 
 # The runs of a paragraph as it reads with every tracked change accepted: inserted
@@ -42,6 +47,7 @@ def _walk(child, parent, qn, paragraph_cls, table_cls) -> Iterator[object]:
 _ACCEPTED_RUNS = (
     "w:r | w:hyperlink | w:ins/w:r | w:ins/w:hyperlink | w:moveTo/w:r | w:smartTag/w:r"
     " | w:fldSimple/w:r | w:sdt/w:sdtContent/w:r | w:ins/w:smartTag/w:r"
+    " | w:customXml/w:r | w:customXml/w:hyperlink | w:customXml/w:ins/w:r | w:ins/w:customXml/w:r"
 )
 
 
@@ -62,6 +68,8 @@ def _cell_text(cell, qn) -> str:
         child = children.pop(0)
         if child.tag == qn("w:p"):
             parts.append(_paragraph_text(child))
+            for box in _text_boxes(child, qn):  # a text box in the cell: read in the cell
+                children[:0] = list(box.iterchildren())
         elif child.tag == qn("w:tbl"):
             rows = _table_rows(Table(child, cell), qn)
             parts.extend(" ".join(row) for row in rows if any(row))
@@ -69,6 +77,8 @@ def _cell_text(cell, qn) -> str:
             content = child.find(qn("w:sdtContent"))
             if content is not None:
                 children[:0] = list(content.iterchildren())
+        elif child.tag == qn("w:customXml"):
+            children[:0] = list(child.iterchildren())
     return "\n".join(parts)
 
 
@@ -111,6 +121,68 @@ def _all_bold(paragraph) -> bool:
     )
 
 
+_MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
+
+
+def _text_boxes(p_element, qn) -> list[object]:
+    """The text boxes anchored in a ``w:p`` (``w:txbxContent``: a DrawingML ``wps:txbx`` or a
+    VML ``v:textbox``), in document order; the copy Word keeps in ``mc:Fallback`` for older
+    readers is left out (it repeats the ``mc:Choice`` box), and so is a box inside another box
+    (read with the box that holds it)."""
+    boxes = []
+    for box in p_element.iter(qn("w:txbxContent")):
+        up = box.getparent()
+        while up is not None and up is not p_element:
+            if up.tag in (qn("w:txbxContent"), _MC_FALLBACK):
+                break
+            up = up.getparent()
+        else:
+            boxes.append(box)
+    return boxes
+
+
+def _block_lines(block, parent, numbering, qn, lines: list[str]) -> None:
+    """Append one paragraph's or table's lines to ``lines`` (a blank line after each), then
+    the paragraphs and tables of the text boxes anchored in the paragraph (break-it: a
+    questionnaire laid out in text boxes lost every question: python-docx reads a paragraph's
+    own runs only)."""
+    if block.__class__.__name__ == "Table":
+        for cells in _table_rows(block, qn):
+            if any(cells):
+                lines.append("| " + " | ".join(cells) + " |")
+        lines.append("")
+        return
+    text = _paragraph_text(block._p)
+    text = re.sub(r"[ \t]+", " ", text.replace("\t", " ")).strip()
+    text = text.replace("\n", " ")
+    if text:
+        style = (block.style.name if block.style is not None else "") or ""
+        heading = re.match(r"Heading\s*(\d)", style, re.I)
+        kind, label = numbering.label(block)
+        if kind == "number" and not text.startswith(label):
+            text = f"{label} {text}"  # Word's automatic number, rebuilt
+        if style.lower() == "title":
+            lines.append("# " + text)
+        elif heading:
+            lines.append("#" * min(6, max(1, int(heading.group(1)))) + " " + text)
+        elif kind == "number":
+            lines.append(text)
+        elif kind == "bullet" or "list" in style.lower():
+            lines.append("- " + text)
+        elif _all_bold(block) and len(text.split()) <= 12:
+            lines.append(f"**{text}**")  # a bold paragraph, as Markdown writes it
+        else:
+            lines.append(text)
+        lines.append("")
+    from docx.table import Table
+    from docx.text.paragraph import Paragraph
+
+    for box in _text_boxes(block._p, qn):
+        for child in box.iterchildren():
+            for inner in _walk(child, parent, qn, Paragraph, Table):
+                _block_lines(inner, parent, numbering, qn, lines)
+
+
 def docx_lines(p: Path) -> list[str]:
     """A DOCX body as Markdown-flavoured lines: ``#`` headings from styles, tables as pipe rows."""
     name = str(p)
@@ -128,35 +200,7 @@ def docx_lines(p: Path) -> list[str]:
         numbering = NumberingTracker(document)
         lines: list[str] = []
         for block in _iter_block_items(document):
-            if block.__class__.__name__ == "Table":
-                for cells in _table_rows(block, qn):
-                    if any(cells):
-                        lines.append("| " + " | ".join(cells) + " |")
-                lines.append("")
-                continue
-            text = _paragraph_text(block._p)
-            text = re.sub(r"[ \t]+", " ", text.replace("\t", " ")).strip()
-            text = text.replace("\n", " ")
-            if not text:
-                continue
-            style = (block.style.name if block.style is not None else "") or ""
-            heading = re.match(r"Heading\s*(\d)", style, re.I)
-            kind, label = numbering.label(block)
-            if kind == "number" and not text.startswith(label):
-                text = f"{label} {text}"  # Word's automatic number, rebuilt
-            if style.lower() == "title":
-                lines.append("# " + text)
-            elif heading:
-                lines.append("#" * min(6, max(1, int(heading.group(1)))) + " " + text)
-            elif kind == "number":
-                lines.append(text)
-            elif kind == "bullet" or "list" in style.lower():
-                lines.append("- " + text)
-            elif _all_bold(block) and len(text.split()) <= 12:
-                lines.append(f"**{text}**")  # a bold paragraph, as Markdown writes it
-            else:
-                lines.append(text)
-            lines.append("")
+            _block_lines(block, document, numbering, qn, lines)
         return lines
     except DocumentError:
         raise

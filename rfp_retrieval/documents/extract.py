@@ -70,7 +70,23 @@ def _is_pdf(p: Path) -> bool:
         return False  # read_bytes names the failure
 
 
+def _is_docx(p: Path) -> bool:
+    """True when ``p`` is a Word document whatever its extension: a ZIP archive (it starts with
+    ``PK\\x03\\x04``) holding ``word/document.xml`` (the Office Open XML main part)."""
+    try:
+        with p.open("rb") as fh:
+            if fh.read(4) != b"PK\x03\x04":
+                return False
+        with zipfile.ZipFile(p) as archive:
+            return "word/document.xml" in archive.namelist()
+    except (zipfile.BadZipFile, OSError):
+        return False  # read as text: decode_text names a binary file
+
+
 _HTML_PAGE = re.compile(r"\A\ufeff?\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)\b", re.I | re.S)
+# A Rich Text file (saved from Word or WordPad, renamed .md or .txt): the RTF specification's
+# header is "{\rtf" followed by the version number.
+_RTF_FILE = re.compile(r"\A\ufeff?\s*\{\\rtf\d?")
 
 
 # Size limits per format (bytes). Real solicitations here are at most a few MB of text; a
@@ -167,6 +183,12 @@ def load_document(path: str | Path) -> RfpDocument:
     if fmt in ("text", "markdown") and _is_pdf(p):
         fmt = "pdf"  # a PDF saved as .md/.txt: its streams would be read as requirements
         warnings.append(f"{name} is a PDF file saved with the extension '{ext}': read as PDF")
+    elif fmt in ("text", "markdown") and _is_docx(p):
+        _check_zip(p, name)
+        fmt = "docx"  # break-it: a DOCX saved as .md/.txt was refused as "a binary file"
+        warnings.append(
+            f"{name} is a Word (DOCX) file saved with the extension '{ext}': read as DOCX"
+        )
     if fmt == "pdf":
         pages, pages_without_text, pdf_warnings, page_styles = pdf_pages(p, ocr_pages)
         warnings += pdf_warnings
@@ -181,6 +203,12 @@ def load_document(path: str | Path) -> RfpDocument:
                 name,
                 f"is a web page (HTML) saved with the extension '{ext}': its styles and "
                 "scripts would be read as requirements; " + _UNSUPPORTED_HINTS[".html"],
+            )
+        if _RTF_FILE.match(raw):  # break-it: "{\rtf1\ansi..." was parsed as the RFP's text
+            raise DocumentError(
+                name,
+                f"is a Rich Text (RTF) file saved with the extension '{ext}': its control words "
+                "would be read as requirements; " + _UNSUPPORTED_HINTS[".rtf"],
             )
         if fmt == "text" and "\f" not in raw and _looks_like_markdown(raw):
             fmt = "markdown"  # Markdown saved as .txt: read its "#" outline and tables

@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import re
 
-from rfp_retrieval.documents.text import normalise_line
+from rfp_retrieval.documents.text import HTML_TAG, normalise_line
 
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _HTML_TABLE = re.compile(r"<table\b.*?</table>", re.S | re.I)
@@ -25,17 +25,67 @@ def _html_table_to_rows(match: re.Match[str]) -> str:
     out = []
     for row in rows:
         cells = re.findall(r"<t[dh]\b[^>]*>(.*?)</t[dh]>", row, flags=re.S | re.I)
-        texts = [re.sub(r"<[^>]+>", " ", c) for c in cells]
+        texts = [HTML_TAG.sub(" ", c) for c in cells]
         texts = [re.sub(r"\s+", " ", t).strip() for t in texts]
         out.append("| " + " | ".join(texts) + " |")
     return "\n" + "\n".join(out) + "\n"
 
 
+_HTML_HEADING = re.compile(r"<h([1-6])\b[^>]*>(.*?)</h\1\s*>", re.S | re.I)
+
+
+def _html_heading_to_atx(match: re.Match[str]) -> str:
+    """``<h2>3. Evaluation</h2>`` as the ATX heading ``## 3. Evaluation`` on its own line."""
+    inner = " ".join(HTML_TAG.sub(" ", match.group(2)).split())
+    return f"\n{'#' * int(match.group(1))} {inner}\n" if inner else "\n"
+
+
+_FRONT_MATTER_END = ("---", "...")
+FRONT_MATTER_MAX_LINES = 200
+"""Most lines a Markdown file's YAML front matter block (between ``---`` lines) may have."""
+
+
+def _front_matter_as_text(raw_lines: list[str]) -> list[str]:
+    """``raw_lines`` with a leading YAML front matter block (``---`` / ``title: ...`` /
+    ``---``, as static-site and pandoc Markdown start) as plain lines, one paragraph per
+    ``key: value``: the closing ``---`` made the last field a setext heading in the outline
+    (break-it: ``date: 2026-03-01`` was a section). Nothing is dropped; a block that is not a
+    YAML mapping is left as it is."""
+    if not raw_lines or raw_lines[0].strip() != "---":
+        return raw_lines
+    end = next(
+        (
+            k
+            for k in range(1, min(len(raw_lines), FRONT_MATTER_MAX_LINES + 2))
+            if raw_lines[k].strip() in _FRONT_MATTER_END
+        ),
+        None,
+    )
+    if end is None or end == 1:
+        return raw_lines
+    import yaml
+
+    try:
+        fields = yaml.safe_load("\n".join(raw_lines[1:end]))
+    except yaml.YAMLError:
+        return raw_lines
+    if not isinstance(fields, dict):
+        return raw_lines
+    block: list[str] = []
+    for line in raw_lines[1:end]:
+        if line.strip():
+            block += [line, ""]
+    return ["", *block, *raw_lines[end + 1 :]]
+
+
 def clean_markdown(raw_lines: list[str]) -> list[str]:
-    """Markdown lines with comments removed, HTML tables turned into pipe rows, escapes undone."""
-    text = "\n".join(raw_lines)
+    """Markdown lines with comments removed, HTML tables turned into pipe rows, HTML headings
+    into ``#`` headings (break-it: ``<h2>3. Evaluation</h2>`` was left out of the outline and
+    its text joined the paragraph before), escapes undone."""
+    text = "\n".join(_front_matter_as_text(raw_lines))
     text = _HTML_COMMENT.sub("", text)
     text = _HTML_TABLE.sub(_html_table_to_rows, text)
+    text = _HTML_HEADING.sub(_html_heading_to_atx, text)
     # a line break inside a pipe-table cell stays inside its row
     text = re.sub(
         r"(?m)^(\s*\|.*)$",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -277,12 +278,31 @@ def csv_safe(value: object) -> object:
     return value
 
 
+def _write_in_place(path: Path, write: Callable[[Path], None]) -> None:
+    """``write`` the file to ``.<name>.partial`` beside ``path``, then rename it over ``path``
+    (one atomic step on one file system), so an interrupted or failed export (Ctrl-C, a full
+    disk, an error mid-way) never leaves a half-written matrix, nor removes the previous one;
+    the partial file is removed whatever happens."""
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        write(partial)
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
 def _write_csv(rows: list[MatrixRow], path: Path) -> None:
-    with path.open("w", encoding="utf-8-sig", newline="") as fh:
-        writer = csv.writer(fh)
-        writer.writerow([*MATRIX_COLUMNS, *WRITER_COLUMNS])
-        for row in rows:
-            writer.writerow([csv_safe(value) for value in _cells(row)])
+    """The CSV is written beside ``path`` and moved into place (``_write_in_place``; break-it:
+    an export interrupted mid-way left a truncated CSV a writer took for the whole matrix)."""
+
+    def write(target: Path) -> None:
+        with target.open("w", encoding="utf-8-sig", newline="") as fh:
+            writer = csv.writer(fh)
+            writer.writerow([*MATRIX_COLUMNS, *WRITER_COLUMNS])
+            for row in rows:
+                writer.writerow([csv_safe(value) for value in _cells(row)])
+
+    _write_in_place(path, write)
 
 
 _WIDTHS = {
@@ -311,8 +331,8 @@ def _xlsx_text(value: object) -> object:
 
 
 def _write_xlsx(rows: list[MatrixRow], path: Path, title: str) -> None:
-    """The workbook is written beside ``path`` and moved into place, so a failed write never
-    leaves a half-written matrix."""
+    """The workbook is written beside ``path`` and moved into place (``_write_in_place``), so a
+    failed write never leaves a half-written matrix."""
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Font, PatternFill
     from openpyxl.utils import get_column_letter
@@ -341,9 +361,4 @@ def _write_xlsx(rows: list[MatrixRow], path: Path, title: str) -> None:
     sheet.auto_filter.ref = sheet.dimensions
     if title:
         book.properties.title = _xlsx_text(f"Compliance matrix: {title}"[:250])
-    partial = path.with_name(f".{path.name}.partial")
-    try:
-        book.save(partial)
-        partial.replace(path)
-    finally:
-        partial.unlink(missing_ok=True)
+    _write_in_place(path, book.save)

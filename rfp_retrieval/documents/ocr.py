@@ -13,6 +13,7 @@ by pdfplumber).
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import os
 import shutil
@@ -33,12 +34,29 @@ stay pages without text and the reader's warning says why (``pdf_reader``)."""
 OCR_MAX_PAGES_ENV = "RFP_RETRIEVAL_OCR_MAX_PAGES"
 
 
+class OcrSettingError(ValueError):
+    """An OCR environment variable holds a value it does not accept (the message names the
+    variable, the value and what it accepts)."""
+
+
 def ocr_page_cap() -> int | None:
-    """The OCR page cap: ``$RFP_RETRIEVAL_OCR_MAX_PAGES`` when it is a whole number (0: no
-    cap, returned as None), else ``MAX_OCR_PAGES``."""
+    """The OCR page cap: ``$RFP_RETRIEVAL_OCR_MAX_PAGES`` (0: no cap, returned as None), or
+    ``MAX_OCR_PAGES`` when it is unset or empty.
+
+    Raises:
+        OcrSettingError: the variable is set to anything but a whole number of pages
+            (``lots``, ``-5``, ``2.5``): break-it, such a value was silently read as the
+            default cap, so a user who meant "no cap" never knew pages were left unread.
+    """
     raw = os.environ.get(OCR_MAX_PAGES_ENV, "").strip()
-    cap = int(raw) if raw.isdigit() else MAX_OCR_PAGES
-    return cap or None
+    if not raw:
+        return MAX_OCR_PAGES
+    if not (raw.isascii() and raw.isdigit()):
+        raise OcrSettingError(
+            f"{OCR_MAX_PAGES_ENV}={raw!r} is not a page count: set a whole number of pages "
+            f"(0 for no cap; unset, the cap is {MAX_OCR_PAGES})"
+        )
+    return int(raw) or None
 
 
 MAX_OCR_PIXELS = 40_000_000
@@ -59,6 +77,7 @@ def ocr_scale(width_pt: float, height_pt: float) -> float:
 
 OCR_LANGUAGE = "eng"
 """Tesseract language pack used (``-l``); override with ``RFP_RETRIEVAL_OCR_LANG``."""
+OCR_LANG_ENV = "RFP_RETRIEVAL_OCR_LANG"
 
 OCR_TIMEOUT_S = 120
 """Seconds one page may take in Tesseract before it is given up (the page stays unread)."""
@@ -82,6 +101,44 @@ def tesseract_path() -> str | None:
     if os.environ.get("RFP_RETRIEVAL_OCR", "").strip().lower() in {"off", "0", "no", "false"}:
         return None
     return shutil.which("tesseract")
+
+
+@functools.lru_cache(maxsize=4)
+def installed_languages(binary: str) -> frozenset[str]:
+    """The language packs ``tesseract --list-langs`` names (empty when it cannot say)."""
+    try:
+        done = subprocess.run(
+            [binary, "--list-langs"], capture_output=True, text=True, timeout=30, check=True
+        )
+    except (subprocess.SubprocessError, OSError):
+        return frozenset()
+    lines = (done.stdout or done.stderr).splitlines()
+    return frozenset(line.strip() for line in lines[1:] if line.strip())
+
+
+def ocr_language() -> str:
+    """The Tesseract language(s) to read with: ``$RFP_RETRIEVAL_OCR_LANG`` (``eng``,
+    ``eng+spa``), else ``OCR_LANGUAGE``.
+
+    Raises:
+        OcrSettingError: Tesseract is installed and lacks a pack the variable names (break-it:
+            ``fra`` without its pack failed every page, and the PDF was reported as one on
+            which "OCR found no text"); the message names the variable, the missing and the
+            installed packs, and how to install one.
+    """
+    raw = os.environ.get(OCR_LANG_ENV, "").strip()
+    if not raw:
+        return OCR_LANGUAGE
+    binary = tesseract_path()
+    installed = installed_languages(binary) if binary else frozenset()
+    missing = [part for part in raw.split("+") if part not in installed]
+    if installed and missing:
+        raise OcrSettingError(
+            f"{OCR_LANG_ENV}={raw!r}: no Tesseract language pack {', '.join(missing)} is "
+            f"installed (installed: {', '.join(sorted(installed))}); install it (Debian/Ubuntu: "
+            f"apt-get install tesseract-ocr-{missing[0]}) or unset the variable"
+        )
+    return raw
 
 
 def parse_tsv(tsv: str) -> OcrPage:
@@ -148,7 +205,7 @@ def ocr_pdf_pages(pdf: Path, pages: list[int], password: str = "") -> dict[int, 
         return {}
     import pypdfium2 as pdfium
 
-    language = os.environ.get("RFP_RETRIEVAL_OCR_LANG", OCR_LANGUAGE)
+    language = ocr_language()
     out: dict[int, OcrPage] = {}
     try:
         document = pdfium.PdfDocument(str(pdf), password=password or None)

@@ -39,7 +39,7 @@ from pathlib import Path
 from rfp_retrieval.documents.encoding import decode_text, read_bytes
 from rfp_retrieval.documents.records import DocumentError, RfpDocument, Section
 from rfp_retrieval.documents.summary import summarize
-from rfp_retrieval.documents.text import normalise_line
+from rfp_retrieval.documents.text import HTML_TAG, normalise_line
 from rfp_retrieval.spreadsheets import formula_cells
 
 QUESTIONNAIRE_FORMATS = {".csv": "csv", ".xlsx": "xlsx", ".xlsm": "xlsx", ".json": "json"}
@@ -478,7 +478,7 @@ def _lenient_json(text: str) -> object:
 
 
 def _strip_html(text: str) -> str:
-    text = re.sub(r"<[^>]+>", " ", text or "")
+    text = HTML_TAG.sub(" ", text or "")
     return re.sub(r"\s+", " ", html.unescape(text)).strip()
 
 

@@ -8,13 +8,16 @@ JSONL (``award_id``, ``generated_internal_id`` holding the parent IDV, ``awardin
 ``current_completion_date``) and the legacy USAspending contracts CSV (``piid``, ``idvpiid``,
 ``maj_agency_cat``, ``contractingofficeagencyid``, ``dollarsobligated``,
 ``baseandalloptionsvalue``, ``effectivedate``, ``currentcompletiondate``). Column names are
-looked up in ``AWARD_COLUMNS`` (first name present wins), so any export with those names reads.
+looked up in ``AWARD_COLUMNS`` (first name present wins), so any export with those names reads,
+as CSV, JSONL/JSON or an Excel ``.xlsx`` (its first sheet); a folder, a ZIP download, an old
+``.xls`` is rejected saying what to pass instead (``NOT_AN_EXPORT``).
 
 Each award becomes a ``PastPerformanceEntry`` draft (``draft_entry``) and a Markdown write-up
 in the library's own format (``writeup_text``: YAML front matter as ``library.writeups`` reads
 it, then a body). The mapping:
 
-- id ``AW-<PIID>`` (stable: importing the same award again gives the same file), contract
+- id ``AW-<PIID>`` (stable: importing the same award again gives the same file; a PIID that
+  loses characters in an id, or is very long, gets a hash suffix: ``draft_id``), contract
   number = PIID (a legacy short order PIID ``0003`` is written under its parent IDV:
   ``TCC15HQB0007 / 0003``), role ``prime`` (a prime award's recipient is the prime);
 - customer: the agency resolved by ``agencies.resolve_agency`` (name, acronym); its type by the
@@ -38,7 +41,9 @@ draft has none, its front matter says ``status: needs write-up`` with the fields
 its body has a ``## Needs write-up`` section that ingest keeps in the entry's narrative
 (``needs_write_up`` tells a loaded draft apart). A record that cannot be read (no PIID, an
 amount or date that is not one, a JSON line that does not parse) is returned as a
-``RejectedRow`` with its file, row and reason; a PIID seen twice keeps the first record and
+``RejectedRow`` with its file, row and reason; an amount that reads but is no contract's
+worth (above ``money.PLAUSIBLE_VALUE_LIMIT_USD``, or infinite) leaves the draft's value
+unknown with an ``implausible-value`` defect; a PIID seen twice keeps the first record and
 reports the others (``AwardImport.duplicates``).
 
 Row numbers: a CSV's first record is row 2 (the header is row 1, as ``library.ingest``); a JSONL
@@ -51,6 +56,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import functools
+import hashlib
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -62,7 +68,7 @@ from typing import Any
 import yaml
 
 from rfp_retrieval import agencies
-from rfp_retrieval.library import vocab
+from rfp_retrieval.library import money, vocab
 from rfp_retrieval.library.records import (
     Contract,
     ContractValue,
@@ -207,6 +213,9 @@ class AwardRecord:
     psc: str | None = None
     last_date_to_order: str | None = None
     mod_number: str | None = None
+    implausible_amounts: tuple[str, ...] = ()
+    """Amounts the record gives that are no contract's worth (``money.is_plausible_amount``:
+    above $100B, or infinite), as ``"<field> <text>"``; the record's amount is None."""
 
     @property
     def contract_number(self) -> str:
@@ -242,6 +251,17 @@ class _Unreadable(ValueError):
     """A record field that is not what its column says (message names the field)."""
 
 
+class ImplausibleAmount(ValueError):
+    """An award amount that reads but is no contract's worth (``money.is_plausible_amount``);
+    ``written`` is the amount as the record gives it."""
+
+    def __init__(self, name: str, written: str) -> None:
+        super().__init__(
+            f"{name} {written} is above ${money.PLAUSIBLE_VALUE_LIMIT_USD:,}: read as unknown"
+        )
+        self.written = written
+
+
 # ------------------------------------------------------------------------------- field rules
 def _text(value: Any) -> str | None:
     if value is None:
@@ -266,30 +286,49 @@ def _code_of(text: str | None) -> str | None:
     return code or name
 
 
+_THOUSANDS = re.compile(r"[-+]?\d{1,3}(?:,\d{3})+(?:\.\d*)?")
+"""An amount whose commas group thousands (``1,250,000.50``); any other comma is refused."""
+
+
 def award_amount(value: Any, name: str) -> int | None:
     """A dollar amount of an award export in whole USD (half up), None when empty.
 
     Accepts numbers and plain decimal strings with an optional ``$`` and thousands commas
-    (``"16015794.63"`` -> 16015795). Raises ``ValueError`` naming ``name`` otherwise.
+    (``"16015794.63"`` -> 16015795; a comma that groups no thousands, ``"1250000,50"``, is a
+    decimal comma or a typo and is refused, never read as 125000050: break-it). Raises
+    ``ImplausibleAmount`` for an amount that reads but
+    is no contract's worth (``1e29``, ``"inf"``, a JSON ``1e309``, ``5e11``: above
+    ``money.PLAUSIBLE_VALUE_LIMIT_USD``, break-it: ``1e29`` stopped the import with a
+    traceback), and ``ValueError`` naming ``name`` for anything else that is not an amount.
     """
     if value is None:
         return None
     if isinstance(value, bool):
         raise _Unreadable(f"{name} {value!r} is not a dollar amount")
-    text = str(value).strip().replace("$", "").replace(",", "")
+    text = str(value).replace("$", "").strip()
+    if "," in text and not _THOUSANDS.fullmatch(text):
+        raise _Unreadable(
+            f"{name} {value!r} has a comma that is not a thousands separator (a decimal "
+            "comma?): write the amount with a decimal point, e.g. 1250000.50"
+        )
+    text = text.replace(",", "")
     if not text:
         return None
     try:
         amount = Decimal(text)
     except InvalidOperation as error:
         raise _Unreadable(f"{name} {value!r} is not a dollar amount") from error
-    if not amount.is_finite():
+    if amount.is_nan():
         raise _Unreadable(f"{name} {value!r} is not a dollar amount")
+    if not money.is_plausible_amount(amount):
+        raise ImplausibleAmount(name, str(value).strip())
     return int(amount.quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
 def award_date(value: Any, name: str) -> str | None:
-    """An ISO date from ``2023-05-31``, ``2020-09-30 00:00:00`` or ``9/8/2016``; None if empty.
+    """An ISO date from ``2023-05-31``, ``2020-09-30 00:00:00``, ``2020-09-30T00:00:00Z``
+    (a UTC offset such as ``-04:00`` too: the date as written is kept) or ``9/8/2016``; None
+    if empty.
 
     Raises ``ValueError`` naming ``name`` for anything else (or an impossible date).
     """
@@ -297,7 +336,10 @@ def award_date(value: Any, name: str) -> str | None:
     if text is None:
         return None
     try:
-        match = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})(?:[ T][0-9:.]+)?", text)
+        # a time after the date, with its UTC offset or Z (ISO 8601, as API exports write it)
+        match = re.fullmatch(
+            r"(\d{4})-(\d{2})-(\d{2})(?:[ T][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?", text, re.I
+        )
         if match:
             return dt.date(*map(int, match.groups())).isoformat()
         match = re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", text)
@@ -408,7 +450,11 @@ def contract_value(record: AwardRecord) -> ContractValue:
     obligations leave out every order placed under it): both are unknown. A negative amount
     (more de-obligated than obligated, as real FPDS records show) is not what the contract is
     worth: unknown too (the library rejects a negative value, ``money.check_usd_amount_text``).
+    An implausible amount (``record.implausible_amounts``) makes the whole value unknown, as
+    ``money.checked_value`` does for a library cell.
     """
+    if record.implausible_amounts:
+        return ContractValue(None, None)
     ceiling = record.ceiling if record.ceiling and record.ceiling > 0 else None
     obligated = record.obligated
     if (obligated == 0 and is_idv(record)) or (obligated is not None and obligated < 0):
@@ -450,10 +496,20 @@ def _named_column(raw: dict[str, Any], name: str) -> tuple[str | None, Any]:
     return None, None
 
 
-def _amount(raw: dict[str, Any], name: str, label: str, modification: bool) -> int | None:
+def _amount(
+    raw: dict[str, Any], name: str, label: str, modification: bool, implausible: list[str]
+) -> int | None:
+    """Field ``name``'s amount (``award_amount``); an implausible one is None and its
+    ``"<label> <text>"`` goes to ``implausible``."""
     column, value = _named_column(raw, name)
-    amount = award_amount(value, label)
-    if modification and column in TRANSACTION_AMOUNT_COLUMNS:
+    change = modification and column in TRANSACTION_AMOUNT_COLUMNS
+    try:
+        amount = award_amount(value, label)
+    except ImplausibleAmount as error:
+        if not change:
+            implausible.append(f"{label} {error.written}")
+        return None
+    if change:
         return None  # a modification's change, not the contract's value
     return amount
 
@@ -496,6 +552,9 @@ def record_from_row(raw: dict[str, Any], file: str, row: int) -> AwardRecord:
     ):
         if code and code not in codes:
             codes.append(code)
+    implausible: list[str] = []
+    obligated = _amount(raw, "obligated", "obligated amount", modification, implausible)
+    ceiling = _amount(raw, "ceiling", "ceiling (base and all options)", modification, implausible)
     return AwardRecord(
         file=file,
         row=row,
@@ -504,8 +563,8 @@ def record_from_row(raw: dict[str, Any], file: str, row: int) -> AwardRecord:
         sub_agency=sub,
         department=department,
         agency_codes=tuple(codes),
-        obligated=_amount(raw, "obligated", "obligated amount", modification),
-        ceiling=_amount(raw, "ceiling", "ceiling (base and all options)", modification),
+        obligated=obligated,
+        ceiling=ceiling,
         start_date=award_date(_column(raw, "start"), "start date"),
         end_date=award_date(_column(raw, "end"), "end date"),
         award_type=_strip_code(_text(_column(raw, "award_type")))[0],
@@ -515,6 +574,7 @@ def record_from_row(raw: dict[str, Any], file: str, row: int) -> AwardRecord:
         psc=_code_of(_text(_column(raw, "psc"))),
         last_date_to_order=award_date(_column(raw, "last_date_to_order"), "last date to order"),
         mod_number=mod_number,
+        implausible_amounts=tuple(implausible),
     )
 
 
@@ -538,9 +598,81 @@ def _json_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str | N
             yield number, None, "not a JSON object of field: value"
 
 
+def _xlsx_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
+    """The first sheet of an Excel export (an award CSV opened and saved in Excel): row 1 the
+    header, row N the sheet's row N; cells as their saved values (dates as date-times)."""
+    from openpyxl import load_workbook
+
+    try:
+        book = load_workbook(path, read_only=True, data_only=True)
+    except Exception as error:  # openpyxl raises BadZipFile, KeyError, InvalidFileException...
+        yield (
+            1,
+            None,
+            f"cannot be read as an Excel workbook ({type(error).__name__}: {error}); save it "
+            "from Excel again as .xlsx or CSV",
+        )
+        return
+    try:
+        rows = book.worksheets[0].iter_rows(values_only=True)
+        header = [str(c).strip() if c is not None else "" for c in next(rows, ())]
+        while header and not header[-1]:  # a sheet's rows are as wide as its widest row
+            header.pop()
+        if not _has_column(set(header), "piid"):
+            yield 1, None, _NO_PIID_COLUMN
+            return
+        for number, cells in enumerate(rows, start=2):
+            if all(c is None or str(c).strip() == "" for c in cells):
+                continue
+            extra = [c for c in cells[len(header) :] if c is not None and str(c).strip()]
+            if extra:
+                yield number, None, f"{len(extra)} more cells than the header has columns"
+                continue
+            yield number, {h: c for h, c in zip(header, cells, strict=False) if h}, None
+    finally:
+        book.close()
+
+
+_NO_PIID_COLUMN = (
+    f"no PIID column (expected one of {', '.join(AWARD_COLUMNS['piid'])}): "
+    "not an award export this command reads; nothing in the file was imported"
+)
+NOT_AN_EXPORT = {
+    ".xls": "an old Excel .xls workbook: save it as CSV (or .xlsx) and import that",
+    ".zip": "a ZIP archive (as USAspending downloads come): unzip it and import the CSV "
+    "files in it",
+    ".gz": "a compressed file: decompress it and import the CSV or JSONL file",
+}
+"""Files an award export may arrive as that are not read, by suffix, with what to do."""
+
+
+CSV_DELIMITERS = (",", ";", "\t", "|")
+"""Separators an award export's header may use: a comma (USAspending, FPDS), a semicolon (a
+CSV saved by Excel in a locale whose decimal mark is a comma), a tab (a TSV or "text"
+export), a bar."""
+
+
+def _delimiter(handle: Any) -> str:
+    """The separator of a CSV file (the one of ``CSV_DELIMITERS`` its header line holds most
+    often; a comma when it holds none), the file rewound (break-it: a semicolon export was
+    "no PIID column", its whole header read as one column)."""
+    header = handle.readline()
+    handle.seek(0)
+    counts = {d: header.count(d) for d in CSV_DELIMITERS}
+    best = max(CSV_DELIMITERS, key=lambda d: counts[d])
+    return best if counts[best] else ","
+
+
 def _rows(path: Path, file: str) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
     """(row, raw record or None, reason when unreadable) for each record of a file."""
-    if path.suffix.lower() == ".json":
+    suffix = path.suffix.lower()
+    if suffix in NOT_AN_EXPORT:
+        yield 1, None, f"{NOT_AN_EXPORT[suffix]}; nothing in the file was imported"
+        return
+    if suffix in {".xlsx", ".xlsm"}:
+        yield from _xlsx_rows(path)
+        return
+    if suffix == ".json":
         yield from _json_rows(path)
         return
     if path.suffix.lower() in {".jsonl", ".ndjson"}:
@@ -559,15 +691,10 @@ def _rows(path: Path, file: str) -> Iterator[tuple[int, dict[str, Any] | None, s
                 yield number, raw, None
         return
     with path.open(encoding="utf-8-sig", newline="") as handle:
-        reader = csv.DictReader(handle)
+        reader = csv.DictReader(handle, delimiter=_delimiter(handle))
         columns = set(reader.fieldnames or [])
         if not _has_column(columns, "piid"):
-            yield (
-                1,
-                None,
-                f"no PIID column (expected one of {', '.join(AWARD_COLUMNS['piid'])}): "
-                "not an award export this command reads; nothing in the file was imported",
-            )
+            yield 1, None, _NO_PIID_COLUMN
             return
         previous_line = 1
         for raw in reader:
@@ -588,6 +715,13 @@ def read_award_file(
     """
     path = Path(path)
     file = str(path)
+    if path.is_dir():
+        yield RejectedRow(
+            file=file,
+            row=None,
+            reason=f"{file}: is a folder; pass the export files in it (e.g. {path / '*.csv'})",
+        )
+        return
     if not path.is_file():
         yield RejectedRow(file=file, row=None, reason=f"{file}: no such file")
         return
@@ -610,10 +744,28 @@ def read_award_file(
 
 
 # ------------------------------------------------------------------------------------ drafts
+DRAFT_ID_PIID_CHARS = 80
+"""Most characters of a PIID kept in a draft id (and its file name, ``<id>.md``); a longer one
+is cut and given a hash suffix (``draft_id``)."""
+
+
 def draft_id(contract_number: str) -> str:
     """The draft entry id of an award: ``AW-<PIID>`` (``AW-<parent>-<PIID>`` for a short order
-    PIID; characters an id cannot hold dropped)."""
-    return "AW-" + re.sub(r"[^A-Za-z0-9._-]", "", contract_number.replace(" / ", "-"))
+    PIID). A PIID that loses characters an id cannot hold (slashes, spaces, accents: ``AB/12``,
+    ``AB 12``, ``ÅB12``) or is longer than ``DRAFT_ID_PIID_CHARS`` keeps what is left, cut to
+    that length, plus ``-`` and 8 hex digits of the PIID's SHA-256, so two PIIDs never share a
+    draft id, a file, or a duplicate report (break-it: ``AB/12`` was reported as a duplicate
+    of ``AB12`` and dropped). The same PIID always gives the same id, whatever its case: FPDS
+    writes PIIDs in upper case, so ``ab12`` is the award ``AB12`` (a duplicate), never a
+    second file ``AW-ab12.md`` that a case-insensitive disk (macOS, Windows) would take for
+    ``AW-AB12.md``."""
+    spelled = contract_number.replace(" / ", "-").upper()
+    kept = re.sub(r"[^A-Z0-9._-]", "", spelled)
+    if kept == spelled and len(kept) <= DRAFT_ID_PIID_CHARS:
+        return "AW-" + kept
+    digest = hashlib.sha256(contract_number.upper().encode("utf-8")).hexdigest()[:8]
+    cut = kept[:DRAFT_ID_PIID_CHARS].rstrip("._-")
+    return f"AW-{cut}-{digest}" if cut else f"AW-{digest}"
 
 
 def _title(record: AwardRecord) -> str:
@@ -626,8 +778,11 @@ def _title(record: AwardRecord) -> str:
 
 
 def draft_entry(record: AwardRecord) -> PastPerformanceEntry:
-    """The library entry an award record gives (rules: module docstring); no write-up fields."""
+    """The library entry an award record gives (rules: module docstring); no write-up fields.
+    An implausible amount leaves the value unknown with an ``implausible-value (<field>
+    <text>)`` defect (``money.implausible_value_defect``)."""
     vehicle_type, vehicle_name, defects = vehicle(record)
+    defects = defects + [money.implausible_value_defect(a) for a in record.implausible_amounts]
     return PastPerformanceEntry(
         id=draft_id(record.contract_number),
         title=_title(record),
@@ -692,8 +847,8 @@ def writeup_text(entry: PastPerformanceEntry, record: AwardRecord) -> str:
         ("Parent IDV", record.parent_idv),
         ("Agency", " / ".join(t for t in (record.department, record.sub_agency) if t) or None),
         ("Recipient", record.recipient),
-        ("Obligated (USD)", _usd(record.obligated, record)),
-        ("Ceiling (USD)", _usd(record.ceiling, record)),
+        ("Obligated (USD)", _usd(record.obligated, record, "obligated amount")),
+        ("Ceiling (USD)", _usd(record.ceiling, record, "ceiling (base and all options)")),
         ("Last date to order", record.last_date_to_order),
         ("NAICS", record.naics),
         ("PSC", record.psc),
@@ -713,9 +868,15 @@ def writeup_text(entry: PastPerformanceEntry, record: AwardRecord) -> str:
     return f"---\n{dumped}---\n\n{body}"
 
 
-def _usd(amount: int | None, record: AwardRecord) -> str | None:
+def _usd(amount: int | None, record: AwardRecord, label: str) -> str | None:
     if amount is not None:
         return f"{amount:,}"
+    for written in record.implausible_amounts:
+        if written.startswith(f"{label} "):
+            return (
+                f"unknown (the record says {written[len(label) + 1 :]}, above "
+                f"${money.PLAUSIBLE_VALUE_LIMIT_USD:,}: check the award and write the value)"
+            )
     if record.mod_number not in (None, "0"):
         return "unknown (the record is a modification: its amounts are changes)"
     return None
@@ -768,19 +929,58 @@ class WrittenDraft:
     source: str
 
 
+class DraftFolderError(ValueError):
+    """The drafts folder cannot be created or written (the message names it and the reason)."""
+
+
 def write_drafts(
     result: AwardImport, out: Path | str, overwrite: bool = False
 ) -> list[WrittenDraft]:
     """Write one ``<id>.md`` per draft into ``out`` (created). An existing file is kept (a
-    writer may have started on it) unless ``overwrite``."""
+    writer may have started on it) unless ``overwrite``. Each file is written to
+    ``.<id>.md.partial`` and renamed into place, so a failed write never leaves a truncated
+    draft that a later import would keep as a writer's file.
+
+    Raises:
+        DraftFolderError: ``out`` cannot be created (a file of that name, a read-only disk,
+            no permission) or a draft cannot be written in it; the message names the folder,
+            the reason and how many drafts were written before (break-it: a traceback).
+    """
     folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
+    if folder.exists() and not folder.is_dir():
+        raise DraftFolderError(
+            f"{folder}: is a file, not a folder; pass --out a folder for the draft write-ups"
+        )
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DraftFolderError(
+            f"{folder}: cannot create the drafts folder ({_os_reason(exc)}); pass --out a "
+            "folder you can write"
+        ) from exc
     written: list[WrittenDraft] = []
     for entry, record in result.drafts:
         path = folder / f"{entry.id}.md"
         if path.exists() and not overwrite:
             written.append(WrittenDraft(entry.id, path, False, entry.source))
             continue
-        path.write_text(writeup_text(entry, record), encoding="utf-8")
+        partial = path.with_name(f".{path.name}.partial")
+        try:
+            partial.write_text(writeup_text(entry, record), encoding="utf-8")
+            partial.replace(path)
+        except OSError as exc:
+            done = sum(w.written for w in written)
+            raise DraftFolderError(
+                f"{folder}: cannot write the draft {path.name} ({_os_reason(exc)}); "
+                f"{done} of {len(result.drafts)} drafts were written before it; pass --out a "
+                "folder you can write"
+            ) from exc
+        finally:
+            partial.unlink(missing_ok=True)
         written.append(WrittenDraft(entry.id, path, True, entry.source))
     return written
+
+
+def _os_reason(exc: OSError) -> str:
+    """An OS error's reason without the path the message already names."""
+    return exc.strerror or type(exc).__name__

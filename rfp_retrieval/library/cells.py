@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from rfp_retrieval.documents.text import without_controls
 from rfp_retrieval.library import dates
 
 UNREADABLE_LAST_UPDATED = "unreadable-last-updated"
@@ -179,7 +180,9 @@ def _raw_value(value: Any) -> Any:
 
 
 def _cell_text(value: Any) -> str:
-    """A cell as clean text: None -> "", line breaks normalized, outer whitespace stripped."""
+    """A cell as clean text: None -> "", line breaks normalized, outer whitespace stripped,
+    invisible controls removed (``documents.text.without_controls``: a bidi override in a
+    title reversed it as the brief shows it)."""
     if value is None:
         return ""
     if isinstance(value, dt.datetime):
@@ -188,7 +191,8 @@ def _cell_text(value: Any) -> str:
         return value.isoformat()
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    return str(value).replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " ").strip()
+    text = str(value).replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " ")
+    return without_controls(text).strip()
 
 
 def _optional(value: Any) -> str | None:

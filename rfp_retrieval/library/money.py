@@ -37,6 +37,8 @@ __all__ = [
     "SHARE_LABELS",
     "check_usd_amount_text",
     "checked_value",
+    "implausible_value_defect",
+    "is_plausible_amount",
     "parse_contract_value",
     "value_defects",
 ]
@@ -250,6 +252,22 @@ def value_defects(value: ContractValue) -> list[str]:
     return []
 
 
+def is_plausible_amount(amount: int | float | Decimal) -> bool:
+    """False for a dollar amount (USD) that is no contract's worth: larger than
+    ``PLAUSIBLE_VALUE_LIMIT_USD`` ($100B, either sign), infinite or not a number (a JSON
+    ``1e309`` reads as infinity). The one rule ``checked_value`` and the award importer
+    apply."""
+    if amount != amount:  # NaN
+        return False
+    return -PLAUSIBLE_VALUE_LIMIT_USD <= amount <= PLAUSIBLE_VALUE_LIMIT_USD
+
+
+def implausible_value_defect(written: str) -> str:
+    """The ``implausible-value (<text>)`` defect of an amount written ``written`` (its first 40
+    characters: the code ``quality`` reads the text back from)."""
+    return f"{IMPLAUSIBLE_VALUE} ({' '.join(written.split())[:40]})"
+
+
 def checked_value(value: ContractValue, text: object) -> tuple[ContractValue, list[str]]:
     """``value`` (read from the cell ``text``) made safe to rank on, and its defect codes.
 
@@ -262,9 +280,9 @@ def checked_value(value: ContractValue, text: object) -> tuple[ContractValue, li
     Never raises. Source: break-it (a 23-digit value was stored and ranked).
     """
     written = " ".join(str(text).split()) if text is not None else ""
-    highest = max((v for v in (value.min, value.max, value.funded) if v is not None), default=0)
-    if highest > PLAUSIBLE_VALUE_LIMIT_USD:
-        return ContractValue(None, None), [f"{IMPLAUSIBLE_VALUE} ({written[:40]})"]
+    amounts = (v for v in (value.min, value.max, value.funded) if v is not None)
+    if not all(is_plausible_amount(v) for v in amounts):
+        return ContractValue(None, None), [implausible_value_defect(written)]
     defects = []
     if written and _LOWER_BOUND_RE.search(written):
         defects.append(f"{LOWER_BOUND_VALUE} ({written[:40]})")

@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from rfp_retrieval.documents.text import without_controls
 from rfp_retrieval.library import dates, money, outcomes, vocab
 from rfp_retrieval.library.cells import (
     ENTRY_ID_RE,
@@ -127,7 +128,8 @@ def _sections(body: str) -> tuple[str | None, dict[str, str], list[tuple[str, st
 
 def _markdown_text(text: str) -> str:
     """Markdown paragraphs as plain text: paragraphs separated by a blank line, hard-wrapped
-    lines joined (list lines kept)."""
+    lines joined (list lines kept), invisible controls removed (``without_controls``)."""
+    text = without_controls(text)
     paragraphs = [p.strip() for p in re.split(r"\n[ \t]*\n", text) if p.strip()]
     return "\n\n".join(outcomes.join_markdown_lines(p) for p in paragraphs)
 

@@ -33,6 +33,7 @@ import numpy as np
 import polars as pl
 import yaml
 
+from rfp_retrieval.documents.text import shown_text
 from rfp_retrieval.library.cells import entry_id_key, library_id
 from rfp_retrieval.library.writeups import lenient_yaml_load
 from rfp_retrieval.retrieval.config import RankingConfig
@@ -427,6 +428,14 @@ def _one_override(
             f"needs {', '.join(OVERRIDE_FIELDS)}"
         )
     fields = {f: _text(item, f, path, number) for f in ("replace", "with", "by", "reason")}
+    for f in ("by", "reason"):  # shown in the brief: no bidi overrides or control characters
+        fields[f] = shown_text(fields[f])
+    blank = [f for f in ("by", "reason") if not fields[f]]
+    if blank:
+        raise OverrideError(
+            f"{path}: override {number}: {' and '.join(blank)} holds only invisible or control "
+            "characters; write it out"
+        )
     for f in ("replace", "with"):  # the library's spelling: pp-175 is PP-175
         fields[f] = library_id(fields[f], known_ids)
     unknown = [fields[f] for f in ("replace", "with") if fields[f] not in known_ids]
@@ -838,11 +847,12 @@ def set_override(
 
     Raises:
         OverrideError: empty ``by`` or ``reason``, ``replace_id`` not a current pick,
-            ``with_id`` not in the library or already a pick, or the existing file is
-            unreadable (the message says what to fix; the file is left unchanged).
+            ``with_id`` not in the library or already a pick, the existing file is
+            unreadable, or the file cannot be written (the message says what to fix; the file
+            is left unchanged).
     """
     path = Path(path)
-    by, reason, with_id = by.strip(), reason.strip(), with_id.strip()
+    by, reason, with_id = shown_text(by), shown_text(reason), with_id.strip()
     if not reason:
         raise OverrideError("give a reason: it goes into the brief and the golden set")
     if not by:
@@ -898,10 +908,18 @@ def set_override(
             for o in kept
         ]
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.partial")
-    partial.write_text(
-        yaml.safe_dump(document, sort_keys=False, allow_unicode=True), encoding="utf-8"
-    )
-    partial.replace(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_text(
+            yaml.safe_dump(document, sort_keys=False, allow_unicode=True), encoding="utf-8"
+        )
+        partial.replace(path)
+    except OSError as exc:  # a read-only overrides folder, a full disk (break-it: a 500)
+        raise OverrideError(
+            f"cannot write the override file {path} ({exc.strerror or type(exc).__name__}); "
+            "set overrides_dir to a folder you can write (the file is unchanged)"
+        ) from exc
+    finally:
+        partial.unlink(missing_ok=True)
     return kept
