@@ -208,6 +208,22 @@ def toc_lines(lines: list[str]) -> set[int]:
     return toc
 
 
+_DOTTED_LEAD = re.compile(r"^\s{0,3}(?P<n>\d{1,3}(?:\.\d{1,3})+)\.?\s+\S")
+
+
+def _next_in_tight_list(previous: str, line: str) -> bool:
+    """True when ``line`` opens with the dotted number that follows the one ``previous``
+    opens with ("2.1 Core HR ..." then "2.2 Payroll ..."): numbered paragraphs written on
+    consecutive lines, with no blank line between them, are items of their own, as a writer
+    reads them (new-user trial: seven scope items merged into one)."""
+    a, b = _DOTTED_LEAD.match(previous), _DOTTED_LEAD.match(line)
+    if a is None or b is None:
+        return False
+    *head_a, last_a = a.group("n").split(".")
+    *head_b, last_b = b.group("n").split(".")
+    return head_a == head_b and int(last_b) == int(last_a) + 1
+
+
 def markdown_candidate(lines: list[str], i: int) -> HeadingCandidate | None:
     """The heading that opens ``lines[i]`` in a Markdown document (ATX, bold run-in, numbered
     paragraph, bold-only line), or None."""
@@ -246,7 +262,9 @@ def markdown_candidate(lines: list[str], i: int) -> HeadingCandidate | None:
         return HeadingCandidate(
             i, None, None, text.rstrip(":").strip(), "", "heading", "atx", hashes
         )
-    if i > 0 and lines[i - 1].strip() not in ("", ">"):
+    if i > 0 and lines[i - 1].strip() not in ("", ">") and not _next_in_tight_list(
+        lines[i - 1], line
+    ):
         if runin_list_heading(lines[i - 1]) is None or runin_list_heading(line) is None:
             return None  # numbered paragraphs start a Markdown paragraph (or a tight list)
     bold = _BOLD_LEAD.match(line)
