@@ -938,3 +938,19 @@ def test_tokens_are_remembered_per_text_and_per_word_with_the_same_values():
     assert reasons._tokens.cache_info().hits == 1
     assert reasons._word_stem.cache_info().hits == 1  # "payroll" again ("Parallel" differs)
     assert all(reasons._word_stem(w) == tuple(index_tokens(w)) for _, w in first)
+
+
+def test_a_scope_unit_that_is_the_document_itself_is_not_quoted_as_a_section():
+    notice = SCOPE | {"title": "Water Data Platform"}
+    units = [("SOURCES SOUGHT NOTICE", "Replace the 311 contact center and its CRM.")]
+    assert "Matches the RFP's scope as a whole: contact center." in why_cite(
+        ENTRY, notice, [], units
+    )
+    titled = [("Water Data Platform", "Replace the 311 contact center and its CRM.")]
+    assert "Matches the RFP's scope as a whole: contact center." in why_cite(
+        ENTRY, notice, [], titled
+    )
+    section = [("Service Request CRM", "Replace the 311 contact center and its CRM.")]
+    assert 'Matches the RFP\'s scope section "Service Request CRM": contact center.' in why_cite(
+        ENTRY, notice, [], section
+    )

@@ -266,7 +266,8 @@ def best_metric(entry: Mapping[str, Any], scope_text: str) -> tuple[str, list[st
 
 
 WHY_CRITERION = "Meets the RFP's relevance criterion"
-WHY_SECTION = "Matches the RFP's scope section"
+WHY_SCOPE = "Matches the RFP's scope"
+WHY_SECTION = f"{WHY_SCOPE} section"
 WHY_DOMAINS = "Covers the domains the RFP emphasises"
 WHY_OUTCOME = "Outcome to quote:"
 WHY_VAGUE_OUTCOME = "Outcome as written (no measurable result: get numbers before quoting):"
@@ -275,10 +276,29 @@ the emphasised domains covered are topical reasons; an outcome to quote is not, 
 whose outcomes are vague has its outcome shown as written, not offered to quote."""
 
 
+_DOCUMENT_NAME = re.compile(
+    r"^\W*(?:(?:sources?\s+sought|market\s+research)(?:\s+notice)?|request\s+for\s+"
+    r"(?:proposals?|quotations?|quotes?|information|qualifications|offers?)|(?:rfp|rfq|rfi|"
+    r"ifb|itb)\b|(?:special\s+|combined\s+)?notice\b|solicitation\b)",
+    re.IGNORECASE,
+)
+
+
+def _names_the_document(heading: str, title: str | None) -> bool:
+    """True when a scope unit's heading is the document's own name: its title, or a
+    solicitation's name ("SOURCES SOUGHT NOTICE", "Request for Proposals RFP 2027-11: ...")
+    standing for a document with no work sections of its own (new-user trial: the brief
+    quoted the notice's title as "the RFP's scope section")."""
+    text = " ".join((heading or "").split())
+    if not text:
+        return False
+    return text == " ".join((title or "").split()) or bool(_DOCUMENT_NAME.match(text))
+
+
 def has_topical_reason(lines: Sequence[str]) -> bool:
     """True when ``why_cite`` lines hold a topical reason (a relevance criterion met, a scope
     section matched or an emphasised domain covered), not only an outcome to quote."""
-    return any(line.startswith((WHY_CRITERION, WHY_SECTION, WHY_DOMAINS)) for line in lines)
+    return any(line.startswith((WHY_CRITERION, WHY_SCOPE, WHY_DOMAINS)) for line in lines)
 
 
 def why_cite(
@@ -328,7 +348,11 @@ def why_cite(
     ]
     if matched:
         _, _, heading, shared = max(matched)
-        lines.append(f'{WHY_SECTION} "{heading}": {", ".join(shared[:4])}.')
+        if _names_the_document(heading, scope.get("title")):
+            # the unit is the document itself ("SOURCES SOUGHT NOTICE", the RFP's title)
+            lines.append(f"{WHY_SCOPE} as a whole: {', '.join(shared[:4])}.")
+        else:
+            lines.append(f'{WHY_SECTION} "{heading}": {", ".join(shared[:4])}.')
     emphasised = set(scope.get("emphasized_domains") or [])
     covered = [d for d in entry.get("domains") or [] if d in emphasised]
     if covered:
