@@ -76,3 +76,14 @@ def test_a_numbered_ask_under_a_format_heading_carries_no_submission_logistics(t
     (rewritten,) = rewrite_questions([ask], doc, kinds=(ask.kind,))
     for query in rewritten.queries:
         assert "Portal" not in query.text and "Late" not in query.text, query.text
+
+
+def test_a_length_limit_and_an_instruction_to_answer_the_table_are_no_context():
+    for sentence in (
+        "The Technical Proposal shall not exceed 30 pages, excluding resumes.",
+        "Responses must not exceed thirty (30) pages.",
+        "Offerors shall answer every question in the table below.",
+    ):
+        assert says_how_to_answer(sentence) is True, sentence
+    # a service level is about the work, not the proposal's length
+    assert says_how_to_answer("The system shall not exceed 2 seconds response time.") is False

@@ -88,27 +88,36 @@ the sentence says how to fill a response table, not what the row is about."""
 
 
 _ANSWER_FORMAT = re.compile(
-    r"^\W*(?:please\s+)?(?:answer|respond\s+to|complete|fill\s+in)\s+"
+    r"^\W*(?:(?:the\s+)?(?:offerors?|vendors?|respondents?|proposers?|bidders?|quoters?|"
+    r"contractors?|you)\s+(?:shall|must|should|will|are\s+to|are\s+required\s+to)\s+)?"
+    r"(?:please\s+)?(?:answer|respond\s+to|complete|fill\s+in)\s+"
     r"(?:every|each|all(?:\s+of)?|the)\b[^.?!]*\b(?:questions?|items?|rows?)\b|"
     r"\b(?:answers?|responses?|replies)\b[^.?!]*\b\d[\d,]*\s*(?:words?|pages?|characters?|"
     r"lines?)\b",
     re.I,
 )
 """An instruction on answering the questions themselves: "Answer every question in the table
-below", "Keep each answer to 500 words or fewer" (what to answer and how long, not about what)."""
+below", "Offerors shall answer every question in the table below", "Keep each answer to 500
+words or fewer" (what to answer and how long, not about what)."""
 _SUBMISSION = re.compile(
     r"\b(?:proposals?|responses?|quotes?|quotations?|bids?|offers?|submittals?|"
     r"submissions?)\s+(?:\w+\s+){0,3}?(?:shall|must|will|should|may|are\s+to|is\s+to)\s+(?:not\s+)?"
     r"(?:be\s+)?(?:submitted|delivered|received|accepted|sent|uploaded|e-?mailed|considered|"
     r"opened)\b|\b(?:organi[sz]e|arrange|format|number|tab|label|bind|seal)\s+"
     r"(?:\w+\s+){0,3}?(?:responses?|proposals?|quotes?|submittals?|volumes?)\b|"
-    r"\blate\s+(?:proposals?|responses?|quotes?|bids?|offers?|submissions?)\b",
+    r"\blate\s+(?:proposals?|responses?|quotes?|bids?|offers?|submissions?)\b|"
+    # a length limit says how long, never about what ("The Technical Proposal shall not
+    # exceed 30 pages, excluding resumes")
+    r"\b(?:shall|must|should|may|will)\s+not\s+(?:be\s+)?(?:exceed|more\s+than|longer\s+than)\s+"
+    r"(?:\w+\s+)?(?:\(\d+\)\s+)?\d*\s*(?:pages?|words?|characters?|slides?)\b|"
+    r"\b(?:page|word|character)\s+(?:limit|count|maximum)\b",
     re.I,
 )
 """The logistics of submitting: where, when and in what order proposals are delivered ("Late
 proposals will not be accepted", "Proposals shall be submitted through the City's Supplier
-Portal", "organize their response in the order of this section"): no topic of any question
-(new-user trial: queries carried them)."""
+Portal", "organize their response in the order of this section") and how long they may be
+("shall not exceed 30 pages"): no topic of any question (new-user trial: queries carried
+them)."""
 
 
 def says_how_to_answer(sentence: str) -> bool:
