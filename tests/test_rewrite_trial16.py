@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rfp_retrieval.documents.extract import load_document
 from rfp_retrieval.documents.questions import find_questions
 from rfp_retrieval.rewrite.chain import rewrite_questions
@@ -48,14 +50,22 @@ def test_a_word_listed_in_two_groups_means_the_concept_it_names_first():
     assert paraphrase(written, "") == []
 
 
-def test_how_proposals_are_submitted_is_no_context():
-    for sentence in (
-        "Late proposals will not be accepted.",
-        "Proposals shall be submitted through the City's Supplier Portal.",
-        "Proposers shall organize their response in the order of this section.",
-    ):
-        assert says_how_to_answer(sentence) is True, sentence
-    assert says_how_to_answer("The City runs payroll for 8,000 employees.") is False
+@pytest.mark.parametrize(
+    ("sentence", "no_context"),
+    [
+        ("Late proposals will not be accepted.", True),
+        ("Proposals shall be submitted through the City's Supplier Portal.", True),
+        ("Proposers shall organize their response in the order of this section.", True),
+        ("The Technical Proposal shall not exceed 30 pages, excluding resumes.", True),
+        ("Responses must not exceed thirty (30) pages.", True),
+        ("Offerors shall answer every question in the table below.", True),
+        ("The City runs payroll for 8,000 employees.", False),
+        # a service level is about the work, not the proposal's length
+        ("The system shall not exceed 2 seconds response time.", False),
+    ],
+)
+def test_how_proposals_are_submitted_and_how_long_they_are_is_no_context(sentence, no_context):
+    assert says_how_to_answer(sentence) is no_context
 
 
 def test_a_numbered_ask_under_a_format_heading_carries_no_submission_logistics(tmp_path: Path):
@@ -77,13 +87,3 @@ def test_a_numbered_ask_under_a_format_heading_carries_no_submission_logistics(t
     for query in rewritten.queries:
         assert "Portal" not in query.text and "Late" not in query.text, query.text
 
-
-def test_a_length_limit_and_an_instruction_to_answer_the_table_are_no_context():
-    for sentence in (
-        "The Technical Proposal shall not exceed 30 pages, excluding resumes.",
-        "Responses must not exceed thirty (30) pages.",
-        "Offerors shall answer every question in the table below.",
-    ):
-        assert says_how_to_answer(sentence) is True, sentence
-    # a service level is about the work, not the proposal's length
-    assert says_how_to_answer("The system shall not exceed 2 seconds response time.") is False

@@ -217,7 +217,7 @@ def find_title(lines: list[str], mode: str) -> str:
         if m:
             return _title_length(strip_inline_markdown(m.group("t")))
     if mode == "markdown":
-        head = _first_content_lines(lines, 40)
+        head = first_content_lines(lines, 40)
         for pattern in (r"^\s{0,3}#\s+(.*?)\s*#*\s*$", r"^\s{0,3}#{2,6}\s+(.*?)\s*#*\s*$"):
             for line in head:
                 m = re.match(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$", line)
@@ -257,7 +257,8 @@ _NUMBERED = re.compile(
 _NOT_TITLES = {"DRAFT", "FINAL", "CONFIDENTIAL", "TABLE OF CONTENTS", "CONTENTS"}
 
 
-def _first_content_lines(lines: list[str], n: int) -> list[str]:
+def first_content_lines(lines: list[str], n: int) -> list[str]:
+    """The first ``n`` non-blank lines of ``lines``, as written."""
     out = []
     for line in lines:
         if line.strip():

@@ -31,7 +31,7 @@ from rfp_retrieval.report.caveats import (
 from rfp_retrieval.report.chart import score_chart_svg, score_parts
 from rfp_retrieval.report.filters import filter_sentence, plain_value, usd
 from rfp_retrieval.report.questions import ANSWERED_BY_REFERENCES, NEEDS_SME, question_views
-from rfp_retrieval.report.reasons import WHY_OUTCOME, WHY_VAGUE_OUTCOME, why_cite
+from rfp_retrieval.report.reasons import why_cite
 from rfp_retrieval.report.wording import NOT_STATED, number_word, references_heading
 from rfp_retrieval.retrieval.components import RAW_COSINES
 from rfp_retrieval.retrieval.config import references_to_offer
@@ -185,16 +185,12 @@ def cover_lines(text: str) -> list[str]:
     """The first ``COVER_LINES`` non-empty lines of a document's text, without Markdown
     heading marks or inline markup: what ``brief_title`` reads when the title is a cover
     line."""
+    from rfp_retrieval.documents.front_matter import first_content_lines
     from rfp_retrieval.documents.text import strip_inline_markdown
 
-    out: list[str] = []
-    for line in text.splitlines():
-        bare = strip_inline_markdown(re.sub(r"^\s{0,3}#{1,6}\s+", "", line)).strip()
-        if bare:
-            out.append(bare)
-            if len(out) == COVER_LINES:
-                break
-    return out
+    lines = first_content_lines(text.splitlines(), COVER_LINES)
+    bare = (strip_inline_markdown(re.sub(r"^\s{0,3}#{1,6}\s+", "", line)).strip() for line in lines)
+    return [line for line in bare if line]
 
 
 _LABEL_LINE = re.compile(r"^[^:]{1,40}:\s")
@@ -407,12 +403,8 @@ def reference_notes(
         ]
         return [], [c for c in found if c is not None]
     entry = entries.get(str(ref.get("id")))
-    why = why_cite(entry, scope, relevance, sections) if entry is not None else []
-    if str(ref.get("id")) in vague_ids:  # no measurable result: said, not offered to quote
-        why = [
-            WHY_VAGUE_OUTCOME + line[len(WHY_OUTCOME) :] if line.startswith(WHY_OUTCOME) else line
-            for line in why
-        ]
+    vague = str(ref.get("id")) in vague_ids
+    why = why_cite(entry, scope, relevance, sections, vague) if entry is not None else []
     checks = caveats(ref, entry, scope, vague_ids, picks, passed, relaxed)
     if entry is not None:
         checks += [c for c in [no_match_caveat(why)] if c is not None]

@@ -306,6 +306,7 @@ def why_cite(
     scope: Mapping[str, Any],
     relevance: Sequence[Mapping[str, Any]] = (),
     sections: Sequence[tuple[str, str]] | None = None,
+    vague_outcome: bool = False,
 ) -> list[str]:
     """Reasons to cite ``entry`` (a ``pp_entries`` row) for the RFP, most specific first.
 
@@ -320,6 +321,8 @@ def why_cite(
     a phrase or a capitalised acronym). Sections about the buyer ("About ...", "Company
     Overview") or the procurement ("RFP Process", "Submission", "Questions", "Schedule")
     give no scope reason. [] when nothing matches and the entry has no metric.
+    ``vague_outcome``: the entry's outcomes have no measurable result (``library.outcomes``),
+    so its metric is shown as written (``WHY_VAGUE_OUTCOME``), not offered to quote.
     """
     own = entry_text(entry)
     lines: list[str] = []
@@ -367,5 +370,6 @@ def why_cite(
             w.isupper() and len(w) > 1 and w.lower() in shared for w in words(text)
         )
         on = f" (shares {', '.join(shared)} with the RFP's scope)" if shared and telling else ""
-        lines.append(f'{WHY_OUTCOME} "{text}"{on}.')
+        lead = WHY_VAGUE_OUTCOME if vague_outcome else WHY_OUTCOME
+        lines.append(f'{lead} "{text}"{on}.')
     return lines
